@@ -1,0 +1,88 @@
+// Lint guards the architecture: the engine stays pure and deterministic, and imports flow one
+// way (ui → worker → engine; cli → engine; protocol shared). See docs/ARCHITECTURE.md.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const engineImpurity = {
+  'no-restricted-globals': [
+    'error',
+    ...['window', 'document', 'self', 'navigator', 'localStorage', 'fetch', 'XMLHttpRequest'].map(
+      (name) => ({ name, message: 'The engine runs without a DOM: pass what it needs in.' }),
+    ),
+    ...['setTimeout', 'setInterval', 'requestAnimationFrame', 'queueMicrotask', 'performance'].map(
+      (name) => ({ name, message: 'The engine has no timers: use the injected Clock.' }),
+    ),
+  ],
+  'no-restricted-properties': [
+    'error',
+    { object: 'Math', property: 'random', message: 'Use the injected seeded Rng.' },
+    { object: 'Date', property: 'now', message: 'Use the injected Clock.' },
+  ],
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+      message: 'new Date() reads the wall clock: use the injected Clock.',
+    },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist', 'dist-cli', 'node_modules', 'coverage', 'test-results', 'playwright-report'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'CallExpression[callee.property.name="only"]', message: 'No focused tests.' },
+      ],
+    },
+  },
+  {
+    files: ['src/engine/**/*.ts'],
+    ignores: ['src/engine/**/*.test.ts'],
+    rules: {
+      ...engineImpurity,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'child_process', 'os'], message: 'The engine is host-neutral.' },
+            { group: ['react', 'react-*', 'zustand*', '@xyflow/*', 'motion*', 'monaco-*'], message: 'No UI in the engine.' },
+            { group: ['**/ui/**', '**/worker/**', '**/cli/**'], message: 'Imports flow ui → worker → engine.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/ui/**', '**/worker/**', '**/cli/**', 'react'], message: 'protocol/ holds types only.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/ui/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/engine', '**/engine/**'],
+              message: 'The UI never imports the engine: talk to the worker through protocol/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);
