@@ -1,0 +1,56 @@
+/**
+ * kube-proxy as the lab models it: Services + EndpointSlices → the rules a real kube-proxy
+ * (v1.33+) writes. One proxier per node and mode; iptables mode is implemented.
+ */
+export {
+  base32Encode,
+  endpointChainName,
+  nftEndpointChainNameBase,
+  nftHashAndTruncate,
+  nftServicePortChainNameBase,
+  portProtoHash,
+  servicePortChainName,
+  sha256,
+  utf8Encode,
+  type ServiceChainPrefix,
+} from './hash';
+export {
+  buildServicePorts,
+  externallyAccessible,
+  servicePortNameString,
+  shouldSkipService,
+  usesClusterEndpoints,
+  usesLocalEndpoints,
+  type ServicePortInfo,
+} from './service-port';
+export {
+  buildEndpointsMap,
+  categorizeEndpoints,
+  endpointsFor,
+  type CategorizedEndpoints,
+  type EndpointInfo,
+  type EndpointsMap,
+} from './endpoints';
+export { nodePortAddressesFor, nodePortIPs, type NodePortAddresses } from './node-port-addresses';
+export {
+  createIptablesProxier,
+  isServiceChainName,
+  LARGE_CLUSTER_ENDPOINTS_THRESHOLD,
+  type IptablesProxier,
+  type IptablesProxierOptions,
+  type SyncOptions,
+  type SyncResult,
+} from './iptables/proxier';
+export {
+  CANARY_CHAIN,
+  jumpRuleArgv,
+  jumpRuleOps,
+  type IptablesTable,
+  type JumpRuleOp,
+} from './iptables/jump-rules';
+export {
+  computeProbability,
+  formatFixedGo,
+  localDetectorFor,
+  masqueradeMark,
+} from './iptables/format';

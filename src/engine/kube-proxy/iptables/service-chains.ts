@@ -1,0 +1,150 @@
+/**
+ * A service port's own nat chains (KUBE-SVC/SVL/EXT/FW/SEP), the second half of the service
+ * loop in pkg/proxy/iptables/proxier.go `syncProxyRules`, plus `writeServiceToEndpointRules`.
+ * On partial syncs kube-proxy writes these into a discarding buffer when neither the
+ * Service nor its EndpointSlices changed (ctx.svcNatChains / ctx.svcNatRules).
+ */
+import { cidrContains, cidrParse } from '../../model/ip';
+import type { CategorizedEndpoints, EndpointInfo } from '../endpoints';
+import { endpointChainName } from '../hash';
+import type { ServicePortInfo } from '../service-port';
+import { computeProbability, detectorImplemented } from './format';
+import { chainLine } from './line-buffer';
+import {
+  commentArgs as c,
+  q,
+  type ServicePolicy,
+  type ServiceRulesContext,
+} from './service-policy';
+
+const MASQ = 'KUBE-MARK-MASQ';
+
+/** `appendServiceCommentLocked`: large-cluster mode drops the SEP and SVC→SEP comments. */
+function elidable(ctx: ServiceRulesContext, text: string): string[] {
+  return ctx.largeClusterMode ? [] : c(text);
+}
+
+function declare(ctx: ServiceRulesContext, chain: string): void {
+  ctx.svcNatChains.write(chainLine(chain));
+  ctx.activeNatChains.add(chain);
+}
+
+export function writeServiceChains(
+  ctx: ServiceRulesContext,
+  svc: ServicePortInfo,
+  p: ServicePolicy,
+  eps: CategorizedEndpoints,
+  clusterIPMatch: readonly string[],
+): void {
+  const rules = ctx.svcNatRules;
+  const { S, externalTrafficChain: ext } = p;
+
+  // Internal traffic: masquerade off-cluster sources reaching the ClusterIP (they may be
+  // bounced off-node, e.g. via a static route for the service range).
+  if (p.hasInternalEndpoints) {
+    const args = [...c(q(`${S} cluster IP`)), ...clusterIPMatch];
+    if (ctx.masqueradeAll) {
+      rules.write('-A', p.internalTrafficChain, args, '-j', MASQ);
+    } else if (detectorImplemented(ctx.detector)) {
+      rules.write('-A', p.internalTrafficChain, args, ctx.detector.ifNotLocal, '-j', MASQ);
+    }
+  }
+
+  // External destinations all jump to KUBE-EXT, which then applies eTP.
+  if (p.usesExternalTrafficChain) {
+    declare(ctx, ext);
+    if (!svc.externalPolicyLocal) {
+      // Endpoints may be on other nodes: masquerade so replies come back through us.
+      rules.write('-A', ext, c(q(`masquerade traffic for ${S} external destinations`)), '-j', MASQ);
+    } else {
+      if (detectorImplemented(ctx.detector)) {
+        // Pod → external IP of a service behaves as if it went out to the LB and back:
+        // all cluster endpoints, no traffic policy, no masquerade.
+        const comment = c(q(`pod traffic for ${S} external destinations`));
+        rules.write('-A', ext, comment, ctx.detector.ifLocal, '-j', p.clusterPolicyChain);
+      }
+      // Node-originated traffic to a local VIP has that VIP as source: masquerade it.
+      const local = ['-m', 'addrtype', '--src-type', 'LOCAL'];
+      const masq = c(q(`masquerade LOCAL traffic for ${S} external destinations`));
+      rules.write('-A', ext, masq, local, '-j', MASQ);
+      const route = c(q(`route LOCAL traffic for ${S} external destinations`));
+      rules.write('-A', ext, route, local, '-j', p.clusterPolicyChain);
+    }
+    // Anything else falls through to the policy chain (or, without local endpoints under
+    // eTP Local, leaves un-DNATed and meets the filter DROP).
+    if (p.hasExternalEndpoints) rules.write('-A', ext, '-j', p.externalPolicyChain);
+  }
+
+  // KUBE-FW: loadBalancerSourceRanges (only meaningful for source-preserving VIP LBs).
+  if (p.usesFWChain) {
+    declare(ctx, p.fwChain);
+    const head = ['-A', p.fwChain, ...c(q(`${S} loadbalancer IP`))];
+    let allowFromNode = false;
+    for (const cidr of svc.loadBalancerSourceRanges) {
+      rules.write(head, '-s', cidr, '-j', ext);
+      const parsed = cidrParse(cidr, { allowHostBits: true });
+      if (parsed && ctx.nodeIP !== undefined && cidrContains(parsed, ctx.nodeIP)) {
+        allowFromNode = true;
+      }
+    }
+    // A VIP bound on the node: the node's own requests loop back with the VIP as source.
+    if (allowFromNode) {
+      for (const lbip of svc.loadBalancerVIPs) rules.write(head, '-s', lbip, '-j', ext);
+    }
+    // What reaches the end was not DNATed; KUBE-PROXY-FIREWALL drops it in filter.
+    const other = c(q(`other traffic to ${S} will be dropped by KUBE-PROXY-FIREWALL`));
+    rules.write('-A', p.fwChain, other);
+  }
+
+  if (p.usesClusterPolicyChain) {
+    declare(ctx, p.clusterPolicyChain);
+    writeServiceToEndpointRules(ctx, svc, p.clusterPolicyChain, eps.clusterEndpoints);
+  }
+  if (p.usesLocalPolicyChain) {
+    declare(ctx, p.localPolicyChain);
+    writeServiceToEndpointRules(ctx, svc, p.localPolicyChain, eps.localEndpoints);
+  }
+
+  // One chain per reachable endpoint.
+  const proto = svc.protocol.toLowerCase();
+  for (const ep of eps.allReachableEndpoints) {
+    const sep = endpointChainName(S, proto, ep.endpoint);
+    declare(ctx, sep);
+    const head = ['-A', sep, ...elidable(ctx, S)];
+    // Hairpin: a pod reaching itself through the service is masqueraded.
+    rules.write(head, '-s', ep.ip, '-j', MASQ);
+    const affinity = svc.sessionAffinityClientIP ? ['-m', 'recent', '--name', sep, '--set'] : [];
+    rules.write(head, affinity, p.protoArgs, '-j', 'DNAT', '--to-destination', ep.endpoint);
+  }
+}
+
+/** `writeServiceToEndpointRules`: ClientIP affinity checks first, then the probability ladder. */
+function writeServiceToEndpointRules(
+  ctx: ServiceRulesContext,
+  svc: ServicePortInfo,
+  chain: string,
+  endpoints: readonly EndpointInfo[],
+): void {
+  const S = svc.nameString;
+  const proto = svc.protocol.toLowerCase();
+  const rules = ctx.svcNatRules;
+  if (svc.sessionAffinityClientIP) {
+    for (const ep of endpoints) {
+      const sep = endpointChainName(S, proto, ep.endpoint);
+      const seconds = String(svc.stickyMaxAgeSeconds);
+      const recent = ['-m', 'recent', '--name', sep, '--rcheck', '--seconds', seconds, '--reap'];
+      rules.write('-A', chain, elidable(ctx, q(`${S} -> ${ep.endpoint}`)), recent, '-j', sep);
+    }
+  }
+  const n = endpoints.length;
+  endpoints.forEach((ep, i) => {
+    const sep = endpointChainName(S, proto, ep.endpoint);
+    // Rule i matches with probability 1/(n-i), so each endpoint gets 1/n overall; the last
+    // (or only) rule always matches.
+    const stat =
+      i < n - 1
+        ? ['-m', 'statistic', '--mode', 'random', '--probability', computeProbability(n - i)]
+        : [];
+    rules.write('-A', chain, elidable(ctx, q(`${S} -> ${ep.endpoint}`)), stat, '-j', sep);
+  });
+}
