@@ -11,6 +11,7 @@ command -v iptables-restore >/dev/null 2>&1 || need+=(iptables)
 command -v conntrack >/dev/null 2>&1 || need+=(conntrack)
 command -v nfacct >/dev/null 2>&1 || need+=(nfacct)
 command -v nft >/dev/null 2>&1 || need+=(nftables)
+command -v ipset >/dev/null 2>&1 || need+=(ipset)
 command -v ip >/dev/null 2>&1 || need+=(iproute2)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then

@@ -1,0 +1,89 @@
+/**
+ * The `iptables` command (xtables-standalone.c + xtables.c do_commandx()): parse, check the
+ * table, run the command as one nf_tables batch, print what iptables 1.8.9 prints.
+ */
+import { asXtError, renderError, VERSION, type XtError } from './errors';
+import { executeCommand } from './execute';
+import { chainZero, type Work } from './ops';
+import { parseArgs } from './rule-parse';
+import { cloneTable } from './state';
+import { isTableName } from './tables';
+import type { NetfilterState } from './types';
+import { iptablesList, iptablesRulesSpec, tableMissing, type ToolOutput } from './views';
+
+const PROG = 'iptables';
+
+const HELP = `iptables ${VERSION}
+
+Usage: iptables -[ACD] chain rule-specification [options]
+       iptables -I chain [rulenum] rule-specification [options]
+       iptables -R chain rulenum rule-specification [options]
+       iptables -D chain rulenum [options]
+       iptables -[LS] [chain [rulenum]] [options]
+       iptables -[FZ] [chain] [options]
+       iptables -[NX] chain
+       iptables -E old-chain-name new-chain-name
+       iptables -P chain target [options]
+       iptables -h (print this help information)
+`;
+
+/**
+ * Runs `iptables ARGV…` (the arguments after the program name) against a node's state,
+ * which is changed in place when the command succeeds.
+ */
+export function iptablesCommand(state: NetfilterState, argv: readonly string[]): ToolOutput {
+  if (argv.includes('-h') || argv.includes('--help'))
+    return { stdout: HELP, stderr: '', exitCode: 0 };
+  let p;
+  try {
+    p = parseArgs(argv, { restore: false, table: 'filter' });
+  } catch (e) {
+    const err = asXtError(e);
+    if (err.kind === 'other' && err.exitCode === 0)
+      return { stdout: err.message, stderr: '', exitCode: 0 };
+    return { stdout: '', stderr: renderError(err, PROG, -1), exitCode: err.exitCode };
+  }
+  if (!isTableName(p.table)) return tableMissing(p.table);
+  const name = p.table;
+  const existing = state.tables[name];
+  const kernel: XtError[] = [];
+  let log = '';
+  const work: Work = {
+    name,
+    table: existing === undefined ? undefined : cloneTable(existing),
+    kernel: (e) => kernel.push(e),
+    ...(p.verbose ? { verbose: (line: string) => (log += line) } : {}),
+  };
+  let out: ToolOutput = { stdout: '', stderr: '', exitCode: 0 };
+  try {
+    if (p.cmd === 'L' || p.cmd === 'S') {
+      const base = {
+        table: name,
+        ...(p.chain !== undefined ? { chain: p.chain } : {}),
+        rulenum: p.rulenum,
+      };
+      out =
+        p.cmd === 'L'
+          ? iptablesList(state, {
+              ...base,
+              numeric: p.numeric,
+              verbose: p.verbose,
+              exact: p.exact,
+              lineNumbers: p.lineNumbers,
+            })
+          : iptablesRulesSpec(state, { ...base, verbose: p.verbose });
+      if (out.exitCode !== 0 || !p.zeroToo) return out;
+      chainZero(work, p.chain, p.rulenum);
+    } else {
+      executeCommand(work, p);
+    }
+  } catch (e) {
+    const err = asXtError(e);
+    return { stdout: out.stdout + log, stderr: renderError(err, PROG, -1), exitCode: err.exitCode };
+  }
+  const first = kernel[0];
+  if (first !== undefined)
+    return { stdout: out.stdout, stderr: renderError(first, PROG, -1), exitCode: first.exitCode };
+  if (work.table !== undefined) state.tables[name] = work.table;
+  return { ...out, stdout: out.stdout + log };
+}

@@ -1,0 +1,143 @@
+/**
+ * A small re-implementation of libxtables' option machinery (xtoptions.c): every match and
+ * target declares its options like an xt_option_entry table, and the generic checks (used
+ * once, cannot be inverted, also requires, cannot be used together, must be specified) fail
+ * with the same words iptables prints.
+ */
+import { XtError } from './errors';
+import type { TableName } from './types';
+
+export interface ParseCtx {
+  readonly table: TableName;
+  /** The `-p` protocol number so far (0 = any). */
+  readonly proto: number;
+  readonly protoInvert: boolean;
+}
+
+export interface OptEntry {
+  readonly name: string;
+  /** Whether the option takes an argument (XTTYPE_NONE = false). */
+  readonly arg: boolean;
+  readonly invert?: boolean;
+  readonly mand?: boolean;
+  readonly multi?: boolean;
+  /** Option names this one excludes / requires. */
+  readonly excl?: readonly string[];
+  readonly also?: readonly string[];
+}
+
+/** One extension instance being parsed (a match or a target on one command line). */
+export interface ExtParser<T> {
+  readonly name: string;
+  readonly options: readonly OptEntry[];
+  /** Called for each of its options with the argument (undefined for flags). */
+  take(option: string, arg: string | undefined, invert: boolean, ctx: ParseCtx): void;
+  /** Final check (x6_fcheck) and the structured result. */
+  finish(ctx: ParseCtx): T;
+}
+
+export interface ExtHandlers<S, T> {
+  readonly name: string;
+  readonly options: readonly OptEntry[];
+  init(): S;
+  parse(state: S, option: string, arg: string, invert: boolean, ctx: ParseCtx): void;
+  /** Runs after the generic constraint checks; `seen` holds the options given. */
+  finish(state: S, seen: ReadonlySet<string>, ctx: ParseCtx): T;
+}
+
+/** Builds an ExtParser whose generic checks follow xtables_option_parse/xtables_options_fcheck. */
+export function makeExt<S, T>(h: ExtHandlers<S, T>): ExtParser<T> {
+  const state = h.init();
+  const seen = new Set<string>();
+  return {
+    name: h.name,
+    options: h.options,
+    take(option, arg, invert, ctx) {
+      const entry = h.options.find((o) => o.name === option);
+      if (entry === undefined) throw XtError.param(`unknown option "--${option}"`);
+      const selfExcl = entry.excl?.includes(option) ?? false;
+      if ((!entry.multi || selfExcl) && seen.has(option)) {
+        throw XtError.param(`${h.name}: option "--${option}" can only be used once.\n`);
+      }
+      if (invert && !entry.invert) {
+        throw XtError.param(`${h.name}: option "--${option}" cannot be inverted.\n`);
+      }
+      seen.add(option);
+      h.parse(state, option, arg ?? '', invert, ctx);
+    },
+    finish(ctx) {
+      for (const entry of h.options) {
+        if (entry.mand && !seen.has(entry.name)) {
+          throw XtError.param(`${h.name}: option "--${entry.name}" must be specified\n`);
+        }
+        if (!seen.has(entry.name)) continue;
+        for (const other of h.options) {
+          if (entry.also?.includes(other.name) && !seen.has(other.name)) {
+            throw XtError.param(
+              `${h.name}: option "--${entry.name}" also requires "--${other.name}".\n`,
+            );
+          }
+          if (other !== entry && entry.excl?.includes(other.name) && seen.has(other.name)) {
+            throw XtError.param(
+              `${h.name}: option "--${entry.name}" cannot be used together with "--${other.name}".\n`,
+            );
+          }
+        }
+      }
+      return h.finish(state, seen, ctx);
+    },
+  };
+}
+
+/**
+ * xtables_strtoui() with base 0: decimal, 0x hex or leading-0 octal, the whole string,
+ * within [min, max]. Returns undefined when it does not parse.
+ */
+export function strtoui(text: string, min = 0, max = 0xffffffff): number | undefined {
+  let value: number;
+  if (/^0[xX][0-9a-fA-F]+$/.test(text)) value = parseInt(text.slice(2), 16);
+  else if (/^0[0-7]*$/.test(text)) value = parseInt(text, 8);
+  else if (/^[1-9][0-9]*$/.test(text)) value = parseInt(text, 10);
+  else return undefined;
+  return value >= min && value <= max ? value : undefined;
+}
+
+/** XTTYPE_UINT32 (and friends): the "bad value … or out of range" error on failure. */
+export function parseUint(
+  ext: string,
+  option: string,
+  arg: string,
+  min: number,
+  max: number,
+): number {
+  const v = strtoui(arg, min, max);
+  if (v === undefined) {
+    throw XtError.param(
+      `${ext}: bad value for option "--${option}", or out of range (${min}-${max}).\n`,
+    );
+  }
+  return v;
+}
+
+/** XTTYPE_MARKMASK32: `value[/mask]`, mask 0xffffffff when absent (xtables_parse_val_mask). */
+export function parseMarkMask(
+  ext: string,
+  option: string,
+  arg: string,
+): { value: number; mask: number } {
+  const slash = arg.indexOf('/');
+  const valueText = slash < 0 ? arg : arg.slice(0, slash);
+  const bad = (): XtError =>
+    XtError.param(`${ext}: bad integer value for option "--${option}", or out of range.\n`);
+  const value = strtoui(valueText);
+  if (value === undefined) {
+    if (/^(0[xX][0-9a-fA-F]+|[0-9]+)/.test(valueText)) {
+      throw XtError.param(`${ext}: trailing garbage after value for option "--${option}".\n`);
+    }
+    throw bad();
+  }
+  if (slash < 0) return { value, mask: 0xffffffff };
+  const mask = strtoui(arg.slice(slash + 1));
+  if (mask === undefined) throw bad();
+  return { value, mask };
+}

@@ -1,0 +1,118 @@
+/**
+ * Text helpers that reproduce the printf formats iptables 1.8.9 uses.
+ */
+import { ipFromInt, ipToInt, prefixMask } from '../model/ip';
+
+/** printf("%-Ns") */
+export function left(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+/** printf("%Ns") */
+export function right(text: string, width: number): string {
+  return text.length >= width ? text : ' '.repeat(width - text.length) + text;
+}
+
+/** printf("0x%x") of an unsigned 32-bit value. */
+export function hex(value: number): string {
+  return `0x${(value >>> 0).toString(16)}`;
+}
+
+/**
+ * xtables_print_num(): exact counts in `%8llu `, or with -v but without -x the "human"
+ * form: up to 99999 as `%5llu `, then K/M/G/T, each step dividing by 1000 with rounding
+ * ((n + 500) / 1000) and printed `%4llu<unit> `.
+ */
+export function printNum(value: number, human: boolean): string {
+  if (!human) return right(String(value), 8) + ' ';
+  if (value <= 99999) return right(String(value), 5) + ' ';
+  let n = value;
+  for (const unit of ['K', 'M', 'G']) {
+    n = Math.floor((n + 500) / 1000);
+    if (n <= 9999) return right(String(n), 4) + unit + ' ';
+  }
+  n = Math.floor((n + 500) / 1000);
+  return right(String(n), 4) + 'T ';
+}
+
+/** The value printed with `%.11f` of P / 2^31, rounded exactly like glibc (half to even). */
+export function probabilityText(threshold: number): string {
+  const scale = 10n ** 11n;
+  const num = BigInt(threshold) * scale;
+  const den = 2n ** 31n;
+  let q = num / den;
+  const rem = num % den;
+  if (rem * 2n > den || (rem * 2n === den && q % 2n === 1n)) q += 1n;
+  const int = q / scale;
+  const frac = (q % scale).toString().padStart(11, '0');
+  return `${int}.${frac}`;
+}
+
+/**
+ * libxt_statistic stores `--probability p` as lround(0x80000000 * p): the kernel compares a
+ * 31-bit random number against it, so p is rounded to a multiple of 2^-31.
+ */
+export function probabilityThreshold(p: number): number {
+  return Math.round(p * 0x80000000);
+}
+
+/**
+ * xtables_save_string(): bare when the value is non-empty and only [A-Za-z0-9_-]; otherwise
+ * double-quoted with `"`, `\` and `'` backslash-escaped. Returns the text with its leading space.
+ */
+export function saveString(value: string): string {
+  if (/^[A-Za-z0-9_-]+$/.test(value)) return ` ${value}`;
+  return ` "${value.replace(/["\\']/g, (c) => `\\${c}`)}"`;
+}
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** ctime(3) in UTC without the newline: `Wed Dec  2 14:23:45 2026`. */
+export function ctimeUtc(epochSeconds: number): string {
+  const secs = Math.floor(epochSeconds);
+  const days = Math.floor(secs / 86400);
+  const sod = secs - days * 86400;
+  // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const weekday = DAYS[(((days % 7) + 11) % 7) % 7] ?? '';
+  const two = (n: number): string => String(n).padStart(2, '0');
+  const time = `${two(Math.floor(sod / 3600))}:${two(Math.floor((sod % 3600) / 60))}:${two(sod % 60)}`;
+  return `${weekday} ${MONTHS[month - 1] ?? ''} ${right(String(day), 2)} ${time} ${year}`;
+}
+
+/** The host part with its prefix cleared: iptables stores addr & mask. */
+export function maskAddr(addr: string, prefix: number): string {
+  return ipFromInt((ipToInt(addr) & prefixMask(prefix)) >>> 0);
+}
+
+/**
+ * Name lookups `iptables -L` does without -n (gethostbyaddr, then getnetbyaddr): the lab
+ * node's /etc/hosts and /etc/networks (Debian defaults). Everything else prints numerically.
+ */
+const HOSTS: Readonly<Record<string, string>> = { '127.0.0.1': 'localhost' };
+const NETWORKS: Readonly<Record<string, string>> = {
+  '0.0.0.0': 'default',
+  '127.0.0.0': 'loopback',
+  '169.254.0.0': 'link-local',
+};
+
+/** xtables_ipaddr_to_anyname(). */
+export function addrToName(addr: string): string {
+  return HOSTS[addr] ?? NETWORKS[addr] ?? addr;
+}
+
+/** xtables_ipmask_to_numeric(): "" for /32, "/N" otherwise. */
+export function maskSuffix(prefix: number): string {
+  return prefix === 32 ? '' : `/${prefix}`;
+}

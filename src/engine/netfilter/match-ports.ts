@@ -1,0 +1,133 @@
+/**
+ * Port matches: tcp, udp, sctp (libxt_tcp/udp/sctp) and multiport (libxt_multiport rev 1).
+ */
+import { XtError } from './errors';
+import { makeExt, strtoui, type ExtParser, type ParseCtx } from './ext';
+import { servicePort } from './services';
+import type { MultiportMatch, PortRange, PortsMatch } from './types';
+
+export const PROTO_TCP = 6;
+export const PROTO_UDP = 17;
+export const PROTO_SCTP = 132;
+
+/** xtables_parse_port(): a number 0-65535 or a service name of that protocol. */
+export function parsePort(text: string, proto: string | undefined): number {
+  const n = strtoui(text, 0, 65535);
+  if (n !== undefined) return n;
+  const named = servicePort(text, proto);
+  if (named !== undefined) return named;
+  throw XtError.param(`invalid port/service \`${text}' specified`);
+}
+
+/** parse_tcp_ports(): `p`, `p:q`, `:q` (from 0) or `p:` (to 65535). */
+function parseRange(text: string, proto: string, invert: boolean): PortRange {
+  const colon = text.indexOf(':');
+  if (colon < 0) {
+    const p = parsePort(text, proto);
+    return { min: p, max: p, invert };
+  }
+  const a = text.slice(0, colon);
+  const b = text.slice(colon + 1);
+  const min = a === '' ? 0 : parsePort(a, proto);
+  const max = b === '' ? 0xffff : parsePort(b, proto);
+  if (min > max) throw XtError.param('invalid portrange (min > max)');
+  return { min, max, invert };
+}
+
+const PORT_OPTIONS = [
+  { name: 'source-port', arg: true, invert: true },
+  { name: 'sport', arg: true, invert: true },
+  { name: 'destination-port', arg: true, invert: true },
+  { name: 'dport', arg: true, invert: true },
+] as const;
+
+/** tcp, udp or sctp: `--sport`/`--dport` (and their long synonyms). */
+export function portsMatch(name: 'tcp' | 'udp' | 'sctp'): ExtParser<PortsMatch> {
+  return makeExt({
+    name,
+    options: PORT_OPTIONS,
+    init: () => ({}) as { sport?: PortRange; dport?: PortRange },
+    parse(s, option, arg, invert) {
+      const range = parseRange(arg, name, invert);
+      const isSrc = option === 'sport' || option === 'source-port';
+      if ((isSrc ? s.sport : s.dport) !== undefined) {
+        throw XtError.param(
+          `${name}: "--${isSrc ? 'source-port' : 'destination-port'}" option may only be specified once`,
+        );
+      }
+      if (isSrc) s.sport = range;
+      else s.dport = range;
+    },
+    finish(s): PortsMatch {
+      return {
+        name,
+        ...(s.sport !== undefined ? { sport: s.sport } : {}),
+        ...(s.dport !== undefined ? { dport: s.dport } : {}),
+      };
+    },
+  });
+}
+
+/** True when a port range is the whole 0:65535 and not inverted (nothing to match). */
+export function rangeIsAll(r: PortRange | undefined): boolean {
+  return r === undefined || (r.min === 0 && r.max === 0xffff && !r.invert);
+}
+
+const MULTIPORT_PROTOS: Readonly<Record<number, string>> = {
+  6: 'tcp',
+  17: 'udp',
+  136: 'udplite',
+  132: 'sctp',
+  33: 'dccp',
+};
+
+/** check_proto() of libxt_multiport. */
+function multiportProto(ctx: ParseCtx): string {
+  if (ctx.protoInvert)
+    throw XtError.param('multiport only works with TCP, UDP, UDPLITE, SCTP and DCCP');
+  const name = MULTIPORT_PROTOS[ctx.proto];
+  if (name === undefined) {
+    throw XtError.param("multiport needs `-p tcp', `-p udp', `-p udplite', `-p sctp' or `-p dccp'");
+  }
+  return name;
+}
+
+const MP_ALL = ['source-ports', 'sports', 'destination-ports', 'dports', 'ports'];
+
+export function multiportMatch(): ExtParser<MultiportMatch> {
+  return makeExt({
+    name: 'multiport',
+    options: MP_ALL.map((n) => ({ name: n, arg: true, invert: true, excl: MP_ALL })),
+    init: () => ({
+      dir: 'ports' as MultiportMatch['dir'],
+      ports: [] as { min: number; max: number }[],
+      invert: false,
+    }),
+    parse(s, option, arg, invert, ctx) {
+      const proto = multiportProto(ctx);
+      s.dir = option.startsWith('s') ? 'sports' : option.startsWith('d') ? 'dports' : 'ports';
+      s.invert = invert;
+      // parse_multi_ports_v1(): up to XT_MULTI_PORTS (15) slots; a range takes two.
+      let slots = 0;
+      for (const part of arg.split(',')) {
+        const colon = part.indexOf(':');
+        if (colon < 0) {
+          const p = parsePort(part, proto);
+          s.ports.push({ min: p, max: p });
+          slots += 1;
+        } else {
+          const min = parsePort(part.slice(0, colon), proto);
+          const max = parsePort(part.slice(colon + 1), proto);
+          if (max < min) throw XtError.param('invalid portrange specified');
+          s.ports.push({ min, max });
+          slots += 2;
+        }
+        if (slots > 15) throw XtError.param('too many ports specified');
+      }
+    },
+    finish(s, seen) {
+      if (seen.size === 0) throw XtError.param('multiport expection an option');
+      return { name: 'multiport', dir: s.dir, ports: s.ports, invert: s.invert };
+    },
+  });
+}

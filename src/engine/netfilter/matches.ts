@@ -1,0 +1,82 @@
+/**
+ * The match extensions the lab knows, by `-m` name.
+ */
+import type { ExtParser } from './ext';
+import {
+  addrtypeMatch,
+  commentMatch,
+  ipvsMatch,
+  nfacctMatch,
+  physdevMatch,
+  setMatch,
+} from './match-misc';
+import { multiportMatch, portsMatch } from './match-ports';
+import { conntrackMatch, markMatch, recentMatch, statisticMatch } from './match-state';
+import type { Match } from './types';
+
+export function matchParser(name: string): ExtParser<Match> | undefined {
+  switch (name) {
+    case 'comment':
+      return commentMatch();
+    case 'tcp':
+    case 'udp':
+    case 'sctp':
+      return portsMatch(name);
+    case 'multiport':
+      return multiportMatch();
+    case 'statistic':
+      return statisticMatch();
+    case 'recent':
+      return recentMatch();
+    case 'mark':
+      return markMatch();
+    case 'conntrack':
+      return conntrackMatch();
+    case 'addrtype':
+      return addrtypeMatch();
+    case 'nfacct':
+      return nfacctMatch();
+    case 'set':
+      return setMatch();
+    case 'physdev':
+      return physdevMatch();
+    case 'ipvs':
+      return ipvsMatch();
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * iptables-nft turns tcp/udp port matches into native nf_tables payload expressions
+ * (nft.c add_nft_tcp/udp) and, reading the rule back, folds all of them into the first
+ * tcp/udp match of the rule: `-m tcp --dport 1 -m tcp --sport 2` lists as
+ * `-m tcp --sport 2 --dport 1`. A match without ports stays an xt match of its own.
+ */
+export function foldNativePortMatches(matches: readonly Match[]): Match[] {
+  const out: Match[] = [];
+  for (const m of matches) {
+    if ((m.name === 'tcp' || m.name === 'udp') && hasPortRange(m)) {
+      const i = out.findIndex((o) => o.name === m.name && hasPortRange(o));
+      const first = out[i];
+      if (first !== undefined && first.name === m.name) {
+        out[i] = {
+          ...first,
+          ...(m.sport ? { sport: m.sport } : {}),
+          ...(m.dport ? { dport: m.dport } : {}),
+        };
+        continue;
+      }
+    }
+    out.push(m);
+  }
+  return out;
+}
+
+/** A tcp/udp match that restricts ports (not the whole 0:65535). */
+export function hasPortRange(m: Match): boolean {
+  if (m.name !== 'tcp' && m.name !== 'udp') return false;
+  const full = (r: typeof m.sport): boolean =>
+    r === undefined || (r.min === 0 && r.max === 0xffff && !r.invert);
+  return !full(m.sport) || !full(m.dport);
+}

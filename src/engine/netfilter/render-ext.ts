@@ -1,0 +1,313 @@
+/**
+ * Each match's and target's text in `iptables-save`/`-S` (the extension's ->save) and in
+ * `iptables -L` (->print), following the libxt_*.c print/save functions of iptables 1.8.9.
+ * Every piece starts with a space, as the C code prints it.
+ */
+import { hex, maskSuffix, probabilityText, saveString } from './format';
+import { serviceName } from './services';
+import { protocolName } from './protocols';
+import type { Match, NatRange, PortRange, Target } from './types';
+
+// ---- matches: save --------------------------------------------------------------------
+
+function savePortOpt(opt: string, r: PortRange | undefined, always: boolean): string {
+  if (r === undefined) return '';
+  if (!always && r.min === 0 && r.max === 0xffff && !r.invert) return '';
+  const inv = r.invert ? ' !' : '';
+  return r.min === r.max ? `${inv} --${opt} ${r.min}` : `${inv} --${opt} ${r.min}:${r.max}`;
+}
+
+function markMask(mark: number, mask: number): string {
+  return mask === 0xffffffff ? ` ${hex(mark)}` : ` ${hex(mark)}/${hex(mask)}`;
+}
+
+/** The `-m NAME …` text of a match in iptables-save. */
+export function saveMatch(m: Match): string {
+  const head = ` -m ${m.name}`;
+  switch (m.name) {
+    case 'comment':
+      return `${head} --comment${saveString(m.comment)}`;
+    case 'tcp':
+    case 'udp':
+    case 'sctp': {
+      const always = m.name === 'sctp';
+      return head + savePortOpt('sport', m.sport, always) + savePortOpt('dport', m.dport, always);
+    }
+    case 'multiport':
+      return `${head}${m.invert ? ' !' : ''} --${m.dir} ${m.ports.map((p) => (p.min === p.max ? `${p.min}` : `${p.min}:${p.max}`)).join(',')}`;
+    case 'statistic':
+      return head + statisticText(m, '--');
+    case 'recent': {
+      let t = `${head}${m.invert ? ' !' : ''} --${m.op}`;
+      if (m.seconds) t += ` --seconds ${m.seconds}`;
+      if (m.reap) t += ' --reap';
+      if (m.hitcount) t += ` --hitcount ${m.hitcount}`;
+      if (m.rttl) t += ' --rttl';
+      return `${t} --name ${m.listName} --mask ${m.mask} --${m.side === 'source' ? 'rsource' : 'rdest'}`;
+    }
+    case 'mark':
+      return `${head}${m.invert ? ' !' : ''} --mark${markMask(m.mark, m.mask)}`;
+    case 'conntrack':
+      return `${head}${m.invert ? ' !' : ''} --ctstate ${m.states.join(',')}`;
+    case 'addrtype': {
+      let t = head;
+      if (m.src) t += `${m.src.invert ? ' !' : ''} --src-type ${m.src.types.join(',')}`;
+      if (m.dst) t += `${m.dst.invert ? ' !' : ''} --dst-type ${m.dst.types.join(',')}`;
+      if (m.limitIfaceIn) t += ' --limit-iface-in';
+      if (m.limitIfaceOut) t += ' --limit-iface-out';
+      return t;
+    }
+    case 'nfacct':
+      // nfacct_print_name(): " --nfacct-name " then xtables_save_string(), which adds its own space.
+      return `${head} --nfacct-name ${saveString(m.objectName)}`;
+    case 'set':
+      return `${head}${setText(m, '--')}`;
+    case 'physdev':
+      return head + physdevText(m);
+    case 'ipvs':
+      return head + ipvsText(m, '--', true);
+  }
+}
+
+function statisticText(m: Extract<Match, { name: 'statistic' }>, prefix: string): string {
+  const inv = m.invert ? ' !' : '';
+  if (m.mode === 'random')
+    return ` ${prefix}mode random${inv} ${prefix}probability ${probabilityText(m.probability)}`;
+  let t = ` ${prefix}mode nth${inv} ${prefix}every ${m.every}`;
+  // print_match(): the packet is always saved, but only listed when non-zero.
+  if (m.packet || prefix !== '') t += ` ${prefix}packet ${m.packet}`;
+  return t;
+}
+
+function setText(m: Extract<Match, { name: 'set' }>, prefix: string): string {
+  let t = `${m.invert ? ' !' : ''} ${prefix}match-set ${m.setName} ${m.dims.join(',')}`;
+  if (m.returnNomatch) t += ` ${prefix}return-nomatch`;
+  return t;
+}
+
+function physdevText(m: Extract<Match, { name: 'physdev' }>): string {
+  const inv = (x: { invert: boolean } | undefined): string => (x?.invert ? ' !' : '');
+  let t = '';
+  if (m.isIn) t += `${inv(m.isIn)} --physdev-is-in`;
+  if (m.physIn) t += `${inv(m.physIn)} --physdev-in ${m.physIn.name}`;
+  if (m.isOut) t += `${inv(m.isOut)} --physdev-is-out`;
+  if (m.physOut) t += `${inv(m.physOut)} --physdev-out ${m.physOut.name}`;
+  if (m.isBridged) t += `${inv(m.isBridged)} --physdev-is-bridged`;
+  return t;
+}
+
+function ipvsText(m: Extract<Match, { name: 'ipvs' }>, prefix: string, numeric: boolean): string {
+  const inv = (x: { invert: boolean } | undefined): string => (x?.invert ? ' !' : '');
+  let t = '';
+  if (m.ipvs && !m.vproto && !m.vaddr && !m.vport && !m.vdir && !m.vmethod)
+    t += `${inv(m.ipvs)} ${prefix}ipvs`;
+  if (m.vproto) t += `${inv(m.vproto)} ${prefix}vproto ${m.vproto.proto}`;
+  if (m.vaddr) {
+    const a =
+      !numeric && m.vaddr.addr === '0.0.0.0'
+        ? 'anywhere'
+        : m.vaddr.addr + maskSuffix(m.vaddr.prefix);
+    t += `${inv(m.vaddr)} ${prefix}vaddr ${a}`;
+  }
+  if (m.vport) t += `${inv(m.vport)} ${prefix}vport ${m.vport.port}`;
+  if (m.vdir) t += ` ${prefix}vdir ${m.vdir}`;
+  if (m.vmethod) t += `${inv(m.vmethod)} ${prefix}vmethod ${m.vmethod.method}`;
+  return t;
+}
+
+// ---- matches: -L ----------------------------------------------------------------------
+
+function portName(port: number, proto: string, numeric: boolean): string {
+  return (numeric ? undefined : serviceName(port, proto)) ?? String(port);
+}
+
+function printPorts(
+  name: string,
+  r: PortRange | undefined,
+  proto: string,
+  numeric: boolean,
+  always: boolean,
+): string {
+  if (r === undefined) return '';
+  if (!always && r.min === 0 && r.max === 0xffff && !r.invert) return '';
+  const inv = r.invert ? '!' : '';
+  if (r.min === r.max) return ` ${name}:${inv}${portName(r.min, proto, numeric)}`;
+  return ` ${name}s:${inv}${portName(r.min, proto, numeric)}:${portName(r.max, proto, numeric)}`;
+}
+
+/** A match's text in `iptables -L`; `proto` is the rule's -p (multiport resolves names with it). */
+export function printMatch(m: Match, numeric: boolean, proto: number): string {
+  switch (m.name) {
+    case 'comment':
+      return ` /* ${m.comment} */`;
+    case 'tcp':
+    case 'udp':
+    case 'sctp': {
+      const always = m.name === 'sctp';
+      return ` ${m.name}${printPorts('spt', m.sport, m.name, numeric, always)}${printPorts('dpt', m.dport, m.name, numeric, always)}`;
+    }
+    case 'multiport': {
+      const pname = protocolName(proto) ?? '';
+      const ports = m.ports
+        .map(
+          (p) =>
+            portName(p.min, pname, numeric) +
+            (p.min === p.max ? '' : `:${portName(p.max, pname, numeric)}`),
+        )
+        .join(',');
+      return ` multiport ${m.dir} ${m.invert ? ' !' : ''}${ports}`;
+    }
+    case 'statistic':
+      return ` statistic${statisticText(m, '')}`;
+    case 'recent': {
+      let t = `${m.invert ? ' !' : ''} recent: ${m.op === 'rcheck' ? 'CHECK' : m.op.toUpperCase()}`;
+      if (m.seconds) t += ` seconds: ${m.seconds}`;
+      if (m.reap) t += ' reap';
+      if (m.hitcount) t += ` hit_count: ${m.hitcount}`;
+      if (m.rttl) t += ' TTL-Match';
+      return `${t} name: ${m.listName} side: ${m.side} mask: ${m.mask}`;
+    }
+    case 'mark':
+      return ` mark match${m.invert ? ' !' : ''}${markMask(m.mark, m.mask)}`;
+    case 'conntrack':
+      return `${m.invert ? ' !' : ''} ctstate ${m.states.join(',')}`;
+    case 'addrtype': {
+      let t = ' ADDRTYPE match';
+      if (m.src) t += ` src-type ${m.src.invert ? '!' : ''}${m.src.types.join(',')}`;
+      if (m.dst) t += ` dst-type ${m.dst.invert ? '!' : ''}${m.dst.types.join(',')}`;
+      if (m.limitIfaceIn) t += ' limit-in';
+      if (m.limitIfaceOut) t += ' limit-out';
+      return t;
+    }
+    case 'nfacct':
+      return ` nfacct-name ${saveString(m.objectName)}`;
+    case 'set':
+      return setText(m, '');
+    case 'physdev':
+      return ` PHYSDEV match${physdevText(m)}`;
+    case 'ipvs':
+      return ipvsText(m, '', numeric);
+  }
+}
+
+// ---- targets ----------------------------------------------------------------------------
+
+/** sprint_range() of libxt_NAT. */
+function natRange(r: NatRange): string {
+  let t = '';
+  if (r.minAddr !== undefined)
+    t += r.minAddr + (r.maxAddr !== undefined && r.maxAddr !== r.minAddr ? `-${r.maxAddr}` : '');
+  if (r.minPort !== undefined)
+    t += `:${r.minPort}${r.maxPort !== undefined && r.maxPort !== r.minPort ? `-${r.maxPort}` : ''}`;
+  return t;
+}
+
+function natText(r: NatRange, rangeOpt: string, flagPrefix: string, skipColon: boolean): string {
+  let range = natRange(r);
+  let t = '';
+  if (range !== '') {
+    if (skipColon && range.startsWith(':')) range = range.slice(1);
+    t += ` ${rangeOpt}${range}`;
+  }
+  if (r.random) t += ` ${flagPrefix}random`;
+  if (r.randomFully) t += ` ${flagPrefix}random-fully`;
+  if (r.persistent) t += ` ${flagPrefix}persistent`;
+  return t;
+}
+
+/** The `-j …`/`-g …` text of a target in iptables-save (empty for a rule without target). */
+export function saveTarget(t: Target): string {
+  switch (t.kind) {
+    case 'none':
+      return '';
+    case 'jump':
+      return ` -${t.goto ? 'g' : 'j'} ${t.chain}`;
+    case 'ACCEPT':
+    case 'DROP':
+    case 'RETURN':
+      return ` -j ${t.kind}`;
+    case 'REJECT':
+      return ` -j REJECT --reject-with ${t.with}`;
+    case 'DNAT':
+      return ` -j DNAT${natText(t.range, '--to-destination ', '--', false)}`;
+    case 'SNAT':
+      return ` -j SNAT${natText(t.range, '--to-source ', '--', false)}`;
+    case 'MASQUERADE':
+      return ` -j MASQUERADE${natText(t.range, '--to-ports ', '--', true)}`;
+    case 'MARK':
+      return ` -j MARK --set-xmark ${hex(t.value)}/${hex(t.mask)}`;
+    case 'CONNMARK':
+      if (t.mode === 'set') return ` -j CONNMARK --set-xmark ${hex(t.ctmark)}/${hex(t.ctmask)}`;
+      return ` -j CONNMARK --${t.mode}-mark --nfmask ${hex(t.nfmask)} --ctmask ${hex(t.ctmask)}`;
+    case 'LOG': {
+      let s = ' -j LOG';
+      if (t.prefix !== '') s += ` --log-prefix${saveString(t.prefix)}`;
+      if (t.level !== 4) s += ` --log-level ${t.level}`;
+      const names = [
+        'log-tcp-sequence',
+        'log-tcp-options',
+        'log-ip-options',
+        'log-uid',
+        '',
+        'log-macdecode',
+      ];
+      names.forEach((n, i) => {
+        if (n !== '' && t.flags & (1 << i)) s += ` --${n}`;
+      });
+      return s;
+    }
+  }
+}
+
+/** The target column of `iptables -L`. */
+export function targetName(t: Target): string {
+  return t.kind === 'none' ? '' : t.kind === 'jump' ? t.chain : t.kind;
+}
+
+/** syslog.h prioritynames[] order: the first name with the level wins (LOG_print). */
+const PRIORITY_NAMES = ['emerg', 'alert', 'crit', 'err', 'warn', 'notice', 'info', 'debug'];
+
+function markOp(what: string, value: number, mask: number): string {
+  if (value === 0) return ` ${what} and ${hex(~mask >>> 0)}`;
+  if (value === mask) return ` ${what} or ${hex(value)}`;
+  if (mask === 0) return ` ${what} xor ${hex(value)}`;
+  if (mask === 0xffffffff) return ` ${what} set ${hex(value)}`;
+  return ` ${what} xset ${hex(value)}/${hex(mask)}`;
+}
+
+/** The target's options text at the end of an `iptables -L` line. */
+export function printTarget(t: Target, numeric: boolean): string {
+  switch (t.kind) {
+    case 'REJECT':
+      return ` reject-with ${t.with}`;
+    case 'DNAT':
+    case 'SNAT':
+      return natText(t.range, 'to:', '', false);
+    case 'MASQUERADE':
+      return natText(t.range, 'masq ports: ', '', true);
+    case 'MARK':
+      return markOp('MARK', t.value, t.mask);
+    case 'CONNMARK':
+      if (t.mode === 'set') return markOp('CONNMARK', t.ctmark, t.ctmask);
+      if (t.nfmask === 0xffffffff && t.ctmask === 0xffffffff) return ` CONNMARK ${t.mode}`;
+      if (t.nfmask === t.ctmask) return ` CONNMARK ${t.mode} mask ${hex(t.nfmask)}`;
+      return t.mode === 'save'
+        ? ` CONNMARK save nfmask ${hex(t.nfmask)} ctmask ~${hex(t.ctmask)}`
+        : ` CONNMARK restore ctmask ${hex(t.ctmask)} nfmask ~${hex(t.nfmask)}`;
+    case 'LOG': {
+      let s = ' LOG';
+      if (numeric) s += ` flags ${t.flags} level ${t.level}`;
+      else {
+        s += ` level ${PRIORITY_NAMES[t.level] ?? `UNKNOWN level ${t.level}`}`;
+        const names = ['tcp-sequence', 'tcp-options', 'ip-options', 'uid', '', 'macdecode'];
+        names.forEach((n, i) => {
+          if (n !== '' && t.flags & (1 << i)) s += ` ${n}`;
+        });
+      }
+      if (t.prefix !== '') s += ` prefix "${t.prefix}"`;
+      return s;
+    }
+    default:
+      return '';
+  }
+}

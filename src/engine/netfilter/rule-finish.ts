@@ -1,0 +1,129 @@
+/**
+ * The tail of the command-line parse (xshared.c do_parse() after its option loop): the
+ * checks iptables makes once all options are read, and the structured rule.
+ */
+import { XtError } from './errors';
+import type { ExtParser, ParseCtx } from './ext';
+import { foldNativePortMatches, hasPortRange } from './matches';
+import { ILLEGAL, MAXNAMELEN, type Cmd } from './cli-options';
+import { parseRuleAddr } from './rule-args';
+import type { ParsedArgs } from './rule-parse';
+import type { Counters, IfaceSpec, Match, Rule, Target } from './types';
+
+export interface LoadedMatch {
+  readonly name: string;
+  readonly parser: ExtParser<Match>;
+  completed: boolean;
+}
+
+/** What the option loop of parseArgs() collected. */
+export interface Collected {
+  readonly table: string;
+  readonly policy: string | undefined;
+  readonly target: ExtParser<Target> | undefined;
+  readonly matches: readonly LoadedMatch[];
+  readonly proto: number;
+  readonly cmds: ReadonlySet<Cmd>;
+  readonly invert: boolean;
+  readonly deleteNum: boolean;
+  readonly given: ReadonlySet<string>;
+  readonly inverted: ReadonlySet<string>;
+  readonly chain: string | undefined;
+  readonly inIface: string | undefined;
+  readonly outIface: string | undefined;
+  readonly src: string | undefined;
+  readonly dst: string | undefined;
+  readonly jumpTo: string | undefined;
+  readonly isGoto: boolean;
+  readonly counters: Counters | undefined;
+  readonly rulenum: number;
+  readonly newName: string | undefined;
+  readonly verbose: boolean;
+  readonly ctx: ParseCtx;
+}
+
+/** The checks after the option loop (do_parse() tail, generic_opt_check()) and the rule. */
+export function finishParse(c: Collected): ParsedArgs {
+  if (
+    c.table === 'nat' &&
+    (c.policy === 'DROP' || (c.target !== undefined && c.target.name === 'DROP'))
+  ) {
+    throw XtError.param(
+      '\nThe "nat" table is not intended for filtering, the use of DROP is therefore inhibited.\n\n',
+    );
+  }
+  const builtMatches = c.matches.map((m) => m.parser.finish(c.ctx));
+  // nft.c add_nft_tcp/udp(): ports become native payload matches, which need `-p tcp/udp`.
+  for (const m of builtMatches) {
+    if (m.name === 'tcp' && hasPortRange(m) && c.proto !== 6)
+      throw XtError.param("TCP match requires '-p tcp'");
+    if (m.name === 'udp' && hasPortRange(m) && c.proto !== 17)
+      throw XtError.param("UDP match requires '-p udp'");
+  }
+  const builtTarget = c.target?.finish(c.ctx);
+  const listing = c.cmds.has('L') ? 'L' : c.cmds.has('S') ? 'S' : undefined;
+  const cmd: Cmd | undefined = listing ?? [...c.cmds][0];
+  const zeroToo = listing !== undefined && c.cmds.has('Z');
+  if (cmd === undefined) throw XtError.param('no command specified');
+  if (c.invert) throw XtError.param('nothing appropriate following !');
+  // generic_opt_check(): an option is legal when any of the given commands allows it.
+  const keys = [...c.cmds].map((k) => (k === 'D' && c.deleteNum ? 'DNUM' : k));
+  for (const o of 'nsdpjvxio0cf') {
+    if (c.given.has(o) && keys.every((k) => (ILLEGAL[k] ?? '').includes(o))) {
+      throw XtError.param(`Illegal option \`-${o}' with this command`);
+    }
+  }
+  if (c.chain !== undefined && c.chain.length >= MAXNAMELEN) {
+    throw XtError.param(`chain name \`${c.chain}' too long (must be under ${MAXNAMELEN} chars)`);
+  }
+  const wantsRule =
+    (cmd === 'A' || cmd === 'C' || cmd === 'I' || cmd === 'R' || cmd === 'D') && !c.deleteNum;
+  if (wantsRule && c.chain !== undefined) {
+    if ((c.chain === 'PREROUTING' || c.chain === 'INPUT') && c.outIface !== undefined)
+      throw XtError.param(`Can't use -o with ${c.chain}\n`);
+    if ((c.chain === 'POSTROUTING' || c.chain === 'OUTPUT') && c.inIface !== undefined)
+      throw XtError.param(`Can't use -i with ${c.chain}\n`);
+  }
+  let rule: Rule | undefined;
+  if (wantsRule) {
+    const iface = (name: string | undefined, o: string): IfaceSpec | undefined =>
+      name === undefined ? undefined : { name, invert: c.inverted.has(o) };
+    const s = c.src === undefined ? undefined : parseRuleAddr(c.src, c.inverted.has('s'));
+    const d = c.dst === undefined ? undefined : parseRuleAddr(c.dst, c.inverted.has('d'));
+    const inSpec = iface(c.inIface, 'i');
+    const outSpec = iface(c.outIface, 'o');
+    const t: Target =
+      builtTarget ??
+      (c.jumpTo !== undefined
+        ? { kind: 'jump', chain: c.jumpTo, goto: c.isGoto }
+        : { kind: 'none' });
+    rule = {
+      ...(s !== undefined ? { src: s } : {}),
+      ...(d !== undefined ? { dst: d } : {}),
+      ...(inSpec !== undefined ? { inIface: inSpec } : {}),
+      ...(outSpec !== undefined ? { outIface: outSpec } : {}),
+      ...(c.proto !== 0 || c.inverted.has('p')
+        ? { protocol: { num: c.proto, invert: c.inverted.has('p') } }
+        : {}),
+      ...(c.given.has('f') ? { fragment: { invert: c.inverted.has('f') } } : {}),
+      matches: foldNativePortMatches(builtMatches),
+      target: t,
+      counters: c.counters ?? { packets: 0, bytes: 0 },
+    };
+  }
+  return {
+    cmd,
+    zeroToo,
+    chain: c.chain,
+    rulenum: c.rulenum,
+    newName: c.newName,
+    policy: c.policy,
+    table: c.table,
+    numeric: c.given.has('n'),
+    verbose: c.verbose,
+    exact: c.given.has('x'),
+    lineNumbers: c.given.has('0'),
+    rule,
+    counters: c.counters,
+  };
+}
