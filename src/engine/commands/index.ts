@@ -1,0 +1,71 @@
+/** The shell shared by the lab's terminal and the CLI: tokenizer, scripts, registry, tools. */
+import { registerIp } from './ip';
+import { registerIptablesCommands } from './iptables';
+import { registerKubectl } from './kubectl';
+import type { CommandRegistry } from './registry';
+import { createRegistry } from './registry';
+import { registerTextFilters } from './text-filters';
+
+export {
+  createRegistry,
+  registerCommand,
+  lookupCommand,
+  runArgv,
+  runPipeline,
+  runCommandLine,
+  type AppliedObject,
+  type ApplyResult,
+  type CommandContext,
+  type CommandHandler,
+  type CommandRegistry,
+  type CommandResult,
+  type CommandWorld,
+  type HostRef,
+} from './registry';
+export {
+  parseCommandLine,
+  lexLine,
+  tokenize,
+  type CommandList,
+  type Pipeline,
+  type Redirection,
+  type ShellParseResult,
+  type SimpleCommand,
+} from './shell';
+export {
+  parseScript,
+  resolveTarget,
+  type ParsedScript,
+  type ScriptLine,
+  type ScriptTarget,
+} from './script';
+export { registerTextFilters, posixToJs, splitLines } from './text-filters';
+export { registerIp } from './ip';
+export { registerIptablesCommands } from './iptables';
+export {
+  registerKubectl,
+  kubectl,
+  humanDuration,
+  tabwrite,
+  toYaml,
+  toJson,
+  kubeProxyConfigMap,
+  kubeadmProxyConfig,
+  LAB_NODE_INFO,
+} from './kubectl';
+
+/** A registry with every command this module provides: grep/head/tail/wc/echo/cat, ip, kubectl. */
+export function createStandardRegistry(): CommandRegistry {
+  const registry = createRegistry();
+  registerTextFilters(registry);
+  registerIp(registry);
+  registerKubectl(registry);
+  return registry;
+}
+
+/** The lab's full command set: the standard commands plus iptables, iptables-save, iptables-restore. */
+export function createLabRegistry(): CommandRegistry {
+  const registry = createStandardRegistry();
+  registerIptablesCommands(registry);
+  return registry;
+}

@@ -1,0 +1,14 @@
+/** Registers `ip` (iproute2) over the host the command runs on; see routing/ip-command.ts. */
+import { runIp } from '../routing/ip-command';
+import { hostNetwork } from '../routing/topology';
+import type { CommandRegistry } from './registry';
+import { registerCommand } from './registry';
+
+export function registerIp(registry: CommandRegistry): void {
+  registerCommand(registry, 'ip', (ctx, argv) => {
+    const net = hostNetwork(ctx.world.cluster, ctx.world.host);
+    if (net === undefined)
+      return { stdout: '', stderr: 'lab: this host is not in the lab topology\n', exitCode: 1 };
+    return runIp(net, argv.slice(1));
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * `iptables`, `iptables-save` and `iptables-restore` on the host the command runs on: a node's
+ * tables as kubelet and kube-proxy programmed them, or a pod's / client's own (empty) network
+ * namespace. Argument handling and error texts follow iptables 1.8.9 (nf_tables), checked
+ * against the real tools.
+ */
+import { iptablesCommand, iptablesRestore, iptablesSave } from '../netfilter';
+import type { CommandContext, CommandRegistry, CommandResult } from './registry';
+import { registerCommand } from './registry';
+
+const SAVE_USAGE = "Look at manual page `iptables-save.8' for more information.\n";
+
+function fail(stderr: string, exitCode = 1): CommandResult {
+  return { stdout: '', stderr, exitCode };
+}
+
+function iptables(ctx: CommandContext, argv: string[]): CommandResult {
+  return iptablesCommand(ctx.world.netfilter(), argv.slice(1));
+}
+
+/** iptables-save [-c] [-t TABLE] (getopt_long: `-tnat`, `--table=nat`, `--counters`). */
+function iptablesSaveCommand(ctx: CommandContext, argv: string[]): CommandResult {
+  const prog = 'iptables-save';
+  let table: string | undefined;
+  let counters = false;
+  const args = argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-c' || arg === '--counters') counters = true;
+    else if (arg === '-t' || arg === '--table') {
+      const value = args[++i];
+      if (value === undefined) {
+        return fail(`${prog}: option requires an argument -- 't'\n${SAVE_USAGE}`);
+      }
+      table = value;
+    } else if (arg.startsWith('--table=')) table = arg.slice('--table='.length);
+    else if (arg.startsWith('-t') && arg.length > 2) table = arg.slice(2);
+    else if (arg.startsWith('--')) return fail(`${prog}: unrecognized option '${arg}'\n${SAVE_USAGE}`);
+    else if (arg.startsWith('-') && arg.length > 1) {
+      return fail(`${prog}: invalid option -- '${arg[1]}'\n${SAVE_USAGE}`);
+    } else return fail('Unknown arguments found on commandline\n');
+  }
+  return iptablesSave(ctx.world.netfilter(), {
+    ...(table !== undefined ? { table } : {}),
+    counters,
+    nowEpochSeconds: ctx.world.epochSeconds + ctx.world.nowSeconds(),
+  });
+}
+
+/** iptables-restore [-n|--noflush] [-c|--counters] [FILE]; reads standard input without FILE. */
+function iptablesRestoreCommand(ctx: CommandContext, argv: string[]): CommandResult {
+  let noflush = false;
+  let counters = false;
+  let input: string | undefined;
+  for (const arg of argv.slice(1)) {
+    if (arg === '-n' || arg === '--noflush') noflush = true;
+    else if (arg === '-c' || arg === '--counters') counters = true;
+    else if (arg.startsWith('-') && arg.length > 1) {
+      const shown = arg.startsWith('--') ? `unrecognized option '${arg}'` : `invalid option -- '${arg[1]}'`;
+      return fail(`iptables-restore: ${shown}\nTry \`iptables-restore -h' for more information.\n`);
+    } else {
+      input = ctx.world.readFile(arg);
+      if (input === undefined) return fail(`Can't open ${arg}: No such file or directory\n`);
+    }
+  }
+  return iptablesRestore(ctx.world.netfilter(), input ?? ctx.stdin, { noflush, counters });
+}
+
+export function registerIptablesCommands(registry: CommandRegistry): void {
+  for (const name of ['iptables', 'iptables-nft']) registerCommand(registry, name, iptables);
+  for (const name of ['iptables-save', 'iptables-nft-save']) {
+    registerCommand(registry, name, iptablesSaveCommand);
+  }
+  for (const name of ['iptables-restore', 'iptables-nft-restore']) {
+    registerCommand(registry, name, iptablesRestoreCommand);
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * `kubectl apply -f FILE|-`: reads the manifests (a lab file, or stdin for `-f -`), hands them to
+ * the world, and reports each object as kubectl does: `service/web created`, `deployment.apps/web
+ * configured`, `endpointslice.discovery.k8s.io/x unchanged`. Errors are printed as the world
+ * words them, after the successes, and make the exit status 1.
+ */
+import type { CommandContext, CommandResult } from '../registry';
+import { kindPrefix, RESOURCE_TYPES } from './resources';
+
+function groupOf(kind: string, apiVersion: string | undefined): string {
+  const known = RESOURCE_TYPES.find((r) => r.kind === kind);
+  if (known !== undefined) return known.group;
+  return apiVersion !== undefined && apiVersion.includes('/')
+    ? (apiVersion.split('/')[0] ?? '')
+    : '';
+}
+
+export function runApply(ctx: CommandContext, files: readonly string[]): CommandResult {
+  if (files.length === 0)
+    return { stdout: '', stderr: 'error: must specify one of -f and -k\n', exitCode: 1 };
+  let stdout = '';
+  let stderr = '';
+  for (const file of files) {
+    const text = file === '-' ? ctx.stdin : ctx.world.readFile(file);
+    if (text === undefined)
+      return { stdout, stderr: `${stderr}error: the path "${file}" does not exist\n`, exitCode: 1 };
+    const result = ctx.world.applyManifests(text);
+    for (const a of result.applied)
+      stdout += `${kindPrefix(a.kind, groupOf(a.kind, a.apiVersion))}/${a.name} ${a.action}\n`;
+    for (const e of result.errors) stderr += e.endsWith('\n') ? e : `${e}\n`;
+  }
+  return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
+}

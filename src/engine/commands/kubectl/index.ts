@@ -1,0 +1,249 @@
+/**
+ * The `kubectl` command: subcommand dispatch and pflag-style flag parsing (flags anywhere among
+ * the arguments, `--flag=value`, `-n NS`, `-nNS`, `-n=NS`, `--` ends flags) with cobra's errors
+ * (`Error: unknown flag: --x`, `Error: unknown command "x" for "kubectl"` + "Did you mean this?").
+ * The namespace defaults to `default`, as in a fresh kubeconfig context.
+ */
+import type { CommandContext, CommandRegistry, CommandResult } from '../registry';
+import { registerCommand } from '../registry';
+import { runApply } from './apply';
+import { runDescribe } from './describe';
+import { outputFormat, runGet, type GetOptions } from './get';
+import { LAB_NODE_INFO } from './objects-node';
+
+interface FlagSpec {
+  readonly long: string;
+  readonly short?: string;
+  readonly value: boolean;
+}
+
+const GLOBAL: FlagSpec[] = [{ long: 'namespace', short: 'n', value: true }];
+const SUBCOMMAND_FLAGS: Record<string, FlagSpec[]> = {
+  get: [
+    { long: 'all-namespaces', short: 'A', value: false },
+    { long: 'output', short: 'o', value: true },
+    { long: 'show-labels', value: false },
+    { long: 'no-headers', value: false },
+    { long: 'selector', short: 'l', value: true },
+    { long: 'watch', short: 'w', value: false },
+  ],
+  describe: [{ long: 'all-namespaces', short: 'A', value: false }],
+  apply: [{ long: 'filename', short: 'f', value: true }],
+  version: [{ long: 'client', value: false }],
+};
+
+/** kubectl's commands in registration order (cobra suggests in this order; sorting is off). */
+const COMMANDS = [
+  'create',
+  'expose',
+  'run',
+  'set',
+  'explain',
+  'get',
+  'edit',
+  'delete',
+  'rollout',
+  'scale',
+  'autoscale',
+  'certificate',
+  'cluster-info',
+  'top',
+  'cordon',
+  'uncordon',
+  'drain',
+  'taint',
+  'describe',
+  'logs',
+  'attach',
+  'exec',
+  'port-forward',
+  'proxy',
+  'cp',
+  'auth',
+  'debug',
+  'events',
+  'diff',
+  'apply',
+  'patch',
+  'replace',
+  'wait',
+  'kustomize',
+  'label',
+  'annotate',
+  'completion',
+  'api-resources',
+  'api-versions',
+  'config',
+  'plugin',
+  'version',
+  'options',
+];
+
+interface Parsed {
+  flags: Map<string, string[]>;
+  positionals: string[];
+}
+
+function parseFlags(
+  args: readonly string[],
+  specs: readonly FlagSpec[],
+  sub: string,
+): Parsed | CommandResult {
+  const flags = new Map<string, string[]>();
+  const positionals: string[] = [];
+  const usage = `See 'kubectl ${sub} --help' for usage.\n`;
+  const err = (msg: string): CommandResult => ({
+    stdout: '',
+    stderr: `Error: ${msg}\n${usage}`,
+    exitCode: 1,
+  });
+  const set = (spec: FlagSpec, v: string): void =>
+    void flags.set(spec.long, [...(flags.get(spec.long) ?? []), v]);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? '';
+    if (a === '--') {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('--')) {
+      const [name, inline] = a.includes('=')
+        ? [a.slice(2, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+        : [a.slice(2), undefined];
+      const spec = specs.find((s) => s.long === name);
+      if (spec === undefined) return err(`unknown flag: --${name}`);
+      if (!spec.value) set(spec, inline ?? 'true');
+      else if (inline !== undefined) set(spec, inline);
+      else if (i + 1 < args.length) set(spec, args[++i] ?? '');
+      else return err(`flag needs an argument: --${name}`);
+    } else if (a.startsWith('-') && a.length > 1) {
+      for (let k = 1; k < a.length; k++) {
+        const c = a.charAt(k);
+        const spec = specs.find((s) => s.short === c);
+        if (spec === undefined) return err(`unknown shorthand flag: '${c}' in ${a}`);
+        if (!spec.value) {
+          set(spec, 'true');
+          continue;
+        }
+        const rest = a.slice(k + 1);
+        if (rest !== '') set(spec, rest.startsWith('=') ? rest.slice(1) : rest);
+        else if (i + 1 < args.length) set(spec, args[++i] ?? '');
+        else return err(`flag needs an argument: '${c}' in ${a}`);
+        break;
+      }
+    } else positionals.push(a);
+  }
+  return { flags, positionals };
+}
+
+function levenshtein(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i] as number[];
+      const prev = d[i - 1] as number[];
+      row[j] = Math.min(
+        (prev[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+  }
+  return d[a.length]?.[b.length] ?? 0;
+}
+
+function unknownCommand(name: string): CommandResult {
+  // cobra: suggest commands within Levenshtein distance 2 or starting with what was typed.
+  const t = name.toLowerCase();
+  const suggestions = COMMANDS.filter((c) => levenshtein(t, c) <= 2 || c.startsWith(t));
+  const hint =
+    suggestions.length === 0
+      ? ''
+      : `\n\nDid you mean this?\n${suggestions.map((s) => `\t${s}\n`).join('')}`;
+  return {
+    stdout: '',
+    stderr: `Error: unknown command "${name}" for "kubectl"${hint}\n`,
+    exitCode: 1,
+  };
+}
+
+const last = (p: Parsed, long: string): string | undefined => p.flags.get(long)?.at(-1);
+const isTrue = (p: Parsed, long: string): boolean => {
+  const v = last(p, long);
+  return v !== undefined && v !== 'false';
+};
+
+export function kubectl(ctx: CommandContext, argv: string[]): CommandResult {
+  const args = argv.slice(1);
+  const subIndex = args.findIndex(
+    (a, i) => !a.startsWith('-') && !['-n', '--namespace'].includes(args[i - 1] ?? ''),
+  );
+  const sub = subIndex < 0 ? undefined : args[subIndex];
+  if (sub === undefined)
+    return {
+      stdout: '',
+      stderr: 'lab: kubectl needs a command (get, describe, apply, version)\n',
+      exitCode: 1,
+    };
+  const rest = [...args.slice(0, subIndex), ...args.slice(subIndex + 1)];
+  const specs = SUBCOMMAND_FLAGS[sub];
+  if (specs === undefined) {
+    if (COMMANDS.includes(sub))
+      return {
+        stdout: '',
+        stderr: `lab: \`kubectl ${sub}\` is not modelled in kube-proxy-lab\n`,
+        exitCode: 1,
+      };
+    return unknownCommand(sub);
+  }
+  const parsed = parseFlags(rest, [...GLOBAL, ...specs], sub);
+  if ('exitCode' in parsed) return parsed;
+  const namespace = last(parsed, 'namespace') ?? 'default';
+  const world = ctx.world;
+  if (sub === 'version') {
+    const client = `Client Version: ${LAB_NODE_INFO.kubeletVersion}\nKustomize Version: v5.5.0\n`;
+    return {
+      stdout: isTrue(parsed, 'client')
+        ? client
+        : `${client}Server Version: ${LAB_NODE_INFO.kubeletVersion}\n`,
+      stderr: '',
+      exitCode: 0,
+    };
+  }
+  if (sub === 'apply') return runApply(ctx, parsed.flags.get('filename') ?? []);
+  if (sub === 'describe') return runDescribe(world.cluster, namespace, parsed.positionals);
+  if (isTrue(parsed, 'watch'))
+    return {
+      stdout: '',
+      stderr: 'lab: kubectl get --watch is not modelled in kube-proxy-lab\n',
+      exitCode: 1,
+    };
+  const out = last(parsed, 'output');
+  const output = out === undefined ? '' : outputFormat(out);
+  if (typeof output !== 'string') return output;
+  const opts: GetOptions = {
+    namespace,
+    allNamespaces: isTrue(parsed, 'all-namespaces'),
+    output,
+    showLabels: isTrue(parsed, 'show-labels'),
+    noHeaders: isTrue(parsed, 'no-headers'),
+    selector: last(parsed, 'selector'),
+  };
+  const rowCtx = {
+    cluster: world.cluster,
+    epochSeconds: world.epochSeconds,
+    nowSeconds: world.nowSeconds(),
+    wide: output === 'wide',
+  };
+  return runGet(rowCtx, opts, parsed.positionals);
+}
+
+export function registerKubectl(registry: CommandRegistry): void {
+  registerCommand(registry, 'kubectl', kubectl);
+}
+
+export { humanDuration } from './duration';
+export { tabwrite, GET_TABWRITER, DESCRIBE_TABWRITER } from './tabwriter';
+export { toYaml, toJson, type Json } from './yaml';
+export { kubeProxyConfigMap, kubeadmProxyConfig } from './configmap';
+export { LAB_NODE_INFO } from './objects-node';

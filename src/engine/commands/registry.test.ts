@@ -1,0 +1,96 @@
+// Filter behaviour and messages are GNU grep 3.8 / coreutils 9.1's (Debian bookworm), checked
+// with the real tools: e.g. `echo x | head -n abc` → "head: invalid number of lines: ‘abc’".
+import { describe, expect, it } from 'vitest';
+import { createRegistry, registerCommand, runCommandLine } from './registry';
+import { registerTextFilters } from './text-filters';
+import { cluster, testWorld } from '../../../tests/helpers/cluster-fixtures';
+
+const registry = createRegistry();
+registerTextFilters(registry);
+registerCommand(registry, 'lines', () => ({
+  stdout: 'mode: ""\nclusterCIDR: 10.244.0.0/16\nMODE two\nnodePortAddresses: null\n',
+  stderr: '',
+  exitCode: 0,
+}));
+registerCommand(registry, 'fail', () => ({ stdout: '', stderr: 'boom\n', exitCode: 3 }));
+const world = testWorld(cluster(), { files: { 'a.txt': 'alpha\nbeta\n' } });
+const run = (line: string) => runCommandLine(registry, { world }, line);
+
+describe('runCommandLine', () => {
+  it('reports unknown commands like bash', () => {
+    expect(run('frobnicate --x')).toEqual({
+      stdout: '',
+      stderr: 'bash: frobnicate: command not found\n',
+      exitCode: 127,
+    });
+  });
+
+  it('pipes into grep, head, tail and wc', () => {
+    expect(run('lines | grep mode').stdout).toBe('mode: ""\n');
+    expect(run('lines | grep -i mode').stdout).toBe('mode: ""\nMODE two\n');
+    expect(run('lines | grep -v mode | wc -l').stdout).toBe('3\n');
+    expect(run('lines | head -n 2').stdout).toBe('mode: ""\nclusterCIDR: 10.244.0.0/16\n');
+    expect(run('lines | head -1').stdout).toBe('mode: ""\n');
+    expect(run('lines | tail -n 1').stdout).toBe('nodePortAddresses: null\n');
+    expect(run('lines | tail -n +4').stdout).toBe('nodePortAddresses: null\n');
+    expect(run('lines | grep -c o').stdout).toBe('3\n');
+  });
+
+  it('uses grep exit statuses: 0 match, 1 none, 2 error', () => {
+    expect(run('lines | grep nothing-here')).toEqual({ stdout: '', stderr: '', exitCode: 1 });
+    expect(run('lines | grep').exitCode).toBe(2);
+    expect(run('lines | grep').stderr).toBe(
+      "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n",
+    );
+    expect(run('grep x nope.txt')).toEqual({
+      stdout: '',
+      stderr: 'grep: nope.txt: No such file or directory\n',
+      exitCode: 2,
+    });
+    expect(run('grep a a.txt').stdout).toBe('alpha\nbeta\n');
+  });
+
+  it('matches basic regular expressions like GNU grep', () => {
+    registerCommand(registry, 'ips', () => ({
+      stdout: 'dst=10.96.0.10\ndst=10x96x0x10\na+b\n',
+      stderr: '',
+      exitCode: 0,
+    }));
+    expect(run('ips | grep 10.96.0.10').stdout).toBe('dst=10.96.0.10\ndst=10x96x0x10\n');
+    expect(run('ips | grep -F 10.96.0.10').stdout).toBe('dst=10.96.0.10\n');
+    expect(run("ips | grep 'a+b'").stdout).toBe('a+b\n');
+    expect(run("ips | grep -E 'a+b'").stdout).toBe('');
+  });
+
+  it('reports bad line counts like coreutils', () => {
+    expect(run('lines | head -n abc')).toEqual({
+      stdout: '',
+      stderr: 'head: invalid number of lines: ‘abc’\n',
+      exitCode: 1,
+    });
+  });
+
+  it('runs ; && || lists with bash semantics', () => {
+    expect(run('fail && echo no; echo yes')).toEqual({
+      stdout: 'yes\n',
+      stderr: 'boom\n',
+      exitCode: 0,
+    });
+    expect(run('fail || echo recovered').stdout).toBe('recovered\n');
+    expect(run('echo a && fail').exitCode).toBe(3);
+  });
+
+  it('honours 2>&1 and /dev/null redirections', () => {
+    expect(run('fail 2>&1 | grep boom')).toEqual({ stdout: 'boom\n', stderr: '', exitCode: 0 });
+    expect(run('fail 2>/dev/null')).toEqual({ stdout: '', stderr: '', exitCode: 3 });
+    expect(run('echo hi > out.txt').exitCode).toBe(1);
+  });
+
+  it('returns bash syntax errors for malformed lines', () => {
+    expect(run("echo 'x")).toEqual({
+      stdout: '',
+      stderr: "bash: unexpected EOF while looking for matching `''\n",
+      exitCode: 2,
+    });
+  });
+});

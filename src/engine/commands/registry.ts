@@ -1,0 +1,188 @@
+/**
+ * The command registry the lab's web terminal and the CLI share. A command is a function of
+ * the world and its argv; a command line is tokenized like bash (./shell.ts), run stage by stage
+ * with each stage's stdout as the next one's stdin, and joined by `;`, `&&`, `||` as bash does.
+ */
+import type { Cluster } from '../model/cluster';
+import type { NetfilterState } from '../netfilter';
+import type { HostRef } from '../routing/topology';
+import type { Pipeline, Redirection } from './shell';
+import { parseCommandLine } from './shell';
+
+export type { HostRef } from '../routing/topology';
+
+/** One object `kubectl apply` created or changed (or found unchanged). */
+export interface AppliedObject {
+  /** e.g. `v1`, `apps/v1`; optional: kubectl knows the group of the lab's kinds. */
+  readonly apiVersion?: string;
+  /** e.g. `Service`, `Deployment`. */
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly action: 'created' | 'configured' | 'unchanged';
+}
+
+export interface ApplyResult {
+  readonly applied: readonly AppliedObject[];
+  /** Error lines exactly as kubectl prints them (e.g. `The Service "web" is invalid: …`). */
+  readonly errors: readonly string[];
+}
+
+/**
+ * What commands read from and change in the running lab. The sim's World implements it, one view
+ * per host a command runs on.
+ */
+export interface CommandWorld {
+  /** The cluster as it is now (after every apply so far). */
+  readonly cluster: Cluster;
+  /** The lab clock in seconds (the same clock objects' `createdAt` is measured on). */
+  nowSeconds(): number;
+  /** Unix time (seconds) of lab clock 0: creationTimestamp = epochSeconds + createdAt. */
+  readonly epochSeconds: number;
+  /** The host this command runs on (a node, a pod, or an external client). */
+  readonly host: HostRef;
+  /** Contents of a file the lab knows (scenario manifests for `kubectl apply -f`); undefined if absent. */
+  readFile(path: string): string | undefined;
+  /** Applies manifest text as `kubectl apply` would, changing the cluster. */
+  applyManifests(text: string): ApplyResult;
+  /** The iptables state of this host's network namespace (a node's kernel, or a pod's own). */
+  netfilter(): NetfilterState;
+}
+
+export interface CommandContext {
+  readonly world: CommandWorld;
+  /** What the previous pipeline stage wrote to stdout ('' for the first stage). */
+  readonly stdin: string;
+}
+
+export interface CommandResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
+
+/** `argv[0]` is the command name as typed. */
+export type CommandHandler = (ctx: CommandContext, argv: string[]) => CommandResult;
+
+export interface CommandRegistry {
+  readonly commands: Map<string, CommandHandler>;
+}
+
+export function createRegistry(): CommandRegistry {
+  return { commands: new Map() };
+}
+
+export function registerCommand(
+  registry: CommandRegistry,
+  name: string,
+  handler: CommandHandler,
+): void {
+  registry.commands.set(name, handler);
+}
+
+export function lookupCommand(registry: CommandRegistry, name: string): CommandHandler | undefined {
+  // `/usr/sbin/iptables` runs what `iptables` runs (the lab has one binary per name).
+  const base = name.includes('/') ? name.slice(name.lastIndexOf('/') + 1) : name;
+  return registry.commands.get(base);
+}
+
+/** Runs one argv (no pipes). Unknown commands fail like bash: `bash: foo: command not found`, 127. */
+export function runArgv(
+  registry: CommandRegistry,
+  ctx: CommandContext,
+  argv: string[],
+): CommandResult {
+  const name = argv[0];
+  if (name === undefined) return { stdout: ctx.stdin, stderr: '', exitCode: 0 };
+  const handler = lookupCommand(registry, name);
+  if (handler === undefined) {
+    if (name.includes('/'))
+      return { stdout: '', stderr: `bash: ${name}: No such file or directory\n`, exitCode: 127 };
+    return { stdout: '', stderr: `bash: ${name}: command not found\n`, exitCode: 127 };
+  }
+  return handler(ctx, [...argv]);
+}
+
+function applyRedirections(
+  redirections: readonly Redirection[],
+  result: CommandResult,
+): CommandResult {
+  let { stdout, stderr } = result;
+  const exitCode = result.exitCode;
+  for (const r of redirections) {
+    if (r.fd === 0) continue;
+    if (r.target === '&1' && r.fd === 2) {
+      stdout += stderr;
+      stderr = '';
+    } else if (r.target === '&2' && r.fd === 1) {
+      stderr += stdout;
+      stdout = '';
+    } else if (r.target === '/dev/null') {
+      if (r.fd === 1 || r.fd === 'both') stdout = '';
+      if (r.fd === 2 || r.fd === 'both') stderr = '';
+    } else {
+      return {
+        stdout: '',
+        stderr: `${stderr}lab shell: writing to ${r.target} is not supported (only /dev/null and 2>&1)\n`,
+        exitCode: 1,
+      };
+    }
+  }
+  return { stdout, stderr, exitCode };
+}
+
+/** Runs `a | b | c`: each stage's stdout feeds the next; stderr of every stage reaches the terminal. */
+export function runPipeline(
+  registry: CommandRegistry,
+  world: CommandWorld,
+  pipeline: Pipeline,
+): CommandResult {
+  let stdin = '';
+  let stderr = '';
+  let last: CommandResult = { stdout: '', stderr: '', exitCode: 0 };
+  for (const command of pipeline.commands) {
+    let input = stdin;
+    for (const r of command.redirections) {
+      if (r.fd !== 0) continue;
+      const text = world.readFile(r.target);
+      if (text === undefined) {
+        return {
+          stdout: '',
+          stderr: `${stderr}bash: ${r.target}: No such file or directory\n`,
+          exitCode: 1,
+        };
+      }
+      input = text;
+    }
+    last = applyRedirections(
+      command.redirections,
+      runArgv(registry, { world, stdin: input }, [...command.argv]),
+    );
+    stderr += last.stderr;
+    stdin = last.stdout;
+  }
+  return { stdout: last.stdout, stderr, exitCode: last.exitCode };
+}
+
+/** Tokenizes and runs one command line (with pipes and `;`/`&&`/`||`). */
+export function runCommandLine(
+  registry: CommandRegistry,
+  ctx: { readonly world: CommandWorld },
+  line: string,
+): CommandResult {
+  const world = ctx.world;
+  const parsed = parseCommandLine(line);
+  if (!parsed.ok) return { stdout: '', stderr: parsed.error, exitCode: parsed.exitCode };
+  let stdout = '';
+  let stderr = '';
+  let exitCode = 0;
+  for (const { connector, pipeline } of parsed.list.items) {
+    if (connector === '&&' && exitCode !== 0) continue;
+    if (connector === '||' && exitCode === 0) continue;
+    const r = runPipeline(registry, world, pipeline);
+    stdout += r.stdout;
+    stderr += r.stderr;
+    exitCode = r.exitCode;
+  }
+  return { stdout, stderr, exitCode };
+}

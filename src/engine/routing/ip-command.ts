@@ -1,0 +1,273 @@
+/**
+ * The `ip` command (iproute2 6.1.0) over a host of the lab topology: `ip [-4|-6] [-br] addr|link|
+ * route [show …]` and `ip route get ADDR`. Argument matching follows ip.c / ipaddress.c /
+ * iproute.c: objects and verbs match by prefix in the table order iproute2 uses (`ip a`, `ip r`,
+ * `ip l s`), and errors are iproute2's own words and exit statuses (255 for usage errors, which
+ * iproute2 reports with exit(-1)). Changing commands (`ip addr add`, `ip link set`, `ip route
+ * add`) are not modelled: the lab says so instead of pretending.
+ */
+import { ipIsValid } from '../model/ip';
+import type { Family } from './ip-views';
+import {
+  renderAddr,
+  renderBriefAddr,
+  renderBriefLink,
+  renderLink,
+  renderRouteGet,
+  renderRoutes,
+  renderRoutes6,
+} from './ip-views';
+import type { HostNetwork, NetInterface } from './topology';
+
+export interface IpResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
+
+const USAGE = `Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }
+       ip [ -force ] -batch filename
+where  OBJECT := { address | addrlabel | amt | fou | help | ila | ioam | l2tp |
+                   link | macsec | maddress | monitor | mptcp | mroute | mrule |
+                   neighbor | neighbour | netconf | netns | nexthop | ntable |
+                   ntbl | route | rule | sr | tap | tcpmetrics |
+                   token | tunnel | tuntap | vrf | xfrm }
+       OPTIONS := { -V[ersion] | -s[tatistics] | -d[etails] | -r[esolve] |
+                    -h[uman-readable] | -iec | -j[son] | -p[retty] |
+                    -f[amily] { inet | inet6 | mpls | bridge | link } |
+                    -4 | -6 | -M | -B | -0 |
+                    -l[oops] { maximum-addr-flush-attempts } | -br[ief] |
+                    -o[neline] | -t[imestamp] | -ts[hort] | -b[atch] [filename] |
+                    -rc[vbuf] [size] | -n[etns] name | -N[umeric] | -a[ll] |
+                    -c[olor]}
+`;
+
+/** Objects in ip.c's table order: the first whose name starts with the typed word wins. */
+const OBJECTS = [
+  'address',
+  'addrlabel',
+  'maddress',
+  'route',
+  'rule',
+  'neighbor',
+  'neighbour',
+  'ntable',
+  'ntbl',
+  'link',
+  'l2tp',
+  'fou',
+  'ila',
+  'macsec',
+  'tunnel',
+  'tunl',
+  'tuntap',
+  'tap',
+  'token',
+  'tcpmetrics',
+  'tcp_metrics',
+  'monitor',
+  'xfrm',
+  'mroute',
+  'mrule',
+  'netns',
+  'netconf',
+  'vrf',
+  'sr',
+  'nexthop',
+  'mptcp',
+  'ioam',
+  'help',
+  'stats',
+];
+
+/** iproute2's matches(): the typed word is a prefix of the keyword. */
+const matches = (typed: string, keyword: string): boolean =>
+  typed.length > 0 && keyword.startsWith(typed);
+
+const out = (stdout: string): IpResult => ({ stdout, stderr: '', exitCode: 0 });
+const err = (stderr: string, exitCode = 255): IpResult => ({ stdout: '', stderr, exitCode });
+const notModelled = (what: string): IpResult =>
+  err(
+    `lab: \`ip ${what}\` is not modelled in kube-proxy-lab (the lab's topology is read-only)\n`,
+    2,
+  );
+
+interface Options {
+  family: Family;
+  brief: boolean;
+}
+
+/** Parses `[dev] NAME` / `up` selectors of `ip addr show` and `ip link show`. */
+function selectInterfaces(net: HostNetwork, args: readonly string[]): NetInterface[] | IpResult {
+  let dev: string | undefined;
+  let upOnly = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? '';
+    if (a === 'up') upOnly = true;
+    else if (a === 'dev' || dev === undefined) {
+      const name = a === 'dev' ? args[++i] : a;
+      if (name === undefined) return err('Command line is not complete. Try option "help"\n');
+      if (dev !== undefined)
+        return err(`Error: either "dev" is duplicate, or "${name}" is a garbage.\n`);
+      dev = name;
+    } else return err(`Error: either "dev" is duplicate, or "${a}" is a garbage.\n`);
+  }
+  let ifaces = [...net.interfaces];
+  if (dev !== undefined) {
+    // A veth is found by its plain name; `@ifN` is only how it is printed.
+    const found = ifaces.find((i) => i.name === dev);
+    if (found === undefined) return err(`Device "${dev}" does not exist.\n`, 1);
+    ifaces = [found];
+  }
+  if (upOnly) ifaces = ifaces.filter((i) => i.type === 'loopback' || i.carrier);
+  return ifaces;
+}
+
+function ipAddr(net: HostNetwork, opts: Options, args: readonly string[]): IpResult {
+  const verb = args[0];
+  let rest = args.slice(1);
+  if (verb === undefined) rest = [];
+  else if (
+    matches(verb, 'add') ||
+    matches(verb, 'change') ||
+    verb === 'chg' ||
+    matches(verb, 'replace') ||
+    matches(verb, 'delete')
+  ) {
+    return notModelled(`address ${verb}`);
+  } else if (!(matches(verb, 'list') || matches(verb, 'show') || matches(verb, 'lst'))) {
+    if (
+      matches(verb, 'flush') ||
+      matches(verb, 'save') ||
+      matches(verb, 'restore') ||
+      matches(verb, 'showdump')
+    )
+      return notModelled(`address ${verb}`);
+    return err(`Command "${verb}" is unknown, try "ip address help".\n`);
+  }
+  const ifaces = selectInterfaces(net, rest);
+  if (!Array.isArray(ifaces)) return ifaces;
+  return out(
+    opts.brief
+      ? renderBriefAddr(ifaces, opts.family)
+      : renderAddr(ifaces, opts.family, net.interfaces),
+  );
+}
+
+function ipLink(net: HostNetwork, opts: Options, args: readonly string[]): IpResult {
+  const verb = args[0];
+  // iplink.c tries add, then set/change, before show: `ip l s lo` is `ip link set lo`.
+  if (
+    verb !== undefined &&
+    !matches(verb, 'add') &&
+    (matches(verb, 'set') || matches(verb, 'change'))
+  ) {
+    const rest = args.slice(1).filter((a) => a !== 'dev');
+    const name = rest[0];
+    if (name === undefined) return err('Not enough information: "dev" argument is required.\n');
+    if (!net.interfaces.some((i) => i.name === name))
+      return err(`Cannot find device "${name}"\n`, 1);
+    if (rest.length === 1) return out(''); // nothing to change: iproute2 succeeds silently
+    return notModelled(`link ${args.join(' ')}`);
+  }
+  if (
+    verb !== undefined &&
+    !(matches(verb, 'show') || matches(verb, 'list') || matches(verb, 'lst'))
+  ) {
+    if (['add', 'replace', 'delete'].some((k) => matches(verb, k)))
+      return notModelled(`link ${verb}`);
+    return err(`Command "${verb}" is unknown, try "ip link help".\n`);
+  }
+  const ifaces = selectInterfaces(net, args.slice(1));
+  if (!Array.isArray(ifaces)) return ifaces;
+  return out(opts.brief ? renderBriefLink(ifaces) : renderLink(ifaces));
+}
+
+function ipRoute(net: HostNetwork, opts: Options, args: readonly string[]): IpResult {
+  const verb = args[0];
+  if (verb !== undefined && matches(verb, 'get')) {
+    const dst = args
+      .slice(1)
+      .find(
+        (a, i, all) => i === 0 || !['from', 'iif', 'oif', 'mark', 'dev'].includes(all[i - 1] ?? ''),
+      );
+    if (dst === undefined) return err('need at least a destination address\n', 1);
+    const addr = dst === 'to' ? (args[2] ?? '') : dst;
+    if (!ipIsValid(addr))
+      return err(`Error: any valid prefix is expected rather than "${addr}".\n`, 1);
+    return renderRouteGet(net, addr);
+  }
+  if (
+    verb !== undefined &&
+    !(matches(verb, 'list') || matches(verb, 'show') || matches(verb, 'lst'))
+  ) {
+    if (
+      [
+        'add',
+        'change',
+        'replace',
+        'prepend',
+        'append',
+        'test',
+        'delete',
+        'flush',
+        'restore',
+        'save',
+        'showdump',
+      ].some((k) => matches(verb, k))
+    ) {
+      return notModelled(`route ${verb}`);
+    }
+    return err(`Command "${verb}" is unknown, try "ip route help".\n`);
+  }
+  const rest = args.slice(1);
+  let dev: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i] ?? '';
+    if (a === 'dev' || a === 'oif') {
+      dev = rest[++i];
+      if (dev === undefined) return err('Command line is not complete. Try option "help"\n');
+      if (!net.interfaces.some((x) => x.name === dev))
+        return err(`Cannot find device "${dev}"\n`, 1);
+    } else if (a === 'table') {
+      const t = rest[++i] ?? '';
+      if (t !== 'main' && t !== '254') return notModelled(`route show table ${t}`);
+    } else return notModelled(`route show ${rest.join(' ')}`);
+  }
+  return out(opts.family === 'inet6' ? renderRoutes6(net, dev) : renderRoutes(net, dev));
+}
+
+/** Runs `ip` with argv (without the leading `ip`) against one host's network. */
+export function runIp(net: HostNetwork, args: readonly string[]): IpResult {
+  const opts: Options = { family: 'all', brief: false };
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i] ?? '';
+    if (!a.startsWith('-') || a === '-') break;
+    const o = a.replace(/^--?/, '-');
+    if (o === '-4') opts.family = 'inet';
+    else if (o === '-6') opts.family = 'inet6';
+    else if (o.length >= 3 && '-brief'.startsWith(o)) opts.brief = true;
+    else if (o === '-V' || (o.length >= 2 && '-Version'.startsWith(o)))
+      return out('ip utility, iproute2-6.1.0, libbpf 1.1.2\n');
+    else if (o === '-c' || '-color'.startsWith(o) || o.startsWith('-color='))
+      continue; // the lab's terminal shows no colours
+    else if (
+      ['-d', '-s', '-o', '-j', '-p', '-r', '-h', '-n', '-N', '-a', '-t', '-f'].some((s) =>
+        o.startsWith(s),
+      )
+    ) {
+      return notModelled(`${a} …`);
+    } else return err(`Option "${a}" is unknown, try "ip -help".\n`);
+  }
+  const objectWord = args[i];
+  if (objectWord === undefined) return err(USAGE);
+  const object = OBJECTS.find((o) => matches(objectWord, o));
+  const rest = args.slice(i + 1);
+  if (object === 'address') return ipAddr(net, opts, rest);
+  if (object === 'link') return ipLink(net, opts, rest);
+  if (object === 'route') return ipRoute(net, opts, rest);
+  if (object === 'help') return err(USAGE);
+  if (object !== undefined) return notModelled(object);
+  return err(`Object "${objectWord}" is unknown, try "ip help".\n`, 1);
+}
