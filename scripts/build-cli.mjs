@@ -11,5 +11,9 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
+  // CommonJS dependencies (yaml's Node build) call require(); give the ES module one.
+  banner: {
+    js: "import { createRequire as __kplCreateRequire } from 'node:module'; const require = __kplCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });

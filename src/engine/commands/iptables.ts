@@ -35,7 +35,8 @@ function iptablesSaveCommand(ctx: CommandContext, argv: string[]): CommandResult
       table = value;
     } else if (arg.startsWith('--table=')) table = arg.slice('--table='.length);
     else if (arg.startsWith('-t') && arg.length > 2) table = arg.slice(2);
-    else if (arg.startsWith('--')) return fail(`${prog}: unrecognized option '${arg}'\n${SAVE_USAGE}`);
+    else if (arg.startsWith('--'))
+      return fail(`${prog}: unrecognized option '${arg}'\n${SAVE_USAGE}`);
     else if (arg.startsWith('-') && arg.length > 1) {
       return fail(`${prog}: invalid option -- '${arg[1]}'\n${SAVE_USAGE}`);
     } else return fail('Unknown arguments found on commandline\n');
@@ -56,7 +57,9 @@ function iptablesRestoreCommand(ctx: CommandContext, argv: string[]): CommandRes
     if (arg === '-n' || arg === '--noflush') noflush = true;
     else if (arg === '-c' || arg === '--counters') counters = true;
     else if (arg.startsWith('-') && arg.length > 1) {
-      const shown = arg.startsWith('--') ? `unrecognized option '${arg}'` : `invalid option -- '${arg[1]}'`;
+      const shown = arg.startsWith('--')
+        ? `unrecognized option '${arg}'`
+        : `invalid option -- '${arg[1]}'`;
       return fail(`iptables-restore: ${shown}\nTry \`iptables-restore -h' for more information.\n`);
     } else {
       input = ctx.world.readFile(arg);

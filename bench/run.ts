@@ -1,0 +1,182 @@
+/**
+ * `npm run bench`: the engine's speed and memory at scale, printed as figures and ratios
+ * measured in one run (this machine is shared and noisy: compare ratios, not absolutes).
+ *
+ *  1. kube-proxy full sync of 10,000 Services × 10 endpoints (rules generated + restored into
+ *     the simulated kernel), and an incremental sync after one endpoint change;
+ *  2. the whole CLI run (`kube-proxy-lab run` on a scenario, script `node-1$ iptables-save`:
+ *     parse + sync + save), for 1,000 and 10,000 Services, as a child process, with peak RSS;
+ *  3. the real `iptables-restore` of the same rules for 1,000 Services in a throwaway
+ *     network namespace, and the engine/kernel ratio.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { main } from '../src/cli/main';
+import { generateScaleScenario, World, type Cluster, type EndpointSlice } from '../src/engine';
+
+const CLI = join(process.cwd(), 'bin', 'kube-proxy-lab.mjs');
+
+function ms(t: number): string {
+  return `${t.toFixed(1)} ms`;
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(0)} MiB`;
+}
+
+/** Median of `runs` timings of fn (after one warm-up run). */
+function median(runs: number, fn: () => void): number {
+  fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    fn();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+/** A copy of the cluster where one endpoint of the first Service is no longer ready. */
+function withOneEndpointChange(cluster: Cluster, flip: boolean): Cluster {
+  const [first, ...rest] = cluster.endpointSlices;
+  if (first === undefined) return cluster;
+  const [ep, ...others] = first.endpoints;
+  if (ep === undefined) return cluster;
+  const changed: EndpointSlice = {
+    ...first,
+    endpoints: [{ ...ep, conditions: { ...ep.conditions, ready: !flip } }, ...others],
+  };
+  return { ...cluster, endpointSlices: [changed, ...rest] };
+}
+
+function syncFigures(services: number): { full: number; incremental: number; heap: number } {
+  const { world } = World.fromScenario(generateScaleScenario(services));
+  const base = world.cluster;
+  globalThis.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const full = median(3, () => {
+    world.kernels.forEach((k) => k.proxier.forceFullSync());
+    world.setCluster({ ...base });
+  });
+  globalThis.gc?.();
+  const heap = process.memoryUsage().heapUsed - heapBefore;
+  let flip = false;
+  const incremental = median(9, () => {
+    flip = !flip;
+    world.setCluster(withOneEndpointChange(base, flip));
+  });
+  return { full: full / world.kernels.size, incremental: incremental / world.kernels.size, heap };
+}
+
+/**
+ * The CLI as a user runs it (`bin/kube-proxy-lab.mjs run FILE`, script on stdin) for the wall
+ * time; the same run in a child that reports its own peak RSS for the memory figure.
+ */
+function cliRun(scenarioFile: string): { wall: number; maxRss: number } {
+  const options = {
+    input: 'node-1$ iptables-save\n',
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  } as const;
+  const t = performance.now();
+  const r = spawnSync(process.execPath, [CLI, 'run', scenarioFile], options);
+  const wall = performance.now() - t;
+  if (r.status !== 0) throw new Error(`CLI run failed: ${r.stderr.slice(0, 500)}`);
+  const child = spawnSync(
+    process.execPath,
+    [process.argv[1]!, '--child-cli', scenarioFile],
+    options,
+  );
+  const maxRss = Number(/maxRSS=(\d+)/.exec(child.stderr)?.[1] ?? 0) * 1024;
+  return { wall, maxRss };
+}
+
+/** Inside the child: run the CLI in-process and report its peak RSS on stderr. */
+async function childCli(scenarioFile: string): Promise<void> {
+  let bytes = 0;
+  const status = await main(['run', scenarioFile], {
+    stdout: (t) => {
+      bytes += t.length;
+    },
+    stderr: (t) => process.stderr.write(t),
+    readFile: (p) => readFileSync(p, 'utf8'),
+    readStdin: () => 'node-1$ iptables-save\n',
+  });
+  process.stderr.write(`saved=${bytes} maxRSS=${process.resourceUsage().maxRSS}\n`);
+  process.exitCode = status;
+}
+
+/** Times the real iptables-restore of the node's restore input in a throwaway namespace. */
+function realRestore(restoreInput: string): number | string {
+  if (process.getuid?.() !== 0) return 'skipped: not root';
+  const ns = `kpl-bench-${process.pid}`;
+  if (spawnSync('ip', ['netns', 'add', ns]).status !== 0) return 'skipped: cannot create a netns';
+  try {
+    for (const name of ['ct_state_invalid_dropped_pkts', 'localhost_nps_accepted_pkts']) {
+      spawnSync('ip', ['netns', 'exec', ns, 'nfacct', 'add', name]);
+    }
+    const t = performance.now();
+    const r = spawnSync(
+      'ip',
+      ['netns', 'exec', ns, 'iptables-restore', '--noflush', '--counters'],
+      {
+        input: restoreInput,
+        encoding: 'utf8',
+        timeout: 300_000,
+      },
+    );
+    const took = performance.now() - t;
+    if (r.status !== 0) return `failed: ${r.stderr.slice(0, 200)}`;
+    return took;
+  } finally {
+    spawnSync('ip', ['netns', 'del', ns]);
+  }
+}
+
+async function bench(): Promise<void> {
+  console.log('kube-proxy-lab benchmark (iptables mode; figures per node; medians)\n');
+  const s10k = syncFigures(10_000);
+  console.log('kube-proxy sync, 10,000 Services × 10 endpoints');
+  console.log(`  full sync (rules + restore)        ${ms(s10k.full)}   target ≤ 1000 ms`);
+  console.log(`  incremental, one endpoint changed  ${ms(s10k.incremental)}   target ≤ 10 ms`);
+  console.log(`  kernel state held (both nodes)     ${mib(s10k.heap)}\n`);
+
+  const dir = mkdtempSync(join(tmpdir(), 'kpl-bench-'));
+  try {
+    console.log('whole CLI run: parse + sync + iptables-save (fresh process)');
+    const cli: Record<number, number> = {};
+    for (const n of [1_000, 10_000]) {
+      const file = join(dir, `scale-${n}.yaml`);
+      writeFileSync(file, generateScaleScenario(n));
+      const { wall, maxRss } = cliRun(file);
+      cli[n] = wall;
+      const target = n === 10_000 ? '   target ≤ 5000 ms' : '';
+      console.log(
+        `  ${String(n).padStart(6)} Services   ${ms(wall)}   peak RSS ${mib(maxRss)}${target}`,
+      );
+    }
+    const { world } = World.fromScenario(generateScaleScenario(1_000));
+    const input = world.kernel('node-1')?.lastSync?.restoreInput ?? '';
+    const real = realRestore(input);
+    console.log(
+      '\nreal iptables-restore of the same 1,000-Service rules (nf_tables, throwaway netns)',
+    );
+    if (typeof real === 'string') console.log(`  ${real}`);
+    else {
+      console.log(`  iptables-restore                   ${ms(real)}`);
+      console.log(
+        `  ratio engine whole run / kernel restore = ${(cli[1_000]! / real).toFixed(3)}   target ≤ 0.1`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const childIndex = process.argv.indexOf('--child-cli');
+if (childIndex >= 0) await childCli(process.argv[childIndex + 1]!);
+else await bench();

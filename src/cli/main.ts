@@ -1,0 +1,151 @@
+/**
+ * `kube-proxy-lab`: the headless twin of the lab's terminal.
+ *
+ *   kube-proxy-lab run [--echo] [SCENARIO.yaml] [SCRIPT]   run `TARGET$ COMMAND` lines
+ *   kube-proxy-lab check SCENARIO.yaml                      validate only
+ *   kube-proxy-lab scenario                                 print the built-in scenario
+ *
+ * Each command prints exactly what the real tool prints on that host: its stdout to stdout,
+ * its stderr to stderr. Only this file touches the process, the file system and the streams.
+ */
+import { readFileSync } from 'node:fs';
+import { DEFAULT_SCENARIO, diagnosticToString, runScript, World, type Diagnostic } from '../engine';
+
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly readFile: (path: string) => string | undefined;
+  readonly readStdin: () => string;
+}
+
+const USAGE = `Usage:
+  kube-proxy-lab run [--echo] [SCENARIO.yaml] [SCRIPT]
+  kube-proxy-lab check SCENARIO.yaml
+  kube-proxy-lab scenario
+
+run      Runs one command per line, written TARGET$ COMMAND (TARGET: a node name,
+         pod/NAME, pod/NAMESPACE/NAME or an external client's name), against the
+         scenario (default: the built-in one). The script comes from SCRIPT or
+         standard input. --echo prints each prompt line before its output.
+check    Validates a scenario: errors as FILE:LINE:COL: message, exit status 1.
+scenario Prints the built-in scenario.
+`;
+
+function nodeIo(): CliIo {
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    readFile: (path) => {
+      try {
+        return readFileSync(path, 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+    readStdin: () => {
+      try {
+        return readFileSync(0, 'utf8');
+      } catch {
+        return '';
+      }
+    },
+  };
+}
+
+function printDiagnostics(io: CliIo, file: string, diagnostics: readonly Diagnostic[]): boolean {
+  let errors = false;
+  for (const d of diagnostics) {
+    io.stderr(`${diagnosticToString(file, d)}\n`);
+    if (d.severity === 'error') errors = true;
+  }
+  return errors;
+}
+
+function check(io: CliIo, args: readonly string[]): number {
+  const file = args[0];
+  if (file === undefined || args.length > 1) {
+    io.stderr(USAGE);
+    return 2;
+  }
+  const text = io.readFile(file);
+  if (text === undefined) {
+    io.stderr(`kube-proxy-lab: cannot read ${file}\n`);
+    return 1;
+  }
+  const { diagnostics } = World.fromScenario(text);
+  return printDiagnostics(io, file, diagnostics) ? 1 : 0;
+}
+
+function run(io: CliIo, args: readonly string[]): number {
+  const echo = args.includes('--echo');
+  const files = args.filter((a) => a !== '--echo');
+  const unknown = files.find((a) => a.startsWith('-') && a !== '-');
+  if (unknown !== undefined || files.length > 2) {
+    io.stderr(
+      unknown !== undefined ? `kube-proxy-lab: unknown option ${unknown}\n${USAGE}` : USAGE,
+    );
+    return 2;
+  }
+  let scenarioFile: string | undefined;
+  let scriptFile: string | undefined;
+  if (files.length === 2) [scenarioFile, scriptFile] = files;
+  else if (files.length === 1) {
+    const only = files[0]!;
+    if (/\.ya?ml$/i.test(only)) scenarioFile = only;
+    else scriptFile = only;
+  }
+  let scenario = DEFAULT_SCENARIO;
+  if (scenarioFile !== undefined) {
+    const text = io.readFile(scenarioFile);
+    if (text === undefined) {
+      io.stderr(`kube-proxy-lab: cannot read ${scenarioFile}\n`);
+      return 1;
+    }
+    scenario = text;
+  }
+  let script: string;
+  if (scriptFile !== undefined && scriptFile !== '-') {
+    const text = io.readFile(scriptFile);
+    if (text === undefined) {
+      io.stderr(`kube-proxy-lab: cannot read ${scriptFile}\n`);
+      return 1;
+    }
+    script = text;
+  } else script = io.readStdin();
+
+  const { world, diagnostics } = World.fromScenario(scenario);
+  const scenarioBroken = printDiagnostics(io, scenarioFile ?? 'built-in scenario', diagnostics);
+  const failed = runScript(world, script, {
+    readFile: io.readFile,
+    onOutput: (line, result) => {
+      if (echo && line !== undefined) io.stdout(`${line}\n`);
+      io.stdout(result.stdout);
+      io.stderr(result.stderr);
+    },
+  });
+  return failed !== 0 ? failed : scenarioBroken ? 1 : 0;
+}
+
+/** Runs the CLI; returns the process exit status. */
+export async function main(argv: readonly string[], io: CliIo = nodeIo()): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'run':
+      return run(io, rest);
+    case 'check':
+      return check(io, rest);
+    case 'scenario':
+      io.stdout(DEFAULT_SCENARIO);
+      return 0;
+    case '-h':
+    case '--help':
+    case 'help':
+      io.stdout(USAGE);
+      return 0;
+    default:
+      io.stderr(
+        command === undefined ? USAGE : `kube-proxy-lab: unknown command ${command}\n${USAGE}`,
+      );
+      return 2;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Runs a `TARGET$ COMMAND` script against a World, command after command, as the CLI and the
+ * lab's terminal do. Script problems (a malformed line, an unknown target) are reported where
+ * they occur, in order, and count as failed commands; the rest of the script still runs.
+ */
+import { createLabRegistry } from '../commands';
+import type { CommandRegistry, CommandResult } from '../commands/registry';
+import { runCommandLine } from '../commands/registry';
+import { parseScript, resolveTarget } from '../commands/script';
+import { hostView } from './host-view';
+import type { World } from './world';
+
+export interface RunScriptOptions {
+  readonly readFile: (path: string) => string | undefined;
+  /** Called for every command (and every script problem, with `line` undefined) in order. */
+  readonly onOutput: (line: string | undefined, result: CommandResult) => void;
+  readonly registry?: CommandRegistry;
+}
+
+/** Returns the exit status of the last command that failed (0 when all succeeded). */
+export function runScript(world: World, script: string, opts: RunScriptOptions): number {
+  const registry = opts.registry ?? createLabRegistry();
+  const parsed = parseScript(script);
+  const problems = [...parsed.diagnostics];
+  let status = 0;
+  const reportProblemsBefore = (lineNo: number) => {
+    while (problems.length > 0 && problems[0]!.line < lineNo) {
+      const d = problems.shift()!;
+      opts.onOutput(undefined, {
+        stdout: '',
+        stderr: `kube-proxy-lab: script line ${d.line}:${d.col}: ${d.message}\n`,
+        exitCode: 2,
+      });
+      status = 2;
+    }
+  };
+  for (const line of parsed.lines) {
+    reportProblemsBefore(line.line);
+    const prompt = `${line.targetText}$ ${line.command}`;
+    const host = resolveTarget(world.cluster, line.target);
+    let result: CommandResult;
+    if (typeof host === 'string') {
+      result = {
+        stdout: '',
+        stderr: `kube-proxy-lab: script line ${line.line}: ${host}\n`,
+        exitCode: 1,
+      };
+    } else {
+      result = runCommandLine(
+        registry,
+        { world: hostView(world, host, opts.readFile) },
+        line.command,
+      );
+    }
+    if (result.exitCode !== 0) status = result.exitCode;
+    opts.onOutput(prompt, result);
+  }
+  reportProblemsBefore(Number.POSITIVE_INFINITY);
+  return status;
+}
