@@ -1,0 +1,116 @@
+/**
+ * The `kube-proxy-lab` CLI: argument handling, exit statuses, `check` diagnostics, and one run
+ * through the real executable as a user starts it.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../../src/cli/main';
+import { DEFAULT_SCENARIO } from '../../src/engine';
+
+function io(files: Record<string, string> = {}, stdin = ''): CliIo & { out: string; err: string } {
+  const captured = {
+    out: '',
+    err: '',
+    stdout: (t: string) => (captured.out += t),
+    stderr: (t: string) => (captured.err += t),
+    readFile: (p: string) => files[p],
+    readStdin: () => stdin,
+  };
+  return captured;
+}
+
+describe('kube-proxy-lab check', () => {
+  it('accepts the built-in scenario', async () => {
+    const c = io({ 'ok.yaml': DEFAULT_SCENARIO });
+    expect(await main(['check', 'ok.yaml'], c)).toBe(0);
+    expect(c.err).toBe('');
+  });
+
+  it('prints FILE:LINE:COL: message and exits 1', async () => {
+    const bad = [
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: web',
+      'spec:',
+      '  ports:',
+      '  - port: 70000',
+      '',
+    ].join('\n');
+    const c = io({ 'bad.yaml': bad });
+    expect(await main(['check', 'bad.yaml'], c)).toBe(1);
+    // The API server's messages for an out-of-range port (validation.go: ValidatePortNum);
+    // targetPort was defaulted to the port before validation, so it is reported too.
+    expect(c.err).toBe(
+      'bad.yaml:7:11: The Service "web" is invalid: spec.ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive\n' +
+        'bad.yaml:7:11: The Service "web" is invalid: spec.ports[0].targetPort: Invalid value: 70000: must be between 1 and 65535, inclusive\n',
+    );
+  });
+
+  it('reports a missing file', async () => {
+    const c = io();
+    expect(await main(['check', 'nope.yaml'], c)).toBe(1);
+    expect(c.err).toBe('kube-proxy-lab: cannot read nope.yaml\n');
+  });
+});
+
+describe('kube-proxy-lab run', () => {
+  it('runs a script from standard input; output only, no prompts without --echo', async () => {
+    const c = io({}, 'node-1$ iptables -t nat -S KUBE-MARK-MASQ\n');
+    expect(await main(['run'], c)).toBe(0);
+    expect(c.out).toBe('-N KUBE-MARK-MASQ\n-A KUBE-MARK-MASQ -j MARK --set-xmark 0x4000/0x4000\n');
+  });
+
+  it('exits non-zero when a command fails, and keeps running the rest', async () => {
+    const c = io({}, 'node-1$ nosuchtool\nnode-1$ iptables -t nat -S KUBE-MARK-MASQ\n');
+    expect(await main(['run'], c)).toBe(127);
+    expect(c.err).toBe('bash: nosuchtool: command not found\n');
+    expect(c.out).toContain('-N KUBE-MARK-MASQ');
+  });
+
+  it('says which script line names an unknown host', async () => {
+    const c = io({}, '# comment\nnode-9$ iptables-save\n');
+    expect(await main(['run'], c)).toBe(1);
+    expect(c.err).toBe(
+      'kube-proxy-lab: script line 2: no node or external client named "node-9"\n',
+    );
+  });
+
+  it('takes a scenario file and a script file', async () => {
+    const c = io({ 's.yaml': DEFAULT_SCENARIO, 'x.txt': 'node-2$ kubectl get nodes\n' });
+    expect(await main(['run', 's.yaml', 'x.txt'], c)).toBe(0);
+    expect(c.out.split('\n')[0]).toMatch(/^NAME +STATUS +ROLES +AGE +VERSION$/);
+  });
+
+  it('still runs what loaded from a scenario with errors, and exits 1', async () => {
+    const broken = `${DEFAULT_SCENARIO}\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: Bad_Name\n`;
+    const c = io({ 's.yaml': broken }, 'node-1$ kubectl get svc kubernetes -o name\n');
+    expect(await main(['run', 's.yaml'], c)).toBe(1);
+    expect(c.out).toBe('service/kubernetes\n');
+    expect(c.err).toMatch(/^s\.yaml:\d+:\d+: The Service "Bad_Name" is invalid: metadata\.name/m);
+  });
+
+  it('rejects unknown options and commands with usage and status 2', async () => {
+    const c = io();
+    expect(await main(['run', '--bogus'], c)).toBe(2);
+    expect(c.err).toMatch(/^kube-proxy-lab: unknown option --bogus\nUsage:/);
+    expect(await main(['frob'], io())).toBe(2);
+  });
+});
+
+describe('the installed executable', () => {
+  const bin = join(import.meta.dirname, '..', '..', 'bin', 'kube-proxy-lab.mjs');
+  const built = existsSync(join(import.meta.dirname, '..', '..', 'dist-cli', 'kube-proxy-lab.mjs'));
+
+  it.skipIf(!built)('prints the kube-dns chain (`npx kube-proxy-lab run` after `npm ci`)', () => {
+    const r = spawnSync(process.execPath, [bin, 'run', '--echo'], {
+      input: 'node-1$ iptables -t nat -L KUBE-SVC-TCOU7JCQXEZGVUNU -n\n',
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Chain KUBE-SVC-TCOU7JCQXEZGVUNU (1 references)');
+    expect(r.stdout).toContain('statistic mode random probability 0.50000000000');
+  });
+});
