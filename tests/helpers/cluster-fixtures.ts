@@ -238,5 +238,6 @@ export function testWorld(
       const state = createNetfilter();
       return () => state;
     })(),
+    kubeProxy: () => undefined,
   };
 }

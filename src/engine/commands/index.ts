@@ -1,6 +1,7 @@
 /** The shell shared by the lab's terminal and the CLI: tokenizer, scripts, registry, tools. */
 import { registerIp } from './ip';
 import { registerIptablesCommands } from './iptables';
+import { registerLab } from './lab';
 import { registerKubectl } from './kubectl';
 import type { CommandRegistry } from './registry';
 import { createRegistry } from './registry';
@@ -67,5 +68,6 @@ export function createStandardRegistry(): CommandRegistry {
 export function createLabRegistry(): CommandRegistry {
   const registry = createStandardRegistry();
   registerIptablesCommands(registry);
+  registerLab(registry);
   return registry;
 }

@@ -47,6 +47,22 @@ export interface CommandWorld {
   applyManifests(text: string): ApplyResult;
   /** The iptables state of this host's network namespace (a node's kernel, or a pod's own). */
   netfilter(): NetfilterState;
+  /** On a node: what its kube-proxy did last (undefined on pods and external clients). */
+  kubeProxy(): KubeProxyStatus | undefined;
+}
+
+/** What the node's kube-proxy last did, for the lab's own `lab` command. */
+export interface KubeProxyStatus {
+  readonly mode: string;
+  /** The exact bytes of the last `iptables-restore --noflush --counters` input. */
+  readonly restoreInput: string;
+  readonly full: boolean;
+  /** The restore's error output ('' when the kernel accepted it). */
+  readonly restoreError: string;
+  readonly chainsWritten: readonly string[];
+  readonly chainsDeleted: readonly string[];
+  readonly natRules: number;
+  readonly filterRules: number;
 }
 
 export interface CommandContext {

@@ -47,6 +47,21 @@ export function hostView(
     host,
     readFile,
     netfilter: () => hostNetfilter(world, host),
+    kubeProxy: () => {
+      const kernel = host.kind === 'node' ? world.kernel(host.name) : undefined;
+      const sync = kernel?.lastSync;
+      if (kernel === undefined || sync === undefined) return undefined;
+      return {
+        mode: world.cluster.kubeProxy.mode,
+        restoreInput: sync.restoreInput,
+        full: sync.full,
+        restoreError: kernel.lastRestoreError,
+        chainsWritten: sync.chainsWritten,
+        chainsDeleted: sync.chainsDeleted,
+        natRules: sync.natRules,
+        filterRules: sync.filterRules,
+      };
+    },
     applyManifests(text: string): ApplyResult {
       const result = world.apply(text);
       return {

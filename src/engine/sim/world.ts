@@ -16,6 +16,13 @@ import { bootNodeKernel, syncNodeKernel, type NodeKernel } from './node-kernel';
  */
 export const LAB_EPOCH_SECONDS = 1772438400;
 
+/** What kube-proxy is started with: the nodes (names, IPs, pod CIDRs) and its configuration. */
+function restartFingerprint(cluster: Cluster): string {
+  const { source: _source, ...config } = cluster.kubeProxy;
+  const nodes = cluster.nodes.map((n) => [n.meta.name, n.internalIP, n.externalIP, n.podCIDR]);
+  return JSON.stringify([nodes, config, cluster.lab.sysctls]);
+}
+
 export interface WorldOptions {
   readonly epochSeconds?: number;
   /** Keep every iptables operation per node (for replaying them on a real kernel in tests). */
@@ -68,10 +75,8 @@ export class World {
    * and syncs (the lab syncs at once; real kube-proxy waits up to minSyncPeriod).
    */
   setCluster(next: Cluster): void {
-    const nodesChanged =
-      next.nodes.length !== this.cluster.nodes.length ||
-      next.nodes.some((n, i) => n.meta.name !== this.cluster.nodes[i]?.meta.name) ||
-      next.kubeProxy !== this.cluster.kubeProxy;
+    // A new node, or a new kube-proxy configuration, means (re)starting kube-proxy there.
+    const nodesChanged = restartFingerprint(next) !== restartFingerprint(this.cluster);
     this.cluster = next;
     if (nodesChanged) this.bootNodes();
     else for (const kernel of this.kernels.values()) syncNodeKernel(kernel, next, this.clock.now());

@@ -1,0 +1,39 @@
+/**
+ * `lab`: the lab's own command, for what no real tool shows directly.
+ *
+ *   lab restore-input   the exact input kube-proxy last piped to `iptables-restore --noflush
+ *                       --counters` on this node (real kube-proxy logs it only at -v=9)
+ *   lab sync            what that sync was: full or partial, chains (re)written and deleted
+ */
+import type { CommandContext, CommandRegistry, CommandResult } from './registry';
+import { registerCommand } from './registry';
+
+const USAGE = `Usage: lab restore-input | lab sync
+  restore-input  the input kube-proxy last piped to iptables-restore on this node
+  sync           whether that sync was full or partial, and which chains it wrote or deleted
+`;
+
+function lab(ctx: CommandContext, argv: string[]): CommandResult {
+  const sub = argv[1];
+  if (sub !== 'restore-input' && sub !== 'sync') {
+    return { stdout: '', stderr: USAGE, exitCode: sub === undefined || sub === '--help' ? 0 : 2 };
+  }
+  const status = ctx.world.kubeProxy();
+  if (status === undefined) {
+    return { stdout: '', stderr: 'lab: kube-proxy runs on nodes only; pick a node\n', exitCode: 1 };
+  }
+  if (sub === 'restore-input') return { stdout: status.restoreInput, stderr: '', exitCode: 0 };
+  const lines = [
+    `mode: ${status.mode}`,
+    `last sync: ${status.full ? 'full' : 'partial (only changed services rewritten)'}`,
+    `restore: ${status.restoreError === '' ? 'accepted' : `failed: ${status.restoreError.trim()}`}`,
+    `rules written: filter ${status.filterRules}, nat ${status.natRules}`,
+    `chains written: ${status.chainsWritten.length === 0 ? '(none)' : status.chainsWritten.join(' ')}`,
+    `chains deleted: ${status.chainsDeleted.length === 0 ? '(none)' : status.chainsDeleted.join(' ')}`,
+  ];
+  return { stdout: `${lines.join('\n')}\n`, stderr: '', exitCode: 0 };
+}
+
+export function registerLab(registry: CommandRegistry): void {
+  registerCommand(registry, 'lab', lab);
+}
