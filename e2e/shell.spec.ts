@@ -8,7 +8,7 @@ test('the page loads offline and requests nothing beyond localhost', async ({ pa
   });
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'kube-proxy-lab' })).toBeVisible();
-  await expect(page.locator('[lang="zh-CN"]')).toContainText('Kubernetes Service');
+  await expect(page.locator('p[lang="zh-CN"]')).toContainText('Kubernetes Service');
   await page.screenshot({ path: 'test-results/shell.png' });
   expect(foreign).toEqual([]);
 });

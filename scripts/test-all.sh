@@ -14,6 +14,8 @@ command -v nft >/dev/null 2>&1 || need+=(nftables)
 command -v ipset >/dev/null 2>&1 || need+=(ipset)
 command -v ip >/dev/null 2>&1 || need+=(iproute2)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# CJK glyphs for the zh-CN screenshots the e2e tests keep.
+[ -d /usr/share/fonts/opentype/noto ] || need+=(fonts-noto-cjk)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "Installing Debian packages: ${need[*]}"
