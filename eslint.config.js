@@ -29,7 +29,9 @@ const engineImpurity = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-cli', 'node_modules', 'coverage', 'test-results', 'playwright-report'] },
+  {
+    ignores: ['dist', 'dist-cli', 'node_modules', 'coverage', 'test-results', 'playwright-report'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -55,9 +57,18 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'child_process', 'os'], message: 'The engine is host-neutral.' },
-            { group: ['react', 'react-*', 'zustand*', '@xyflow/*', 'motion*', 'monaco-*'], message: 'No UI in the engine.' },
-            { group: ['**/ui/**', '**/worker/**', '**/cli/**'], message: 'Imports flow ui → worker → engine.' },
+            {
+              group: ['node:*', 'fs', 'path', 'child_process', 'os'],
+              message: 'The engine is host-neutral.',
+            },
+            {
+              group: ['react', 'react-*', 'zustand*', '@xyflow/*', 'motion*', 'monaco-*'],
+              message: 'No UI in the engine.',
+            },
+            {
+              group: ['**/ui/**', '**/worker/**', '**/cli/**'],
+              message: 'Imports flow ui → worker → engine.',
+            },
           ],
         },
       ],
@@ -68,7 +79,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/ui/**', '**/worker/**', '**/cli/**', 'react'], message: 'protocol/ holds types only.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/ui/**', '**/worker/**', '**/cli/**', 'react'],
+              message: 'protocol/ holds types only.',
+            },
+          ],
+        },
       ],
     },
   },

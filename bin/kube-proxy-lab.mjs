@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 const bundle = fileURLToPath(new URL('../dist-cli/kube-proxy-lab.mjs', import.meta.url));
 if (!existsSync(bundle)) {
-  process.stderr.write('kube-proxy-lab: the CLI is not built yet; run `npm ci` or `npm run build:cli`.\n');
+  process.stderr.write(
+    'kube-proxy-lab: the CLI is not built yet; run `npm ci` or `npm run build:cli`.\n',
+  );
   process.exit(1);
 }
 const { main } = await import(bundle);

@@ -152,7 +152,8 @@ export interface EndpointSlice {
 }
 
 export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
-export type DetectLocalMode = 'ClusterCIDR' | 'NodeCIDR' | 'BridgeInterface' | 'InterfaceNamePrefix';
+export type DetectLocalMode =
+  'ClusterCIDR' | 'NodeCIDR' | 'BridgeInterface' | 'InterfaceNamePrefix';
 
 export interface KubeProxyConfig {
   readonly mode: ProxyMode;

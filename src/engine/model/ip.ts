@@ -55,7 +55,7 @@ export function prefixMask(prefix: number): number {
 
 export function cidrContains(cidr: Cidr, ip: string): boolean {
   const mask = prefixMask(cidr.prefix);
-  return ((ipToInt(ip) & mask) >>> 0) === ipToInt(cidr.network);
+  return (ipToInt(ip) & mask) >>> 0 === ipToInt(cidr.network);
 }
 
 export function cidrToString(cidr: Cidr): string {
