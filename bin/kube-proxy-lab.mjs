@@ -10,5 +10,14 @@ if (!existsSync(bundle)) {
   );
   process.exit(1);
 }
-const { main } = await import(bundle);
-process.exitCode = await main(process.argv.slice(2));
+try {
+  const { main } = await import(bundle);
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  // A bug in the lab, never the user's input: say so in one line instead of a stack trace
+  // (set KUBE_PROXY_LAB_DEBUG=1 to see the trace).
+  if (process.env.KUBE_PROXY_LAB_DEBUG) throw error;
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`kube-proxy-lab: internal error: ${message} (please report it)\n`);
+  process.exitCode = 70;
+}
