@@ -56,8 +56,19 @@ export function buildEndpointsMap(
   cluster: Pick<Cluster, 'endpointSlices'>,
   nodeName: string,
 ): Map<string, EndpointInfo[]> {
+  return endpointsFromSlices(cluster.endpointSlices, nodeName);
+}
+
+/**
+ * `buildEndpointsMap` over any list of slices. The proxier calls it per Service with that
+ * Service's slices: a service port only ever reads slices of its own namespace/name.
+ */
+export function endpointsFromSlices(
+  endpointSlices: readonly EndpointSlice[],
+  nodeName: string,
+): Map<string, EndpointInfo[]> {
   const bySpn = new Map<string, Map<string, EndpointInfo>>();
-  const slices = cluster.endpointSlices
+  const slices = endpointSlices
     .filter((s) => !sliceSkipped(s) && s.addressType === 'IPv4')
     .sort((a, b) => compareStrings(sliceKey(a), sliceKey(b)));
   for (const slice of slices) {

@@ -94,6 +94,28 @@ describe('chain names (pkg/proxy/iptables/proxier.go portProtoHash)', () => {
   });
 });
 
+describe('chain-name hashing fast path (one-block ASCII inputs)', () => {
+  const expected = (text: string): string =>
+    base32Encode(createHash('sha256').update(text, 'utf8').digest()).slice(0, 16);
+
+  it('agrees with node:crypto around the one-block limit (55 bytes) and for non-ASCII (property)', () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 70 }),
+      fc.string({ unit: 'grapheme', maxLength: 40 }),
+      fc.integer({ min: 50, max: 60 }).map((n) => 'x'.repeat(n)),
+    );
+    fc.assert(
+      fc.property(text, fc.constantFrom('TCP', 'UDP'), text, (name, proto, ep) => {
+        const sep = endpointChainName(name, proto, ep);
+        expect(sep).toBe('KUBE-SEP-' + expected(name + proto.toLowerCase() + ep));
+        const svc = servicePortChainName('KUBE-SVC-', name, proto);
+        expect(svc).toBe('KUBE-SVC-' + expected(name + proto.toLowerCase()));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('nftables names (pkg/proxy/nftables/proxier.go hashAndTruncate)', () => {
   it('service-ULMVA6XW-ns1/svc1/tcp/p80 (nftables proxier_test.go)', () => {
     expect('service-' + nftServicePortChainNameBase('ns1', 'svc1', 'TCP', 'p80')).toBe(

@@ -12,7 +12,8 @@
  * Pure and synchronous (no WebCrypto, no node:crypto) so the engine can run anywhere.
  */
 
-const K = new Uint32Array([
+// Int32Array: values above 2^31 read from a Uint32Array are doubles, which slows `compress`.
+const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
   0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
   0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -23,57 +24,105 @@ const K = new Uint32Array([
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
+// Scratch state shared by every hash: the engine is single-threaded and `compress` does not
+// re-enter, so reusing these keeps hashing allocation-free (chain names are hashed ~100k
+// times per full sync of a large cluster).
+const W = new Int32Array(64);
+const H = new Int32Array(8);
+
+function resetState(): void {
+  H[0] = 0x6a09e667;
+  H[1] = 0xbb67ae85;
+  H[2] = 0x3c6ef372;
+  H[3] = 0xa54ff53a;
+  H[4] = 0x510e527f;
+  H[5] = 0x9b05688c;
+  H[6] = 0x1f83d9ab;
+  H[7] = 0x5be0cd19;
+}
+
+/** One SHA-256 compression of the block in W[0..15] into H (int32 arithmetic, `| 0` wraps). */
+function compress(): void {
+  for (let t = 16; t < 64; t++) {
+    const w15 = W[t - 15]!;
+    const w2 = W[t - 2]!;
+    const s0 = ((w15 >>> 7) | (w15 << 25)) ^ ((w15 >>> 18) | (w15 << 14)) ^ (w15 >>> 3);
+    const s1 = ((w2 >>> 17) | (w2 << 15)) ^ ((w2 >>> 19) | (w2 << 13)) ^ (w2 >>> 10);
+    W[t] = (W[t - 16]! + s0 + W[t - 7]! + s1) | 0;
+  }
+  let a = H[0]!;
+  let b = H[1]!;
+  let c = H[2]!;
+  let d = H[3]!;
+  let e = H[4]!;
+  let f = H[5]!;
+  let g = H[6]!;
+  let h = H[7]!;
+  for (let t = 0; t < 64; t++) {
+    const s1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+    const ch = (e & f) ^ (~e & g);
+    const t1 = (h + s1 + ch + K[t]! + W[t]!) | 0;
+    const s0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+    const maj = (a & b) ^ (a & c) ^ (b & c);
+    h = g;
+    g = f;
+    f = e;
+    e = (d + t1) | 0;
+    d = c;
+    c = b;
+    b = a;
+    a = (t1 + s0 + maj) | 0;
+  }
+  H[0] = (H[0]! + a) | 0;
+  H[1] = (H[1]! + b) | 0;
+  H[2] = (H[2]! + c) | 0;
+  H[3] = (H[3]! + d) | 0;
+  H[4] = (H[4]! + e) | 0;
+  H[5] = (H[5]! + f) | 0;
+  H[6] = (H[6]! + g) | 0;
+  H[7] = (H[7]! + h) | 0;
+}
 
 /** SHA-256 (FIPS 180-4) of a byte string. */
 export function sha256(message: Uint8Array): Uint8Array {
-  const bitLength = message.length * 8;
   // Message + 0x80 + zero padding + 64-bit big-endian length, to a multiple of 64 bytes.
   const total = Math.ceil((message.length + 9) / 64) * 64;
   const data = new Uint8Array(total);
   data.set(message);
   data[message.length] = 0x80;
   const view = new DataView(data.buffer);
+  const bitLength = message.length * 8;
   view.setUint32(total - 8, Math.floor(bitLength / 2 ** 32));
   view.setUint32(total - 4, bitLength >>> 0);
-
-  const h = new Uint32Array([
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-  ]);
-  const w = new Uint32Array(64);
+  resetState();
   for (let block = 0; block < total; block += 64) {
-    for (let t = 0; t < 16; t++) w[t] = view.getUint32(block + t * 4);
-    for (let t = 16; t < 64; t++) {
-      const w15 = w[t - 15] ?? 0;
-      const w2 = w[t - 2] ?? 0;
-      const s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >>> 3);
-      const s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >>> 10);
-      w[t] = ((w[t - 16] ?? 0) + s0 + (w[t - 7] ?? 0) + s1) >>> 0;
-    }
-    let [a, b, c, d, e, f, g, hh] = [h[0]!, h[1]!, h[2]!, h[3]!, h[4]!, h[5]!, h[6]!, h[7]!];
-    for (let t = 0; t < 64; t++) {
-      const s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-      const ch = (e & f) ^ (~e & g);
-      const t1 = (hh + s1 + ch + (K[t] ?? 0) + (w[t] ?? 0)) >>> 0;
-      const s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
-      const maj = (a & b) ^ (a & c) ^ (b & c);
-      const t2 = (s0 + maj) >>> 0;
-      hh = g;
-      g = f;
-      f = e;
-      e = (d + t1) >>> 0;
-      d = c;
-      c = b;
-      b = a;
-      a = (t1 + t2) >>> 0;
-    }
-    const add = [a, b, c, d, e, f, g, hh];
-    for (let i = 0; i < 8; i++) h[i] = ((h[i] ?? 0) + (add[i] ?? 0)) >>> 0;
+    for (let t = 0; t < 16; t++) W[t] = view.getInt32(block + t * 4);
+    compress();
   }
   const out = new Uint8Array(32);
   const outView = new DataView(out.buffer);
-  for (let i = 0; i < 8; i++) outView.setUint32(i * 4, h[i] ?? 0);
+  for (let i = 0; i < 8; i++) outView.setInt32(i * 4, H[i]!);
   return out;
+}
+
+/**
+ * H after hashing `text` when it is ASCII and fits one block (≤ 55 bytes, as chain-name
+ * inputs do): the bytes go straight into W, no buffers. False (H untouched) otherwise.
+ */
+function sha256ShortAscii(text: string): boolean {
+  const n = text.length;
+  if (n > 55) return false;
+  W.fill(0, 0, 16);
+  for (let i = 0; i < n; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) return false;
+    W[i >> 2] = W[i >> 2]! | (code << (24 - 8 * (i & 3)));
+  }
+  W[n >> 2] = W[n >> 2]! | (0x80 << (24 - 8 * (n & 3)));
+  W[15] = n * 8;
+  resetState();
+  compress();
+  return true;
 }
 
 /** UTF-8 bytes of a string (Go's `[]byte(s)`); TextEncoder is not in the engine's ES2022 lib. */
@@ -115,8 +164,38 @@ export function base32Encode(bytes: Uint8Array): string {
   return out;
 }
 
-function hashBase32(text: string): string {
-  return base32Encode(sha256(utf8Encode(text)));
+const BASE32_CODES = Array.from(BASE32_ALPHABET, (ch) => ch.charCodeAt(0));
+
+/** Appends the 4 base32 characters of a 20-bit group. */
+function pushBase32Of20(codes: number[], group: number): void {
+  codes.push(
+    BASE32_CODES[group >>> 15]!,
+    BASE32_CODES[(group >>> 10) & 31]!,
+    BASE32_CODES[(group >>> 5) & 31]!,
+    BASE32_CODES[group & 31]!,
+  );
+}
+
+/**
+ * `prefix` + the first 16 characters of base32(sha256(text)) (every caller truncates to 16
+ * or fewer). Built as one flat string: chain names end up as Map keys and in many lines,
+ * and a `+`-built name would be a rope of three strings.
+ */
+function hashedName(prefix: string, text: string): string {
+  if (!sha256ShortAscii(text)) {
+    return prefix + base32Encode(sha256(utf8Encode(text))).slice(0, 16);
+  }
+  const codes: number[] = [];
+  for (let i = 0; i < prefix.length; i++) codes.push(prefix.charCodeAt(i));
+  // 16 characters = 80 bits: H0, H1 and the top half of H2, as four 20-bit groups.
+  const h0 = H[0]!;
+  const h1 = H[1]!;
+  const h2 = H[2]!;
+  pushBase32Of20(codes, h0 >>> 12);
+  pushBase32Of20(codes, ((h0 & 0xfff) << 8) | (h1 >>> 24));
+  pushBase32Of20(codes, (h1 >>> 4) & 0xfffff);
+  pushBase32Of20(codes, ((h1 & 0xf) << 16) | (h2 >>> 16));
+  return String.fromCharCode(...codes);
 }
 
 /** kube-proxy's lowercase protocol string (`strings.ToLower(string(protocol))`). */
@@ -128,7 +207,7 @@ export type ServiceChainPrefix = 'KUBE-SVC-' | 'KUBE-SVL-' | 'KUBE-EXT-' | 'KUBE
 
 /** The 16-character hash shared by a service port's SVC/SVL/EXT/FW chains (`portProtoHash`). */
 export function portProtoHash(servicePortName: string, protocol: string): string {
-  return hashBase32(servicePortName + protoLower(protocol)).slice(0, 16);
+  return hashedName('', servicePortName + protoLower(protocol));
 }
 
 /** e.g. `servicePortChainName('KUBE-SVC-', 'ns1/svc1:p80', 'TCP')` → `KUBE-SVC-XPGD46QRK7WJZT7O`. */
@@ -146,7 +225,7 @@ export function endpointChainName(
   protocol: string,
   endpoint: string,
 ): string {
-  return 'KUBE-SEP-' + hashBase32(servicePortName + protoLower(protocol) + endpoint).slice(0, 16);
+  return hashedName('KUBE-SEP-', servicePortName + protoLower(protocol) + endpoint);
 }
 
 /** knftables.NameLengthMax (256) minus the longest prefix (16): nftables `chainNameBaseLengthMax`. */
@@ -154,7 +233,7 @@ const NFT_CHAIN_NAME_BASE_MAX = 240;
 
 /** nftables `hashAndTruncate`: `HASH8-name`, cut to 240 characters with a `...` tail. */
 export function nftHashAndTruncate(name: string): string {
-  const full = hashBase32(name).slice(0, 8) + '-' + name;
+  const full = hashedName('', name).slice(0, 8) + '-' + name;
   return full.length > NFT_CHAIN_NAME_BASE_MAX
     ? full.slice(0, NFT_CHAIN_NAME_BASE_MAX - 3) + '...'
     : full;

@@ -126,6 +126,39 @@ function newServicePortInfo(svc: Service, port: ServicePort): ServicePortInfo {
   };
 }
 
+/** kube-proxy's service-port order: S, then protocol (ties keep the Services' port order). */
+export function compareServicePorts(a: ServicePortInfo, b: ServicePortInfo): number {
+  return compareStrings(a.nameString, b.nameString) || compareStrings(a.protocol, b.protocol);
+}
+
+/** What a proxier derives from one Service object; the object never changes, so this is cached. */
+export interface ServiceDerivation {
+  /** Its ServicePortInfos in `compareServicePorts` order (empty for a skipped Service). */
+  readonly infos: readonly ServicePortInfo[];
+  /** `portIndexes[i]`: the index in `svc.ports` of `infos[i]` (cluster order breaks ties). */
+  readonly portIndexes: readonly number[];
+}
+
+// Cluster objects are immutable, so a Service object's derivation can be shared by every
+// proxier (one per node) and every sync that sees the same object again.
+const derivations = new WeakMap<Service, ServiceDerivation>();
+
+export function serviceDerivation(svc: Service): ServiceDerivation {
+  let d = derivations.get(svc);
+  if (d === undefined) {
+    const entries = shouldSkipService(svc)
+      ? []
+      : svc.ports.map((port, index) => ({ info: newServicePortInfo(svc, port), index }));
+    entries.sort((a, b) => compareServicePorts(a.info, b.info));
+    d = {
+      infos: entries.map((e) => e.info),
+      portIndexes: entries.map((e) => e.index),
+    };
+    derivations.set(svc, d);
+  }
+  return d;
+}
+
 /**
  * All service ports kube-proxy programs, ordered by S then protocol.
  * Real kube-proxy iterates its ServicePortMap in Go map order, which is random and changes
@@ -137,9 +170,7 @@ export function buildServicePorts(cluster: Pick<Cluster, 'services'>): ServicePo
     if (shouldSkipService(svc)) continue;
     for (const port of svc.ports) out.push(newServicePortInfo(svc, port));
   }
-  return out.sort(
-    (a, b) => compareStrings(a.nameString, b.nameString) || compareStrings(a.protocol, b.protocol),
-  );
+  return out.sort(compareServicePorts);
 }
 
 /** Byte-wise string order (Go's `<` on strings), independent of locale. */

@@ -39,9 +39,16 @@ export function formatFixedGo(x: number, prec: number): string {
   return prec === 0 ? intPart : `${intPart}.${digits.slice(digits.length - prec)}`;
 }
 
-/** `computeProbability(n)`: `fmt.Sprintf("%0.10f", 1.0/float64(n))`. */
+const probabilities = new Map<number, string>();
+
+/**
+ * `computeProbability(n)`: `fmt.Sprintf("%0.10f", 1.0/float64(n))`. Memoised: the exact
+ * (BigInt) formatting is slow and every service's ladder asks for the same few values.
+ */
 export function computeProbability(n: number): string {
-  return formatFixedGo(1 / n, 10);
+  let text = probabilities.get(n);
+  if (text === undefined) probabilities.set(n, (text = formatFixedGo(1 / n, 10)));
+  return text;
 }
 
 /**

@@ -11,20 +11,22 @@
  * longer active are flushed (`:CHAIN - [0:0]`) and deleted (`-X CHAIN`).
  */
 import type { Cluster, KubeProxyConfig } from '../../model/cluster';
-import { buildEndpointsMap, categorizeEndpoints, endpointsFor } from '../endpoints';
 import { nodePortAddressesFor } from '../node-port-addresses';
-import { buildServicePorts, compareStrings } from '../service-port';
-import { serviceFingerprints, updatedServices, type Fingerprints } from './change-tracker';
+import { NatChainRegistry } from './chain-registry';
+import { ServiceChangeTracker } from './change-tracker';
 import { localDetectorFor, masqueradeMark } from './format';
 import { jumpRuleOps, type JumpRuleOp } from './jump-rules';
 import { chainLine, LineBuffer } from './line-buffer';
-import { writeServicePortRules, type ServiceRulesContext } from './service-rules';
+import type { FragmentEnv } from './service-fragment';
+import { ServiceSection } from './service-section';
 import {
   NAT_TOP_LEVEL_CHAINS,
   writeForwardRules,
   writeNodePortsTail,
   writeStaticHead,
 } from './static-rules';
+
+export { isServiceChainName } from './chain-registry';
 
 export interface IptablesProxierOptions {
   readonly nodeName: string;
@@ -94,27 +96,28 @@ export interface IptablesProxier {
 /** `largeClusterEndpointsThreshold`: above this many endpoints, comments are dropped. */
 export const LARGE_CLUSTER_ENDPOINTS_THRESHOLD = 1000;
 
-const SERVICE_CHAIN_PREFIXES = ['KUBE-SVC-', 'KUBE-SVL-', 'KUBE-SEP-', 'KUBE-FW-', 'KUBE-EXT-'];
-export const isServiceChainName = (chain: string): boolean =>
-  SERVICE_CHAIN_PREFIXES.some((p) => chain.startsWith(p));
-
 export function createIptablesProxier(opts: IptablesProxierOptions): IptablesProxier {
   const { config } = opts;
   const nodeIP = opts.nodeIPs[0];
   const npa = nodePortAddressesFor(config.nodePortAddresses, nodeIP);
   // NewProxier: localhost NodePorts need nodePortAddresses to include 127.0.0.0.
   const localhostNodePorts = config.localhostNodePorts && npa.containsIPv4Loopback;
-  const detector = localDetectorFor(config, opts.podCIDR);
   const mark = masqueradeMark(config.masqueradeBit);
   const interfaceAddrs = ['127.0.0.1', ...opts.nodeIPs.filter((ip) => ip !== '127.0.0.1')];
   const fullSyncPeriodMs = (opts.fullSyncPeriodSeconds ?? 3600) * 1000;
+  const env: FragmentEnv = {
+    masqueradeAll: config.masqueradeAll,
+    detector: localDetectorFor(config, opts.podCIDR),
+    nodeIP,
+    localhostNodePortCounter: localhostNodePorts && opts.nfacct,
+  };
 
   let needFullSync = true;
   let lastFullSync: number | undefined;
   let lastCleanup: number | undefined;
-  let existing = new Set<string>();
-  let beforeLastSync = existing;
-  let fingerprints: Fingerprints = new Map();
+  const tracker = new ServiceChangeTracker(opts.nodeName);
+  const chains = new NatChainRegistry();
+  const section = new ServiceSection(env, chains);
 
   function sync(cluster: Cluster, syncOpts: SyncOptions = {}): SyncResult {
     const now = syncOpts.now;
@@ -122,10 +125,18 @@ export function createIptablesProxier(opts: IptablesProxierOptions): IptablesPro
     const periodDue =
       now !== undefined && lastFullSync !== undefined && now - lastFullSync > fullSyncPeriodMs;
     const doFullSync = needFullSync || periodDue;
-    const services = buildServicePorts(cluster);
-    const endpointsMap = buildEndpointsMap(cluster, opts.nodeName);
-    const newFingerprints = serviceFingerprints(cluster, services);
-    const updated = updatedServices(fingerprints, newFingerprints);
+    if (syncOpts.existingNatChains !== undefined)
+      chains.replaceExisting(syncOpts.existingNatChains);
+    const { updated, ports, rerender, released, totalEndpoints } = tracker.update(cluster);
+    const largeClusterMode = totalEndpoints > LARGE_CLUSTER_ENDPOINTS_THRESHOLD;
+
+    // The service loop. Ports keep their rendered lines between syncs: only new ports and
+    // ports whose endpoints changed are rendered, plus written ports last rendered in the
+    // other large-cluster mode (it changes the comments in their own chains).
+    const written = doFullSync ? ports : tracker.portsOf(updated);
+    section.release(released);
+    section.render(rerender, largeClusterMode, true);
+    section.render(written, largeClusterMode, false);
 
     const b = {
       filterChains: new LineBuffer(),
@@ -133,45 +144,12 @@ export function createIptablesProxier(opts: IptablesProxierOptions): IptablesPro
       natChains: new LineBuffer(),
       natRules: new LineBuffer(),
     };
-    const skippedNatChains = new LineBuffer(true);
-    const skippedNatRules = new LineBuffer(true);
     writeStaticHead(b, mark, opts.randomFully !== false, localhostNodePorts);
-
-    let totalEndpoints = 0;
-    for (const svc of services) totalEndpoints += endpointsFor(endpointsMap, svc).length;
-    const largeClusterMode = totalEndpoints > LARGE_CLUSTER_ENDPOINTS_THRESHOLD;
-
-    const activeNatChains = new Set<string>();
-    const servicesWritten = new Set<string>();
-    const chainsBefore = b.natChains.lineCount;
-    let noLocalInternal = 0;
-    let noLocalExternal = 0;
-    for (const svc of services) {
-      const write = doFullSync || updated.has(svc.serviceKey);
-      if (write) servicesWritten.add(svc.serviceKey);
-      const ctx: ServiceRulesContext = {
-        filterRules: b.filterRules,
-        natRules: b.natRules,
-        svcNatChains: write ? b.natChains : skippedNatChains,
-        svcNatRules: write ? b.natRules : skippedNatRules,
-        activeNatChains,
-        masqueradeAll: config.masqueradeAll,
-        detector,
-        nodeIP,
-        localhostNodePortCounter: localhostNodePorts && opts.nfacct,
-        largeClusterMode,
-      };
-      const eps = categorizeEndpoints(endpointsFor(endpointsMap, svc), svc);
-      const outcome = writeServicePortRules(ctx, svc, eps);
-      if (outcome.noLocalEndpointsInternal) noLocalInternal++;
-      if (outcome.noLocalEndpointsExternal) noLocalExternal++;
-    }
-    const chainsWritten = declaredChains(b.natChains).slice(chainsBefore);
+    const loop = section.write(b, ports, written);
 
     // Delete chains no longer in use. kube-proxy lists the kernel's nat chains with
     // iptables-save; in large clusters it does so only once per syncPeriod.
-    const existingBefore = new Set(syncOpts.existingNatChains ?? existing);
-    const chainsDeleted: string[] = [];
+    let chainsDeleted: string[] = [];
     const cleanupDue =
       !largeClusterMode ||
       now === undefined ||
@@ -179,11 +157,10 @@ export function createIptablesProxier(opts: IptablesProxierOptions): IptablesPro
       now - lastCleanup > config.syncPeriodSeconds * 1000;
     if (cleanupDue) {
       // kube-proxy walks a set difference (random order); the lab sorts by name.
-      for (const chain of [...existingBefore].sort(compareStrings)) {
-        if (activeNatChains.has(chain) || !isServiceChainName(chain)) continue;
+      chainsDeleted = chains.staleChains();
+      for (const chain of chainsDeleted) {
         b.natChains.write(chainLine(chain)); // declaring a chain flushes it
         b.natRules.write('-X', chain);
-        chainsDeleted.push(chain);
       }
       if (now !== undefined) lastCleanup = now;
     }
@@ -191,15 +168,18 @@ export function createIptablesProxier(opts: IptablesProxierOptions): IptablesPro
     writeNodePortsTail(b.natRules, npa, localhostNodePorts, interfaceAddrs);
     writeForwardRules(b.filterRules, mark, opts.nfacct, opts.tcpBeLiberal);
 
-    const restoreInput =
-      `*filter\n${b.filterChains.text()}${b.filterRules.text()}COMMIT\n` +
-      `*nat\n${b.natChains.text()}${b.natRules.text()}COMMIT\n`;
+    const restoreInput = LineBuffer.join([
+      '*filter\n',
+      b.filterChains,
+      b.filterRules,
+      'COMMIT\n*nat\n',
+      b.natChains,
+      b.natRules,
+      'COMMIT\n',
+    ]);
 
     // What the kernel holds once this restore succeeds (restoreFailed() undoes it).
-    beforeLastSync = existingBefore;
-    existing = new Set([...existingBefore, ...NAT_TOP_LEVEL_CHAINS, ...chainsWritten]);
-    for (const chain of chainsDeleted) existing.delete(chain);
-    fingerprints = newFingerprints;
+    chains.commit([...NAT_TOP_LEVEL_CHAINS, ...loop.chainsWritten], chainsDeleted);
     needFullSync = false;
     if (doFullSync && now !== undefined) lastFullSync = now;
 
@@ -213,12 +193,13 @@ export function createIptablesProxier(opts: IptablesProxierOptions): IptablesPro
       filterRules: b.filterRules.lineCount,
       natChains: b.natChains.lineCount,
       natRules: b.natRules.lineCount,
-      natRulesTotal: b.natRules.lineCount + skippedNatRules.lineCount - chainsDeleted.length,
-      chainsWritten,
+      // kube-proxy counts the own rules of unchanged services too (sync_proxy_rules_iptables_total).
+      natRulesTotal: b.natRules.lineCount + loop.skippedNatRules - chainsDeleted.length,
+      chainsWritten: loop.chainsWritten,
       chainsDeleted,
-      servicesWritten: [...servicesWritten],
-      noLocalEndpointsInternal: noLocalInternal,
-      noLocalEndpointsExternal: noLocalExternal,
+      servicesWritten: loop.servicesWritten,
+      noLocalEndpointsInternal: loop.noLocalEndpointsInternal,
+      noLocalEndpointsExternal: loop.noLocalEndpointsExternal,
     };
   }
 
@@ -230,18 +211,9 @@ export function createIptablesProxier(opts: IptablesProxierOptions): IptablesPro
     },
     restoreFailed() {
       // iptables-restore applies all or nothing; the change trackers are already drained.
-      existing = beforeLastSync;
+      chains.rollback();
       needFullSync = true;
     },
-    natChains: () => [...existing].sort(compareStrings),
+    natChains: () => chains.chains(),
   };
-}
-
-/** Chain names declared in a chain buffer, in order. */
-function declaredChains(natChains: LineBuffer): string[] {
-  return natChains
-    .text()
-    .split('\n')
-    .filter((line) => line.startsWith(':'))
-    .map((line) => line.slice(1, line.indexOf(' ')));
 }

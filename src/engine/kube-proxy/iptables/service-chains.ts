@@ -2,7 +2,8 @@
  * A service port's own nat chains (KUBE-SVC/SVL/EXT/FW/SEP), the second half of the service
  * loop in pkg/proxy/iptables/proxier.go `syncProxyRules`, plus `writeServiceToEndpointRules`.
  * On partial syncs kube-proxy writes these into a discarding buffer when neither the
- * Service nor its EndpointSlices changed (ctx.svcNatChains / ctx.svcNatRules).
+ * Service nor its EndpointSlices changed; the lab renders them into their own buffers
+ * (ctx.svcNatChains / ctx.svcNatRules) and the proxier decides whether to emit them.
  */
 import { cidrContains, cidrParse } from '../../model/ip';
 import type { CategorizedEndpoints, EndpointInfo } from '../endpoints';
@@ -26,7 +27,20 @@ function elidable(ctx: ServiceRulesContext, text: string): string[] {
 
 function declare(ctx: ServiceRulesContext, chain: string): void {
   ctx.svcNatChains.write(chainLine(chain));
-  ctx.activeNatChains.add(chain);
+  ctx.declaredChains.push(chain);
+}
+
+/** KUBE-SEP names of one service port, each hashed once although up to three rules use it. */
+function sepNamer(svc: ServicePortInfo): (ep: EndpointInfo) => string {
+  const proto = svc.protocol.toLowerCase();
+  const names = new Map<string, string>();
+  return (ep) => {
+    let name = names.get(ep.endpoint);
+    if (name === undefined) {
+      names.set(ep.endpoint, (name = endpointChainName(svc.nameString, proto, ep.endpoint)));
+    }
+    return name;
+  };
 }
 
 export function writeServiceChains(
@@ -38,6 +52,7 @@ export function writeServiceChains(
 ): void {
   const rules = ctx.svcNatRules;
   const { S, externalTrafficChain: ext } = p;
+  const sepName = sepNamer(svc);
 
   // Internal traffic: masquerade off-cluster sources reaching the ClusterIP (they may be
   // bounced off-node, e.g. via a static route for the service range).
@@ -98,23 +113,23 @@ export function writeServiceChains(
 
   if (p.usesClusterPolicyChain) {
     declare(ctx, p.clusterPolicyChain);
-    writeServiceToEndpointRules(ctx, svc, p.clusterPolicyChain, eps.clusterEndpoints);
+    writeServiceToEndpointRules(ctx, svc, p.clusterPolicyChain, eps.clusterEndpoints, sepName);
   }
   if (p.usesLocalPolicyChain) {
     declare(ctx, p.localPolicyChain);
-    writeServiceToEndpointRules(ctx, svc, p.localPolicyChain, eps.localEndpoints);
+    writeServiceToEndpointRules(ctx, svc, p.localPolicyChain, eps.localEndpoints, sepName);
   }
 
-  // One chain per reachable endpoint.
-  const proto = svc.protocol.toLowerCase();
+  // One chain per reachable endpoint. (The most frequent lines: built as single strings.)
+  const comment = ctx.largeClusterMode ? '' : ` -m comment --comment ${S}`;
+  const proto = p.protoArgs.join(' ');
   for (const ep of eps.allReachableEndpoints) {
-    const sep = endpointChainName(S, proto, ep.endpoint);
+    const sep = sepName(ep);
     declare(ctx, sep);
-    const head = ['-A', sep, ...elidable(ctx, S)];
     // Hairpin: a pod reaching itself through the service is masqueraded.
-    rules.write(head, '-s', ep.ip, '-j', MASQ);
-    const affinity = svc.sessionAffinityClientIP ? ['-m', 'recent', '--name', sep, '--set'] : [];
-    rules.write(head, affinity, p.protoArgs, '-j', 'DNAT', '--to-destination', ep.endpoint);
+    rules.write(`-A ${sep}${comment} -s ${ep.ip} -j ${MASQ}`);
+    const affinity = svc.sessionAffinityClientIP ? ` -m recent --name ${sep} --set` : '';
+    rules.write(`-A ${sep}${comment}${affinity} ${proto} -j DNAT --to-destination ${ep.endpoint}`);
   }
 }
 
@@ -124,13 +139,13 @@ function writeServiceToEndpointRules(
   svc: ServicePortInfo,
   chain: string,
   endpoints: readonly EndpointInfo[],
+  sepName: (ep: EndpointInfo) => string,
 ): void {
   const S = svc.nameString;
-  const proto = svc.protocol.toLowerCase();
   const rules = ctx.svcNatRules;
   if (svc.sessionAffinityClientIP) {
     for (const ep of endpoints) {
-      const sep = endpointChainName(S, proto, ep.endpoint);
+      const sep = sepName(ep);
       const seconds = String(svc.stickyMaxAgeSeconds);
       const recent = ['-m', 'recent', '--name', sep, '--rcheck', '--seconds', seconds, '--reap'];
       rules.write('-A', chain, elidable(ctx, q(`${S} -> ${ep.endpoint}`)), recent, '-j', sep);
@@ -138,13 +153,12 @@ function writeServiceToEndpointRules(
   }
   const n = endpoints.length;
   endpoints.forEach((ep, i) => {
-    const sep = endpointChainName(S, proto, ep.endpoint);
+    const sep = sepName(ep);
+    const comment = ctx.largeClusterMode ? '' : ` -m comment --comment "${S} -> ${ep.endpoint}"`;
     // Rule i matches with probability 1/(n-i), so each endpoint gets 1/n overall; the last
     // (or only) rule always matches.
     const stat =
-      i < n - 1
-        ? ['-m', 'statistic', '--mode', 'random', '--probability', computeProbability(n - i)]
-        : [];
-    rules.write('-A', chain, elidable(ctx, q(`${S} -> ${ep.endpoint}`)), stat, '-j', sep);
+      i < n - 1 ? ` -m statistic --mode random --probability ${computeProbability(n - i)}` : '';
+    rules.write(`-A ${chain}${comment}${stat} -j ${sep}`);
   });
 }

@@ -4,20 +4,20 @@
  * what the filter table does when the relevant endpoints are missing.
  */
 import type { CategorizedEndpoints } from '../endpoints';
-import { servicePortChainName } from '../hash';
+import { portProtoHash } from '../hash';
 import { externallyAccessible, type ServicePortInfo } from '../service-port';
 import type { LocalDetector } from './format';
 import type { LineBuffer } from './line-buffer';
 
 export interface ServiceRulesContext {
-  /** Top-level rule buffers, always written. */
+  /** Lines for the top-level chains, which every sync rewrites. */
   readonly filterRules: LineBuffer;
   readonly natRules: LineBuffer;
-  /** The service's own chains: the real buffers, or discarding ones when it is unchanged. */
+  /** The service port's own chains, which partial syncs write only for changed Services. */
   readonly svcNatChains: LineBuffer;
   readonly svcNatRules: LineBuffer;
-  /** Receives every per-service nat chain that must exist after this sync. */
-  readonly activeNatChains: Set<string>;
+  /** Receives every per-service nat chain declared, in order (the chains that must exist). */
+  readonly declaredChains: string[];
   readonly masqueradeAll: boolean;
   readonly detector: LocalDetector;
   /** The node IP (KUBE-FW allows the LB VIPs as sources when a range contains it). */
@@ -63,8 +63,10 @@ export function servicePolicy(svc: ServicePortInfo, eps: CategorizedEndpoints): 
   const S = svc.nameString;
   const proto = svc.protocol.toLowerCase();
   const { clusterEndpoints, localEndpoints, hasEndpoints } = eps;
-  const clusterPolicyChain = servicePortChainName('KUBE-SVC-', S, proto);
-  const localPolicyChain = servicePortChainName('KUBE-SVL-', S, proto);
+  // SVC, SVL, EXT and FW share one hash (`servicePortChainName` with four prefixes).
+  const hash = portProtoHash(S, proto);
+  const clusterPolicyChain = 'KUBE-SVC-' + hash;
+  const localPolicyChain = 'KUBE-SVL-' + hash;
 
   let internalTrafficChain = clusterPolicyChain;
   let hasInternalEndpoints = hasEndpoints;
@@ -105,8 +107,8 @@ export function servicePolicy(svc: ServicePortInfo, eps: CategorizedEndpoints): 
     protoArgs: ['-m', proto, '-p', proto],
     clusterPolicyChain,
     localPolicyChain,
-    externalTrafficChain: servicePortChainName('KUBE-EXT-', S, proto),
-    fwChain: servicePortChainName('KUBE-FW-', S, proto),
+    externalTrafficChain: 'KUBE-EXT-' + hash,
+    fwChain: 'KUBE-FW-' + hash,
     // CategorizeEndpoints leaves a list empty when its policy is never used.
     usesClusterPolicyChain: clusterEndpoints.length > 0,
     usesLocalPolicyChain: localEndpoints.length > 0,
