@@ -29,3 +29,4 @@ export {
 } from './views';
 export { ruleSpec } from './rule-render';
 export { probabilityText, probabilityThreshold } from './format';
+export * from './walk';

@@ -1,0 +1,29 @@
+/**
+ * Chain lookup by name in O(1) for the walk. A kube-proxy node can hold tens of thousands of
+ * chains and every jump looks one up, so a name → position index is cached per `chains` array.
+ * The cache needs no invalidation: a hit is verified against the live array (chain names are
+ * unique in a table), and a miss rebuilds the index.
+ */
+import type { Chain, Table } from '../types';
+
+const cache = new WeakMap<readonly Chain[], Map<string, number>>();
+
+function build(chains: readonly Chain[]): Map<string, number> {
+  const index = new Map<string, number>();
+  chains.forEach((c, i) => index.set(c.name, i));
+  cache.set(chains, index);
+  return index;
+}
+
+/** The table's chain called `name`, or undefined. */
+export function chainByName(table: Table, name: string): Chain | undefined {
+  const chains = table.chains;
+  const cached = cache.get(chains);
+  if (cached !== undefined) {
+    const i = cached.get(name);
+    const c = i === undefined ? undefined : chains[i];
+    if (c !== undefined && c.name === name) return c;
+  }
+  const i = build(chains).get(name);
+  return i === undefined ? undefined : chains[i];
+}

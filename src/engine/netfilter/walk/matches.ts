@@ -1,0 +1,75 @@
+/**
+ * Whether a rule matches a packet: ipt_do_table() first checks the struct ipt_ip part
+ * (ip_packet_match()), then calls each match extension in rule order and stops at the first that
+ * fails — so a later match with side effects (recent --set, nfacct, an nth counter, a random
+ * draw) runs only when every earlier one matched.
+ */
+import type { Match, Rule } from '../types';
+import {
+  addrtypeMatch,
+  conntrackMatch,
+  ipvsMatch,
+  markMatches,
+  multiportMatch,
+  physdevMatch,
+  portsMatch,
+  setMatch,
+} from './match-ext';
+import { ipHeaderMatches } from './match-ip';
+import { nfacctMatch, recentMatch, statisticMatch } from './match-stateful';
+import type { MatchContext, Packet } from './types';
+
+/**
+ * One match extension against the packet. `ruleKey` names the rule instance for per-rule state
+ * (statistic nth); it is called only when needed.
+ */
+export function evalMatch(
+  m: Match,
+  packet: Packet,
+  ctx: MatchContext,
+  ruleKey: () => string,
+): boolean {
+  switch (m.name) {
+    case 'comment':
+      return true;
+    case 'tcp':
+    case 'udp':
+    case 'sctp':
+      return portsMatch(m, packet);
+    case 'multiport':
+      return multiportMatch(m, packet);
+    case 'statistic':
+      return statisticMatch(m, ctx, ruleKey);
+    case 'recent':
+      return recentMatch(m, packet, ctx);
+    case 'mark':
+      return markMatches(packet.mark, m.mark, m.mask, m.invert);
+    case 'conntrack':
+      return conntrackMatch(m, ctx);
+    case 'addrtype':
+      return addrtypeMatch(m, packet, ctx);
+    case 'nfacct':
+      return nfacctMatch(m.objectName, packet, ctx);
+    case 'set':
+      return setMatch(m, packet, ctx);
+    case 'physdev':
+      return physdevMatch(m, packet);
+    case 'ipvs':
+      return ipvsMatch(m, packet, ctx);
+  }
+}
+
+/** All of the rule's conditions, in the kernel's order, stopping at the first that fails. */
+export function ruleMatches(
+  rule: Rule,
+  packet: Packet,
+  ctx: MatchContext,
+  ruleKey: () => string,
+): boolean {
+  if (!ipHeaderMatches(rule, packet)) return false;
+  for (let i = 0; i < rule.matches.length; i++) {
+    const m = rule.matches[i];
+    if (m !== undefined && !evalMatch(m, packet, ctx, () => `${ruleKey()}#${i}`)) return false;
+  }
+  return true;
+}
