@@ -1,0 +1,184 @@
+/**
+ * The table's bookkeeping: the tuple hash (both tuplehash nodes of a confirmed entry, as
+ * nf_conntrack_core.c's __nf_conntrack_hash_insert), timeouts (nf_ct_refresh_acct,
+ * nf_ct_is_expired), deletion (nf_ct_delete → [DESTROY]) and the event log
+ * (nf_conntrack_ecache.c → ctnetlink_conntrack_event in nf_conntrack_netlink.c).
+ */
+import {
+  IPS,
+  type CtCounters,
+  type CtDir,
+  type CtEntry,
+  type CtEvent,
+  type CtTable,
+} from './model';
+import { l4Src, tupleKey } from './tuple';
+import type { CtTuple } from './model';
+
+/** A hash hit: the entry and which of its tuples matched. */
+export interface CtHit {
+  readonly entry: CtEntry;
+  readonly dir: CtDir;
+}
+
+export function isConfirmed(entry: CtEntry): boolean {
+  return (entry.status & IPS.CONFIRMED) !== 0;
+}
+
+/** nf_ct_is_expired(): `(s32)(ct->timeout - nfct_time_stamp) <= 0`. */
+export function isExpired(entry: CtEntry, nowMs: number): boolean {
+  return isConfirmed(entry) && entry.expiresAtMs <= nowMs;
+}
+
+/** nf_ct_expires() / HZ: whole seconds left, as every view prints the timeout. */
+export function remainingSeconds(entry: CtEntry, nowMs: number): number {
+  const ms = isConfirmed(entry) ? entry.expiresAtMs - nowMs : entry.timeoutMs;
+  return ms > 0 ? Math.floor(ms / 1000) : 0;
+}
+
+/** Looks up an entry by id (confirmed or not). */
+export function getEntry(table: CtTable, id: number): CtEntry | undefined {
+  return table.entries[id];
+}
+
+/** Both tuplehash nodes into the hash (confirmed entries only). */
+export function hashInsert(table: CtTable, entry: CtEntry): void {
+  table.hash[tupleKey(entry.reply)] = entry.id * 2 + 1;
+  table.hash[tupleKey(entry.orig)] = entry.id * 2;
+}
+
+function hashRemove(table: CtTable, entry: CtEntry): void {
+  for (const t of [entry.orig, entry.reply]) {
+    const key = tupleKey(t);
+    const ref = table.hash[key];
+    if (ref !== undefined && Math.floor(ref / 2) === entry.id) delete table.hash[key];
+  }
+}
+
+/** The key of nf_nat_bysource: the original source (address, protocol, port/id). */
+export function sourceKey(t: CtTuple): string {
+  return `${t.proto} ${t.src} ${l4Src(t)}`;
+}
+
+export function bysourceAdd(table: CtTable, entry: CtEntry): void {
+  const key = sourceKey(entry.orig);
+  (table.bysource[key] ??= []).push(entry.id);
+}
+
+function bysourceRemove(table: CtTable, entry: CtEntry): void {
+  const key = sourceKey(entry.orig);
+  const ids = table.bysource[key];
+  if (ids === undefined) return;
+  const rest = ids.filter((id) => id !== entry.id);
+  if (rest.length === 0) delete table.bysource[key];
+  else table.bysource[key] = rest;
+}
+
+/**
+ * __nf_conntrack_find_get(): the confirmed entry holding `tuple`. An entry found expired is
+ * collected on the spot (nf_ct_gc_expired) and the lookup misses, as in the kernel.
+ */
+export function findTuple(table: CtTable, tuple: CtTuple, nowMs: number): CtHit | undefined {
+  const ref = table.hash[tupleKey(tuple)];
+  if (ref === undefined) return undefined;
+  const entry = table.entries[Math.floor(ref / 2)];
+  if (entry === undefined) return undefined;
+  if (isExpired(entry, nowMs)) {
+    destroyEntry(table, entry, nowMs, { expired: true });
+    return undefined;
+  }
+  return { entry, dir: ref % 2 === 0 ? 'ORIGINAL' : 'REPLY' };
+}
+
+/** Arms the timeout: relative while unconfirmed, a deadline once confirmed (nf_ct_refresh). */
+export function armTimeout(table: CtTable, entry: CtEntry, timeoutMs: number, nowMs: number): void {
+  entry.timeoutMs = timeoutMs;
+  if (!isConfirmed(entry)) return;
+  entry.expiresAtMs = nowMs + timeoutMs;
+  if (entry.expiresAtMs < table.nextExpiryMs) table.nextExpiryMs = entry.expiresAtMs;
+}
+
+/** How an event is rendered: which optional attributes the netlink message carried. */
+export interface EventOptions {
+  /** IPCT_PROTOINFO was among the cached events (the TCP state is dumped). */
+  readonly protoinfo?: boolean;
+  /** IPCT_MARK was among the cached events. */
+  readonly markEvent?: boolean;
+  readonly portid?: number;
+  /** DESTROY of an expired entry: the timeout attribute is skipped when zero. */
+  readonly expired?: boolean;
+}
+
+function copyCounters(entry: CtEntry): [CtCounters, CtCounters] {
+  return [{ ...entry.counters[0] }, { ...entry.counters[1] }];
+}
+
+/** Appends an event as ctnetlink_conntrack_event() would have built it. */
+export function recordEvent(
+  table: CtTable,
+  type: CtEvent['type'],
+  entry: CtEntry,
+  nowMs: number,
+  opts: EventOptions = {},
+): void {
+  const destroy = type === 'DESTROY';
+  const timeoutS = opts.expired ? 0 : remainingSeconds(entry, nowMs);
+  const withState = entry.tcp !== undefined && (destroy || type === 'NEW' || opts.protoinfo);
+  const event: CtEvent = {
+    seq: table.nextEventSeq++,
+    atMs: nowMs,
+    type,
+    id: entry.id,
+    orig: entry.orig,
+    reply: entry.reply,
+    status: entry.status,
+    ...(withState && entry.tcp ? { state: entry.tcp.state } : {}),
+    ...(!destroy || timeoutS > 0 ? { timeoutS } : {}),
+    ...(entry.mark !== 0 || opts.markEvent ? { mark: entry.mark } : {}),
+    ...(destroy && table.config.acct ? { counters: copyCounters(entry) } : {}),
+    ...(opts.portid !== undefined ? { portid: opts.portid } : {}),
+  };
+  table.events.push(event);
+  const max = table.config.maxEvents;
+  if (table.events.length > max + (max >> 2)) table.events.splice(0, table.events.length - max);
+}
+
+/**
+ * nf_ct_delete(): unhashes the entry and, if it had been confirmed, reports [DESTROY].
+ * Unconfirmed entries (ctDrop) vanish silently, as they were never announced.
+ */
+export function destroyEntry(
+  table: CtTable,
+  entry: CtEntry,
+  nowMs: number,
+  opts: { readonly expired?: boolean; readonly portid?: number } = {},
+): void {
+  if (table.entries[entry.id] !== entry) return;
+  if (isConfirmed(entry)) {
+    recordEvent(table, 'DESTROY', entry, nowMs, opts);
+    hashRemove(table, entry);
+    table.count--;
+  }
+  if (entry.status & IPS.SRC_NAT_DONE) bysourceRemove(table, entry);
+  entry.status |= IPS.DYING;
+  delete table.entries[entry.id];
+}
+
+/**
+ * The garbage collector (gc_worker) made exact: removes every confirmed entry whose deadline
+ * has passed, reporting [DESTROY] without a timeout. Returns the ids removed.
+ */
+export function ctExpire(table: CtTable, nowMs: number): number[] {
+  if (nowMs < table.nextExpiryMs) return [];
+  const removed: number[] = [];
+  let next = Number.MAX_SAFE_INTEGER;
+  for (const entry of Object.values(table.entries)) {
+    if (!isConfirmed(entry)) continue;
+    if (entry.expiresAtMs <= nowMs) {
+      destroyEntry(table, entry, nowMs, { expired: true });
+      removed.push(entry.id);
+    } else if (entry.expiresAtMs < next) next = entry.expiresAtMs;
+  }
+  table.nextExpiryMs = next;
+  return removed;
+}
