@@ -1,0 +1,225 @@
+/**
+ * A node's netfilter hooks as the packet path calls them (nf_hook_slow over the hook's entries
+ * in priority order): the iptables tables through the netfilter walk, conntrack lookup at
+ * PREROUTING/OUTPUT (nf_conntrack_in, priority -200) and confirmation at the end of
+ * POSTROUTING/INPUT (nf_conntrack_confirm, INT_MAX). NAT hooks are in nat.ts.
+ */
+import type { Explanation, Hook, TableName } from '../../protocol/trace';
+import { ctConfirm, ctDrop, ctLookupOrCreate, ctSetMark } from '../conntrack';
+import {
+  traverseTable,
+  type NetfilterState,
+  type RejectWith,
+  type TraverseResult,
+  type WalkContext,
+} from '../netfilter';
+import type { HostNetwork, HostRef } from '../routing';
+import { addrTypeOf, hostNet, isLocalAddress } from './net';
+import { ctPacketOf, walkConntrackOf, walkPacketOf, type HookDevices, type Skb } from './packet';
+import { place, why } from './recorder';
+import { nodeDatapath, type NodeDatapath } from './state';
+import type { Ctx, DropReason, Outcome, RejectedAt } from './types';
+
+/** Where a hook's steps are placed: the input device up to FORWARD, the output device after. */
+export function hookIface(hook: Hook, devs: HookDevices): string | undefined {
+  return hook === 'OUTPUT' || hook === 'POSTROUTING' ? devs.outIface : devs.inIface;
+}
+
+/** One node as the datapath uses it. */
+export interface NodeCtx {
+  readonly name: string;
+  readonly ref: HostRef;
+  readonly net: HostNetwork;
+  readonly nf: NetfilterState;
+  readonly dp: NodeDatapath;
+}
+
+export function nodeCtx(ctx: Ctx, name: string): NodeCtx | undefined {
+  const ref: HostRef = { kind: 'node', name };
+  const net = hostNet(ctx.world.cluster, ref);
+  const kernel = ctx.world.kernel(name);
+  if (net === undefined || kernel === undefined) return undefined;
+  return { name, ref, net, nf: kernel.netfilter, dp: nodeDatapath(ctx.world, name) };
+}
+
+/** What a hook decided: go on, drop, or REJECT (ipt_REJECT sends an answer, then drops). */
+export type Fate =
+  | { readonly kind: 'accept' }
+  | { readonly kind: 'drop'; readonly reason: DropReason; readonly why: Explanation }
+  | { readonly kind: 'reject'; readonly with: RejectWith };
+
+export const ACCEPT: Fate = { kind: 'accept' };
+
+/** The step that opens a hook: which tables run there, in priority order. */
+export function enterHook(
+  ctx: Ctx,
+  node: NodeCtx,
+  skb: Skb,
+  hook: Hook,
+  tables: readonly TableName[],
+  iface: string | undefined,
+): void {
+  ctx.rec.add(skb, {
+    kind: 'hook',
+    at: place(node.ref, iface),
+    why: why('datapath.hook', { hook, host: node.name }),
+    hook,
+    tables,
+  });
+}
+
+function walkContext(ctx: Ctx, node: NodeCtx, skb: Skb): WalkContext {
+  return {
+    conntrack: walkConntrackOf(skb),
+    isLocalAddress: (ip) => isLocalAddress(node.net, ip),
+    addrType: (ip, iface) => addrTypeOf(node.net, ip, iface),
+    rng: ctx.world.rng,
+    now: ctx.world.clock.now(),
+    store: node.dp.walkStore,
+  };
+}
+
+/**
+ * ipt_do_table() of one table at one hook: records the rule steps, applies MARK (skb->mark)
+ * and CONNMARK (ct->mark) to the packet and its connection.
+ */
+export function walkTable(
+  ctx: Ctx,
+  node: NodeCtx,
+  skb: Skb,
+  hook: Hook,
+  table: TableName,
+  devs: HookDevices,
+): TraverseResult {
+  const r = traverseTable(
+    node.nf,
+    table,
+    hook,
+    walkPacketOf(skb, devs),
+    walkContext(ctx, node, skb),
+  );
+  const iface = hookIface(hook, devs);
+  ctx.rec.walk(skb, place(node.ref, iface), hook, r.steps);
+  if (r.packet.mark !== skb.header.mark) skb.header = { ...skb.header, mark: r.packet.mark };
+  if (r.ctmark !== undefined && skb.ct !== undefined) {
+    ctSetMark(node.dp.conntrack, skb.ct.entry, r.ctmark, ctx.world.clock.now());
+  }
+  return r;
+}
+
+/** The fate of a non-nat table's verdict. */
+export function tableFate(r: TraverseResult, table: TableName, hook: Hook): Fate {
+  if (r.verdict === 'ACCEPT') return ACCEPT;
+  if (r.verdict === 'REJECT' && r.reject !== undefined)
+    return { kind: 'reject', with: r.reject.with };
+  return {
+    kind: 'drop',
+    reason: 'netfilter',
+    why: why('datapath.drop.netfilter', { table, hook }),
+  };
+}
+
+/** Walks `tables` in order; the first that does not accept decides. */
+export function walkTables(
+  ctx: Ctx,
+  node: NodeCtx,
+  skb: Skb,
+  hook: Hook,
+  tables: readonly TableName[],
+  devs: HookDevices,
+): Fate {
+  for (const table of tables) {
+    const fate = tableFate(walkTable(ctx, node, skb, hook, table, devs), table, hook);
+    if (fate.kind !== 'accept') return fate;
+  }
+  return ACCEPT;
+}
+
+/**
+ * nf_conntrack_in() at PREROUTING or OUTPUT: looks the packet up or allocates an unconfirmed
+ * entry. A packet already carrying a conntrack (looped back through lo, or a REJECT answer
+ * attached with nf_ct_attach) is not looked up again.
+ */
+export function conntrackIn(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string | undefined): void {
+  if (skb.ct !== undefined) return;
+  const at = place(node.ref, iface);
+  const r = ctLookupOrCreate(node.dp.conntrack, ctPacketOf(skb), ctx.world.clock.now());
+  if (r.kind !== 'tracked') {
+    skb.ctInvalid = r.kind === 'invalid' ? r.reason : 'untracked';
+    ctx.rec.conntrack(skb, at, 'hit', why('datapath.ct.invalid', { reason: skb.ctInvalid }));
+    return;
+  }
+  skb.ct = { entry: r.entry, dir: r.dir, state: r.ctstate };
+  if (r.created) ctx.rec.conntrack(skb, at, 'new', why('datapath.ct.new'));
+  else ctx.rec.conntrack(skb, at, 'hit', why('datapath.ct.hit', { dir: r.dir }));
+  if (r.killed) ctx.rec.conntrack(skb, at, 'destroy', why('datapath.ct.killed'));
+}
+
+/**
+ * nf_conntrack_confirm() at the end of POSTROUTING or INPUT: an unconfirmed entry whose
+ * packet is in the original direction goes into the hash ([NEW]). Answers attached by REJECT
+ * travel in the other direction and confirm nothing (__nf_conntrack_confirm).
+ */
+export function confirm(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string | undefined): Fate {
+  const ct = skb.ct;
+  if (ct === undefined || ct.dir !== 'ORIGINAL') return ACCEPT;
+  const r = ctConfirm(node.dp.conntrack, ct.entry, ctx.world.clock.now());
+  if (!r.ok) {
+    return {
+      kind: 'drop',
+      reason: 'conntrack',
+      why: why('datapath.ct.clash', { reason: r.reason }),
+    };
+  }
+  if (r.inserted)
+    ctx.rec.conntrack(skb, place(node.ref, iface), 'confirmed', why('datapath.ct.confirmed'));
+  return ACCEPT;
+}
+
+/**
+ * The packet dies on this node: its unconfirmed conntrack entry dies with it, never listed
+ * by `conntrack -L` (the retransmission of a dropped SYN walks the nat rules again).
+ */
+export function releaseConntrack(ctx: Ctx, node: NodeCtx, skb: Skb, iface?: string): void {
+  const ct = skb.ct;
+  if (ct !== undefined && ctDrop(node.dp.conntrack, ct.entry)) {
+    ctx.rec.conntrack(skb, place(node.ref, iface), 'destroy', why('datapath.ct.unconfirmed-freed'));
+  }
+}
+
+/** The packet leaves the node's network namespace (wire or veth): skb_scrub_packet(). */
+export function leaveNamespace(skb: Skb): void {
+  delete skb.ct;
+  delete skb.ctInvalid;
+  delete skb.physIn;
+  delete skb.localOrigin;
+  if (skb.header.mark !== 0) skb.header = { ...skb.header, mark: 0 };
+}
+
+/** The packet ends here, dropped: a verdict step and the outcome. */
+export function dropped(
+  ctx: Ctx,
+  host: HostRef,
+  skb: Skb,
+  iface: string | undefined,
+  reason: DropReason,
+  explanation: Explanation,
+  verdict: 'DROP' | 'LOST' = 'DROP',
+): Outcome {
+  ctx.rec.verdict(skb, place(host, iface), verdict, explanation);
+  return { kind: 'dropped', host, reason, why: explanation };
+}
+
+/** A hook did not accept: DROP frees the unconfirmed conntrack entry; REJECT answers first. */
+export function settle(
+  ctx: Ctx,
+  node: NodeCtx,
+  skb: Skb,
+  fate: Exclude<Fate, { kind: 'accept' }>,
+  iface: string | undefined,
+  rejected: RejectedAt,
+): Outcome {
+  if (fate.kind === 'reject') return ctx.stack.reject(ctx, node.name, skb, fate.with, rejected);
+  releaseConntrack(ctx, node, skb, iface);
+  return dropped(ctx, node.ref, skb, iface, fate.reason, fate.why);
+}

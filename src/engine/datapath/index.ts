@@ -1,0 +1,108 @@
+/**
+ * The datapath: one IPv4 packet moved through the lab's hosts as the Linux kernel moves it —
+ * pods' veths, the nodes' cni0 bridge with br_netfilter, the nodes' IP layer with netfilter
+ * (iptables as kubelet and kube-proxy programmed it), conntrack and NAT, the LAN — until it
+ * reaches a host's socket layer, is dropped, or is answered by a node's kernel (REJECT).
+ *
+ * ```ts
+ * const { steps, outcome } = sendPacket(world, { kind: 'pod', namespace: 'default', name: 'client' }, {
+ *   src: '10.244.0.5', dst: '10.96.1.1', proto: 'tcp', sport: 43812, dport: 80,
+ *   tcpFlags: 'S', length: 60, mark: 0,
+ * });
+ * if (outcome.kind === 'delivered') {
+ *   // the socket layer of outcome.host answers: sendPacket(world, outcome.host, synAck)
+ * }
+ * ```
+ *
+ * Synchronous and deterministic: time is the World's virtual clock (nothing advances it here),
+ * randomness (iptables statistic, NAT ports) the World's seeded Rng. State changed: each node's
+ * conntrack table and rule counters, the capture log, the per-node walk store.
+ */
+import type { PacketHeader, TraceStep } from '../../protocol/trace';
+import type { HostRef } from '../routing';
+import type { World } from '../sim/world';
+import { bridgeInput } from './bridge';
+import { dropped } from './hooks';
+import { hostOutput, hostReceive } from './hosts';
+import { nodeOutput, nodeReceive } from './ipv4';
+import { transmit } from './link';
+import { effectiveHost } from './net';
+import { DEFAULT_TTL, hostLabel, type Skb } from './packet';
+import { place, Recorder, why, type RuleSteps } from './recorder';
+import { reject } from './reject';
+import { datapathState } from './state';
+import type { Ctx, Outcome, Stack } from './types';
+
+export type { DropReason, Outcome } from './types';
+export type { RuleSteps } from './recorder';
+export {
+  CAPTURE_LIMIT,
+  captureLog,
+  clearCaptureLog,
+  datapathState,
+  hairpinFlag,
+  nodeConntrack,
+  nodeDatapath,
+  setHairpinFlag,
+  type CaptureRecord,
+  type DatapathState,
+  type NodeDatapath,
+} from './state';
+export { formatTcpFlags, hostLabel, parseTcpFlags } from './packet';
+export { DATAPATH_MESSAGES, explainText } from './messages';
+
+export interface SendOptions {
+  /** The `seq` of the first step returned (to continue a trace); default 0. */
+  readonly firstSeq?: number;
+  /** Which iptables rule steps to record: every evaluated rule (default), matched ones, none. */
+  readonly ruleSteps?: RuleSteps;
+  /** The packet is an exact retransmission (conntrack's TCP window tracking looks at it). */
+  readonly retransmission?: boolean;
+}
+
+export interface SendResult {
+  /** The trace of this packet (and of the node's answer, when a REJECT answered it). */
+  readonly steps: TraceStep[];
+  readonly outcome: Outcome;
+  /** The trace packet id given to the packet. */
+  readonly packetId: number;
+}
+
+const STACK: Stack = { transmit, nodeReceive, nodeOutput, bridgeInput, hostReceive, reject };
+
+/**
+ * Host `from` sends `packet` (a node's own process, a pod, an external client; a hostNetwork
+ * pod sends as its node). `src` 0.0.0.0 lets routing choose the source address; an absent
+ * `ttl` is 64. The socket layer calls this again for every answer it makes.
+ */
+export function sendPacket(
+  world: World,
+  from: HostRef,
+  packet: PacketHeader,
+  opts: SendOptions = {},
+): SendResult {
+  const state = datapathState(world);
+  const rec = new Recorder(world, opts.firstSeq ?? 0, opts.ruleSteps ?? 'all');
+  const ctx: Ctx = { world, rec, stack: STACK, hops: 0, newPacketId: () => state.nextPacketId++ };
+  const skb: Skb = {
+    id: ctx.newPacketId(),
+    header: { ...packet, ttl: packet.ttl ?? DEFAULT_TTL },
+    ...(opts.retransmission ? { retransmission: true } : {}),
+  };
+  const host = effectiveHost(world.cluster, from);
+  rec.add(skb, {
+    kind: 'send',
+    at: place(from),
+    why: why('datapath.send', { host: hostLabel(from) }),
+    packet: skb.header,
+  });
+  let outcome: Outcome;
+  if (host === undefined) {
+    outcome = dropped(ctx, from, skb, undefined, 'no-route', why('datapath.drop.no-host'));
+  } else if (host.kind === 'node') {
+    outcome = nodeOutput(ctx, host.name, skb);
+  } else {
+    outcome = hostOutput(ctx, host, skb);
+  }
+  return { steps: rec.steps, outcome, packetId: skb.id };
+}

@@ -1,0 +1,121 @@
+/**
+ * Layer 2: dev_queue_xmit() on a device and the neighbour (ARP) that answers for the next hop.
+ * A pod's eth0 is the peer of its node's veth port (veth_xmit hands the frame to the other
+ * namespace, skb_scrub_packet clearing conntrack and mark); the node's cni0 transmits through
+ * the bridge (br_dev_xmit → fdb → br_forward: the frame comes from the bridge device itself,
+ * so should_deliver() never sees it as hairpin); eth0s share the LAN.
+ */
+import type { HostRef } from '../routing';
+import { dropped, leaveNamespace } from './hooks';
+import { hostNet, lanHostByIp, podByIp, portOfPod, primaryAddress } from './net';
+import { hostLabel, type Skb } from './packet';
+import { place, why } from './recorder';
+import { MAX_HOPS, type BridgeDst, type Ctx, type Outcome } from './types';
+
+function wire(
+  ctx: Ctx,
+  skb: Skb,
+  from: HostRef,
+  fromIface: string,
+  to: HostRef,
+  toIface: string,
+): void {
+  ctx.rec.add(skb, {
+    kind: 'wire',
+    at: place(from, fromIface),
+    why: why('datapath.wire', { from: hostLabel(from), to: hostLabel(to) }),
+    to: place(to, toIface),
+    packet: skb.header,
+  });
+}
+
+/** The frame leaves `node`'s bridge by `port` and arrives on the pod's eth0. */
+export function deliverToPort(
+  ctx: Ctx,
+  node: string,
+  port: string,
+  skb: Skb,
+  pod: HostRef,
+): Outcome {
+  const nodeRef: HostRef = { kind: 'node', name: node };
+  ctx.rec.capture(skb, nodeRef, port, 'out');
+  leaveNamespace(skb);
+  wire(ctx, skb, nodeRef, port, pod, 'eth0');
+  return ctx.stack.hostReceive(ctx, pod, 'eth0', skb);
+}
+
+/** Who answers ARP for `ip` on `node`'s bridge segment: the bridge (cni0's address) or a pod. */
+export function bridgeNeighbour(ctx: Ctx, node: string, ip: string): BridgeDst | undefined {
+  const net = hostNet(ctx.world.cluster, { kind: 'node', name: node });
+  if (net !== undefined && primaryAddress(net, 'cni0') === ip) return { kind: 'host' };
+  const bp = podByIp(ctx.world.cluster, node, ip);
+  return bp === undefined ? undefined : { kind: 'port', port: bp.port };
+}
+
+/** dev_queue_xmit() of `skb` on `oif` of `from`, towards the neighbour owning `nexthop`. */
+export function transmit(ctx: Ctx, from: HostRef, oif: string, skb: Skb, nexthop: string): Outcome {
+  if (++ctx.hops > MAX_HOPS) return dropped(ctx, from, skb, oif, 'loop', why('datapath.drop.loop'));
+  const cluster = ctx.world.cluster;
+  const arpFailed = (): Outcome =>
+    dropped(
+      ctx,
+      from,
+      skb,
+      oif,
+      'neighbour',
+      why('datapath.drop.neighbour', { ip: nexthop, iface: oif }),
+      'LOST',
+    );
+
+  if (from.kind === 'pod') {
+    const bp = portOfPod(cluster, from);
+    if (bp === undefined || oif !== 'eth0') return arpFailed();
+    const node = bp.pod.nodeName;
+    const dst = bridgeNeighbour(ctx, node, nexthop);
+    if (dst === undefined) return arpFailed();
+    leaveNamespace(skb);
+    const nodeRef: HostRef = { kind: 'node', name: node };
+    wire(ctx, skb, from, 'eth0', nodeRef, bp.port);
+    ctx.rec.capture(skb, nodeRef, bp.port, 'in');
+    return ctx.stack.bridgeInput(ctx, node, bp.port, skb, dst);
+  }
+
+  if (from.kind === 'node' && oif === 'cni0') {
+    const bp = podByIp(cluster, from.name, nexthop);
+    if (bp === undefined) return arpFailed();
+    ctx.rec.add(skb, {
+      kind: 'bridge',
+      at: place(from, 'cni0'),
+      why: why('datapath.bridge.xmit', { port: bp.port }),
+      bridge: 'cni0',
+      inPort: 'cni0',
+      outPort: bp.port,
+      callIptables: false,
+    });
+    return deliverToPort(ctx, from.name, bp.port, skb, bp.ref);
+  }
+
+  if (oif === 'eth0') {
+    const net = hostNet(cluster, from);
+    const self = net === undefined ? undefined : primaryAddress(net, 'eth0');
+    const peer = self === undefined ? undefined : lanHostByIp(cluster, self, nexthop);
+    if (peer === undefined) {
+      const external = net?.routes.some((r) => r.dst === 'default' && r.via === nexthop) === true;
+      if (!external) return arpFailed();
+      return dropped(
+        ctx,
+        from,
+        skb,
+        oif,
+        'left-lab',
+        why('datapath.drop.left-lab', { via: nexthop }),
+        'LOST',
+      );
+    }
+    leaveNamespace(skb);
+    wire(ctx, skb, from, 'eth0', peer, 'eth0');
+    if (peer.kind === 'node') return ctx.stack.nodeReceive(ctx, peer.name, 'eth0', skb, false);
+    return ctx.stack.hostReceive(ctx, peer, 'eth0', skb);
+  }
+  return arpFailed();
+}

@@ -1,0 +1,64 @@
+/**
+ * The English text of every Explanation id the datapath emits (the CLI prints these; the web
+ * lab translates the same ids). `{name}` is replaced by the parameter of that name.
+ */
+import type { Explanation } from '../../protocol/trace';
+
+export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
+  'datapath.send': '{host} sends the packet',
+  'datapath.send.kernel': "{host}'s kernel generates an answer",
+  'datapath.wire': 'the frame goes from {from} to {to}',
+  'datapath.hook': 'netfilter hook {hook} on {host}',
+  'datapath.rule.matched': '{trace}: the rule matches',
+  'datapath.rule.skipped': '{trace}: the rule does not match',
+  'datapath.policy': '{trace}: the chain policy decides',
+  'datapath.route.local': '{dst} is an address of this host: local delivery (INPUT)',
+  'datapath.route.forward': '{dst} is not local: forwarded by route {route}',
+  'datapath.route.output': 'routing decides how {dst} is reached',
+  'datapath.route.rerouted': 'the destination changed in OUTPUT: routed again to {dst}',
+  'datapath.bridge.to-port': 'the bridge receives a frame on {port} for another port',
+  'datapath.bridge.to-host': "the frame is for the bridge's own MAC: up to the IP stack",
+  'datapath.bridge.bridged-dnat':
+    'DNAT to an address behind the same bridge: the frame is bridged, not routed',
+  'datapath.bridge.xmit': 'cni0 sends the packet to the pod behind {port}',
+  'datapath.ct.new': 'conntrack: first packet of a connection, a new (unconfirmed) entry',
+  'datapath.ct.hit': 'conntrack: the packet belongs to a known connection ({dir} direction)',
+  'datapath.ct.invalid': 'conntrack: no connection for this packet ({reason})',
+  'datapath.ct.killed': 'conntrack: the entry is deleted (RST as the only reply)',
+  'datapath.ct.confirmed': 'conntrack: the entry is confirmed (now listed by conntrack -L)',
+  'datapath.ct.clash': 'conntrack: the entry clashes with another one ({reason})',
+  'datapath.ct.unconfirmed-freed':
+    'the packet died before confirmation: its conntrack entry vanishes unlisted',
+  'datapath.nat.dnat': 'DNAT: destination rewritten at {hook}',
+  'datapath.nat.snat': 'SNAT: source rewritten at {hook}',
+  'datapath.nat.undnat': 'reply of a DNATed connection: source restored at {hook}',
+  'datapath.nat.unsnat': 'reply of a SNATed connection: destination restored at {hook}',
+  'datapath.nat.icmp': 'ICMP error about a NATed connection: translated at {hook}',
+  'datapath.reject': 'REJECT ({with}): the packet is dropped and the node answers',
+  'datapath.reject.no-answer': 'REJECT: the kernel sends no answer to this packet',
+  'datapath.delivered': 'delivered to the socket layer of {host}',
+  'datapath.drop.netfilter': 'dropped in the {table} table at {hook}',
+  'datapath.drop.hairpin':
+    'the bridge does not send a frame back out of {port} (hairpin off): silently dropped',
+  'datapath.drop.martian': 'martian source {src} on {iface}: {detail}',
+  'datapath.drop.not-local': '{dst} is not an address of {host}, which does not forward',
+  'datapath.drop.no-route': 'no route to {dst}',
+  'datapath.drop.no-host': 'no such host in the lab',
+  'datapath.drop.no-port': 'no pod behind bridge port {port}',
+  'datapath.drop.forwarding-off': 'net.ipv4.ip_forward is 0: not forwarded',
+  'datapath.drop.neighbour': 'nobody answers ARP for {ip} on {iface}',
+  'datapath.drop.left-lab': 'sent to the LAN router {via}, outside the lab',
+  'datapath.drop.ttl': 'TTL exceeded',
+  'datapath.drop.masquerade-no-address': 'MASQUERADE: {iface} has no address',
+  'datapath.drop.nat': 'NAT setup failed: {reason}',
+  'datapath.drop.loop': 'the packet went round in a loop',
+};
+
+/** The English text of an Explanation (its id when the id is unknown). */
+export function explainText(e: Explanation): string {
+  const template = DATAPATH_MESSAGES[e.id] ?? e.id;
+  return template.replace(/\{(\w+)\}/g, (m, name: string) => {
+    const v = e.params?.[name];
+    return v === undefined ? m : String(v);
+  });
+}

@@ -1,0 +1,177 @@
+/**
+ * The NAT hooks (nf_nat_proto.c nf_nat_ipv4_fn → nf_nat_core.c nf_nat_inet_fn): DST manip at
+ * PREROUTING and OUTPUT, SRC manip at POSTROUTING and INPUT. The nat table is walked only for
+ * a connection's first packet (ctstate NEW or RELATED while the manip is not initialised);
+ * a chain that sets up nothing leaves a null binding. Every packet is then rewritten from the
+ * binding (nf_nat_packet), replies inverted. MASQUERADE takes the output device's address
+ * (nf_nat_masquerade_ipv4: inet_select_addr(out, nexthop, RT_SCOPE_UNIVERSE)); ICMP errors
+ * about a connection are translated inside and out (nf_nat_icmp_reply_translation), which the
+ * conntrack module leaves to its caller.
+ */
+import type { EmbeddedHeader, Hook, PacketHeader } from '../../protocol/trace';
+import {
+  IPS,
+  hookManip,
+  natNeeded,
+  natPacket,
+  natSetup,
+  type CtDir,
+  type CtEntry,
+  type CtTuple,
+  type NatRange,
+} from '../conntrack';
+import type { NatRequest } from '../netfilter';
+import { ACCEPT, hookIface, walkTable, type Fate, type NodeCtx } from './hooks';
+import { primaryAddress } from './net';
+import { ctPacketOf, withAddresses, type HookDevices, type Skb } from './packet';
+import { place, why } from './recorder';
+import type { Ctx } from './types';
+
+/** The conntrack range a DNAT/SNAT/MASQUERADE target asks for; undefined = no address. */
+function rangeOf(
+  node: NodeCtx,
+  nat: NatRequest,
+  skb: Skb,
+  outIface?: string,
+): NatRange | undefined {
+  const r = nat.range;
+  let addr: string | undefined;
+  if (nat.kind === 'masquerade') {
+    // MASQUERADE: the outgoing interface's primary address ("<dev> ate my IP address" if none).
+    addr = outIface === undefined ? undefined : primaryAddress(node.net, outIface);
+  } else {
+    addr = r.minAddr ?? (nat.kind === 'dnat' ? skb.header.dst : skb.header.src);
+  }
+  if (addr === undefined) return undefined;
+  return {
+    addr,
+    ...(r.minPort !== undefined ? { port: r.minPort, portMax: r.maxPort ?? r.minPort } : {}),
+    ...(r.random ? { random: true } : {}),
+    ...(r.randomFully ? { randomFully: true } : {}),
+  };
+}
+
+/**
+ * nf_nat_inet_fn() at `hook`: the nat table for a first packet, then the rewrite. Records the
+ * rule steps and a `nat` step when the header changed.
+ */
+export function natHook(ctx: Ctx, node: NodeCtx, skb: Skb, hook: Hook, devs: HookDevices): Fate {
+  const ct = skb.ct;
+  const manip = hookManip(hook);
+  if (ct === undefined || manip === undefined) return ACCEPT; // no conntrack, no NAT
+  const iface = hookIface(hook, devs);
+  const at = place(node.ref, iface);
+  if (ct.state === 'RELATED' && skb.header.proto === 'icmp' && skb.header.inner !== undefined) {
+    icmpReplyTranslation(ctx, skb, ct.entry, ct.dir, hook, at);
+    return ACCEPT;
+  }
+  if ((ct.state === 'NEW' || ct.state === 'RELATED') && natNeeded(ct.entry, manip)) {
+    const r = walkTable(ctx, node, skb, hook, 'nat', devs);
+    if (r.verdict !== 'ACCEPT') {
+      return {
+        kind: 'drop',
+        reason: 'netfilter',
+        why: why('datapath.drop.netfilter', { table: 'nat', hook }),
+      };
+    }
+    let range: NatRange | null = null;
+    if (r.nat !== undefined) {
+      const wanted = rangeOf(node, r.nat, skb, devs.outIface);
+      if (wanted === undefined) {
+        return {
+          kind: 'drop',
+          reason: 'nat',
+          why: why('datapath.drop.masquerade-no-address', { iface: devs.outIface ?? '' }),
+        };
+      }
+      range = wanted;
+    }
+    const setup = natSetup(
+      node.dp.conntrack,
+      ct.entry,
+      manip,
+      range,
+      ctx.world.rng,
+      ctx.world.clock.now(),
+    );
+    if (setup.kind === 'drop') {
+      return {
+        kind: 'drop',
+        reason: 'nat',
+        why: why('datapath.drop.nat', { reason: setup.reason }),
+      };
+    }
+  }
+  const before = skb.header;
+  const res = natPacket(ct.entry, ct.dir, hook, ctPacketOf(skb));
+  if (res.changes.length === 0) return ACCEPT;
+  const p = res.packet;
+  skb.header = withAddresses(before, {
+    src: p.src,
+    dst: p.dst,
+    ...(p.sport !== undefined ? { sport: p.sport } : {}),
+    ...(p.dport !== undefined ? { dport: p.dport } : {}),
+    ...(p.icmpId !== undefined ? { icmpId: p.icmpId } : {}),
+  });
+  const kind = ct.dir === 'ORIGINAL' ? manip : manip === 'dnat' ? 'unsnat' : 'undnat';
+  ctx.rec.add(skb, {
+    kind: 'nat',
+    at,
+    why: why(`datapath.nat.${kind}`, { hook }),
+    hook,
+    manip: kind,
+    before,
+    after: skb.header,
+  });
+  return ACCEPT;
+}
+
+/** nf_nat_ipv4_manip_pkt() on the quoted header: SRC manip sets the source side from `t`. */
+function manipInner(h: EmbeddedHeader, t: CtTuple, manip: 'snat' | 'dnat'): EmbeddedHeader {
+  if (manip === 'snat') {
+    if (t.proto === 'icmp')
+      return h.icmp ? { ...h, src: t.src, icmp: { ...h.icmp, id: t.id } } : { ...h, src: t.src };
+    return h.sport !== undefined ? { ...h, src: t.src, sport: t.sport } : { ...h, src: t.src };
+  }
+  if (t.proto === 'icmp') return { ...h, dst: t.dst };
+  return h.dport !== undefined ? { ...h, dst: t.dst, dport: t.dport } : { ...h, dst: t.dst };
+}
+
+/**
+ * nf_nat_icmp_reply_translation(): an ICMP error related to a NATed connection gets its quoted
+ * header manipulated the other way round (from the other direction's tuple) and its outer
+ * header made to look like a reply to it — when the connection has the NAT this hook undoes
+ * (status bit inverted for the reply direction, as nf_nat_packet does).
+ */
+function icmpReplyTranslation(
+  ctx: Ctx,
+  skb: Skb,
+  entry: CtEntry,
+  dir: CtDir,
+  hook: Hook,
+  at: ReturnType<typeof place>,
+): void {
+  const manip = hookManip(hook);
+  const inner = skb.header.inner;
+  if (manip === undefined || inner === undefined) return;
+  let bit = manip === 'snat' ? IPS.SRC_NAT : IPS.DST_NAT;
+  if (dir === 'REPLY') bit = bit === IPS.SRC_NAT ? IPS.DST_NAT : IPS.SRC_NAT;
+  if ((entry.status & bit) === 0) return;
+  const other = dir === 'ORIGINAL' ? entry.reply : entry.orig;
+  const before: PacketHeader = skb.header;
+  const newInner = manipInner(inner, other, manip === 'snat' ? 'dnat' : 'snat');
+  // The outer header becomes the inverse of the other direction's tuple on this manip's side.
+  const outer =
+    manip === 'snat' ? { src: other.dst, dst: before.dst } : { src: before.src, dst: other.src };
+  skb.header = { ...before, ...outer, inner: newInner };
+  const kind = dir === 'ORIGINAL' ? manip : manip === 'dnat' ? 'unsnat' : 'undnat';
+  ctx.rec.add(skb, {
+    kind: 'nat',
+    at,
+    why: why('datapath.nat.icmp', { hook }),
+    hook,
+    manip: kind,
+    before,
+    after: skb.header,
+  });
+}

@@ -1,0 +1,175 @@
+/**
+ * Addresses and routes of one host, as the kernel's FIB answers for them (fib_lookup over the
+ * local table, then the main table: longest prefix first), and the neighbours on a link
+ * (who answers ARP for a next hop). Reads the lab topology (routing/topology.ts).
+ */
+import type { Cluster, Pod } from '../model/cluster';
+import { cidrContains, cidrParse, ipToInt } from '../model/ip';
+import { defaultAddrType, type AddrType } from '../netfilter';
+import { hostNetwork, hostVethName, lanOf, type HostNetwork, type HostRef } from '../routing';
+
+const cache = new WeakMap<Cluster, Map<string, HostNetwork | undefined>>();
+
+/** The host's interfaces and routes (cached per Cluster object: a Cluster is final data). */
+export function hostNet(cluster: Cluster, ref: HostRef): HostNetwork | undefined {
+  let byHost = cache.get(cluster);
+  if (byHost === undefined) cache.set(cluster, (byHost = new Map()));
+  const key = JSON.stringify(ref);
+  if (!byHost.has(key)) byHost.set(key, hostNetwork(cluster, ref));
+  return byHost.get(key);
+}
+
+interface InetAddr {
+  readonly iface: string;
+  readonly address: string;
+  readonly prefix: number;
+  readonly broadcast?: string | undefined;
+}
+
+function inetAddrs(net: HostNetwork): InetAddr[] {
+  const out: InetAddr[] = [];
+  for (const i of net.interfaces)
+    for (const a of i.addresses)
+      if (a.family === 'inet')
+        out.push({ iface: i.name, address: a.address, prefix: a.prefix, broadcast: a.broadcast });
+  return out;
+}
+
+const isLoopback = (ip: string): boolean => ipToInt(ip) >>> 24 === 127;
+
+/** The interface holding a local address (127/8 is lo's), or undefined when not local. */
+export function localAddressIface(net: HostNetwork, ip: string): string | undefined {
+  if (isLoopback(ip)) return 'lo';
+  return inetAddrs(net).find((a) => a.address === ip)?.iface;
+}
+
+export function isLocalAddress(net: HostNetwork, ip: string): boolean {
+  return localAddressIface(net, ip) !== undefined;
+}
+
+/**
+ * inet_dev_addr_type(): LOCAL for the host's addresses, BROADCAST for the interfaces'
+ * broadcast addresses, UNICAST otherwise. With `iface` (--limit-iface-in/out), a local or
+ * broadcast route through another device reads as UNICAST.
+ */
+export function addrTypeOf(net: HostNetwork, ip: string, iface: string | undefined): AddrType {
+  const local = localAddressIface(net, ip);
+  const bcast = inetAddrs(net).find((a) => a.broadcast === ip)?.iface;
+  const dev = local ?? bcast;
+  const type = local ? 'LOCAL' : bcast ? 'BROADCAST' : defaultAddrType(() => false, ip);
+  if (iface !== undefined && dev !== undefined && dev !== iface) return 'UNICAST';
+  return type;
+}
+
+/** inet_select_addr(dev, …, RT_SCOPE_UNIVERSE): the interface's primary global IPv4 address. */
+export function primaryAddress(net: HostNetwork, iface: string): string | undefined {
+  return inetAddrs(net).find((a) => a.iface === iface && !isLoopback(a.address))?.address;
+}
+
+/** A FIB result: delivery to this host, or a unicast route out of a device. */
+export type FibResult =
+  | { readonly type: 'local'; readonly dev: string; readonly src: string }
+  | {
+      readonly type: 'unicast';
+      readonly dev: string;
+      /** The gateway (`via`), absent for a connected route. */
+      readonly via?: string;
+      /** rt_nexthop(): the gateway, or the destination itself on a connected route. */
+      readonly nexthop: string;
+      /** The preferred source (the route's `src`, else the device's primary address). */
+      readonly src: string;
+      /** The route as `ip route` prints its destination. */
+      readonly dst: string;
+    };
+
+/** fib_lookup(): the local table first, then the main table's longest matching prefix. */
+export function fibLookup(net: HostNetwork, dst: string): FibResult | undefined {
+  const local = localAddressIface(net, dst);
+  if (local !== undefined) return { type: 'local', dev: local, src: dst };
+  let best: { route: HostNetwork['routes'][number]; prefix: number } | undefined;
+  for (const route of net.routes) {
+    const cidr = route.dst === 'default' ? { network: '0.0.0.0', prefix: 0 } : cidrParse(route.dst);
+    if (cidr === undefined || !cidrContains(cidr, dst)) continue;
+    if (best === undefined || cidr.prefix > best.prefix) best = { route, prefix: cidr.prefix };
+  }
+  if (best === undefined) return undefined;
+  const r = best.route;
+  const src = r.kernel?.src ?? primaryAddress(net, r.dev) ?? '0.0.0.0';
+  return {
+    type: 'unicast',
+    dev: r.dev,
+    ...(r.via !== undefined ? { via: r.via } : {}),
+    nexthop: r.via ?? dst,
+    src,
+    dst: r.dst,
+  };
+}
+
+/** A pod with its own network namespace behind a port of `node`'s bridge. */
+export interface BridgePort {
+  readonly pod: Pod;
+  readonly ref: HostRef;
+  /** The host-side veth (the bridge port's name). */
+  readonly port: string;
+}
+
+function portOf(pod: Pod): BridgePort {
+  return {
+    pod,
+    ref: { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name },
+    port: hostVethName(pod),
+  };
+}
+
+const hasVeth = (p: Pod, node: string): boolean =>
+  p.nodeName === node && !p.hostNetwork && p.podIP !== '';
+
+/** The pod that answers ARP for `ip` on `node`'s bridge. */
+export function podByIp(cluster: Cluster, node: string, ip: string): BridgePort | undefined {
+  const pod = cluster.pods.find((p) => hasVeth(p, node) && p.podIP === ip);
+  return pod === undefined ? undefined : portOf(pod);
+}
+
+/** The pod a host-side veth leads to. */
+export function podByPort(cluster: Cluster, node: string, port: string): BridgePort | undefined {
+  const pod = cluster.pods.find((p) => hasVeth(p, node) && hostVethName(p) === port);
+  return pod === undefined ? undefined : portOf(pod);
+}
+
+/** The pod's node and bridge port, for a pod with its own network namespace. */
+export function portOfPod(cluster: Cluster, ref: HostRef): BridgePort | undefined {
+  if (ref.kind !== 'pod') return undefined;
+  const pod = cluster.pods.find(
+    (p) => p.meta.namespace === ref.namespace && p.meta.name === ref.name,
+  );
+  return pod !== undefined && !pod.hostNetwork && pod.podIP !== '' ? portOf(pod) : undefined;
+}
+
+/** Who answers ARP for `ip` on the LAN (eth0 of a node or of an external client). */
+export function lanHostByIp(cluster: Cluster, from: string, ip: string): HostRef | undefined {
+  if (lanOf(from).network !== lanOf(ip).network) return undefined;
+  const node = cluster.nodes.find((n) => n.internalIP === ip);
+  if (node !== undefined) return { kind: 'node', name: node.meta.name };
+  const client = cluster.lab.externalClients.find((c) => c.address === ip);
+  return client === undefined ? undefined : { kind: 'external', name: client.name };
+}
+
+/** A hostNetwork pod is its node, as far as packets go. */
+export function effectiveHost(cluster: Cluster, ref: HostRef): HostRef | undefined {
+  if (ref.kind !== 'pod') return ref;
+  const pod = cluster.pods.find(
+    (p) => p.meta.namespace === ref.namespace && p.meta.name === ref.name,
+  );
+  if (pod === undefined) return undefined;
+  return pod.hostNetwork ? { kind: 'node', name: pod.nodeName } : ref;
+}
+
+/** Source addresses ip_route_input() refuses (fib_validate_source / martian source). */
+export function martianSource(net: HostNetwork, src: string): string | undefined {
+  const v = ipToInt(src);
+  if (v === 0 || v >>> 28 === 0xe || v === 0xffffffff) return 'invalid source address';
+  if (isLoopback(src)) return 'loopback source address from outside';
+  // __fib_validate_source(): a source that is a local address is refused (accept_local = 0).
+  if (isLocalAddress(net, src)) return 'source is an address of this host';
+  return undefined;
+}

@@ -1,0 +1,146 @@
+/**
+ * Builds the trace steps (protocol/trace.ts) of one datapath run and the capture records,
+ * numbering steps, stamping virtual time and the packet's flow.
+ */
+import type { Explanation, Hook, Place, TableName, TraceStep } from '../../protocol/trace';
+import { listLine } from '../conntrack';
+import type { StepOutcome, TraceStep as WalkStep } from '../netfilter';
+import type { HostRef } from '../routing';
+import type { World } from '../sim/world';
+import { hostLabel, type Skb } from './packet';
+import { recordCapture } from './state';
+
+type Body<T> = T extends unknown ? Omit<T, 'seq' | 't' | 'packetId' | 'flowId'> : never;
+export type StepBody = Body<TraceStep>;
+
+/** Which iptables rule steps a run records: every evaluated rule, the matched ones, or none. */
+export type RuleSteps = 'all' | 'matched' | 'none';
+
+export function why(id: string, params?: Record<string, string | number>): Explanation {
+  return params === undefined ? { id } : { id, params };
+}
+
+export function place(host: HostRef, iface?: string): Place {
+  return iface === undefined ? { host: hostLabel(host) } : { host: hostLabel(host), iface };
+}
+
+/** A walk step's outcome as the trace spells it: a jump target, RETURN, a verdict, continue. */
+function outcomeText(o: StepOutcome): string {
+  switch (o.kind) {
+    case 'jump':
+    case 'goto':
+      return o.chain;
+    case 'return':
+      return 'RETURN';
+    case 'verdict':
+      return o.verdict;
+    case 'nat':
+      return o.nat.kind === 'dnat' ? 'DNAT' : o.nat.kind === 'snat' ? 'SNAT' : 'MASQUERADE';
+    case 'policy':
+      return o.verdict;
+    case 'abort':
+      return 'DROP';
+    default:
+      return 'continue';
+  }
+}
+
+export class Recorder {
+  readonly steps: TraceStep[] = [];
+  private seq: number;
+
+  constructor(
+    readonly world: World,
+    firstSeq: number,
+    readonly ruleSteps: RuleSteps,
+  ) {
+    this.seq = firstSeq;
+  }
+
+  /** Appends a step for `skb` (its packet id, and its conntrack entry id as the flow). */
+  add(skb: Skb, body: StepBody): void {
+    const flowId = skb.ct?.entry.id;
+    this.steps.push({
+      seq: this.seq++,
+      t: this.world.clock.now(),
+      packetId: skb.id,
+      ...(flowId !== undefined ? { flowId } : {}),
+      ...body,
+    } as TraceStep);
+  }
+
+  /** The steps of one table traversal, as rule/policy steps. */
+  walk(skb: Skb, at: Place, hook: Hook, steps: readonly WalkStep[]): void {
+    if (this.ruleSteps === 'none') return;
+    for (const s of steps) {
+      if (this.ruleSteps === 'matched' && !s.matched) continue;
+      const table: TableName = s.table;
+      if (s.type === 'policy' && s.outcome.kind === 'policy') {
+        this.add(skb, {
+          kind: 'policy',
+          at,
+          why: why('datapath.policy', { trace: s.trace }),
+          hook,
+          table,
+          chain: s.chain,
+          policy: s.outcome.verdict,
+        });
+        continue;
+      }
+      this.add(skb, {
+        kind: 'rule',
+        at,
+        why: why(s.matched ? 'datapath.rule.matched' : 'datapath.rule.skipped', {
+          trace: s.trace,
+        }),
+        hook,
+        table,
+        chain: s.chain,
+        ruleNum: s.ruleNum,
+        rule: s.text,
+        matched: s.matched,
+        outcome: outcomeText(s.outcome),
+      });
+    }
+  }
+
+  /** A conntrack step: the entry as `conntrack -L` prints it now. */
+  conntrack(
+    skb: Skb,
+    at: Place,
+    event: 'new' | 'confirmed' | 'update' | 'destroy' | 'hit',
+    explanation: Explanation,
+  ): void {
+    const ct = skb.ct;
+    const now = this.world.clock.now();
+    this.add(skb, {
+      kind: 'conntrack',
+      at,
+      why: explanation,
+      event,
+      entry: ct === undefined ? '' : listLine(ct.entry, now, false, {}),
+      ctstate: ct === undefined ? 'INVALID' : ct.state,
+    });
+  }
+
+  verdict(
+    skb: Skb,
+    at: Place,
+    verdict: 'ACCEPT' | 'DROP' | 'REJECT' | 'DELIVERED' | 'LOST',
+    explanation: Explanation,
+  ): void {
+    this.add(skb, { kind: 'verdict', at, why: explanation, verdict });
+  }
+
+  /** The packet as tcpdump on `iface` of `host` sees it now. */
+  capture(skb: Skb, host: HostRef, iface: string, dir: 'in' | 'out'): void {
+    recordCapture(this.world, {
+      t: this.world.clock.now(),
+      host: hostLabel(host),
+      iface,
+      dir,
+      packetId: skb.id,
+      packet: skb.header,
+    });
+  }
+}
