@@ -67,6 +67,25 @@ function modelList(
   }
 }
 
+type Keyed = { meta: { namespace: string; name: string } };
+
+/** Objects of one kind by namespace/name (the first of a key, as find() would give). */
+function byKey(list: ReadonlyArray<Keyed>): Map<string, Keyed> {
+  const out = new Map<string, Keyed>();
+  for (const o of list) if (!out.has(keyOf(o.meta))) out.set(keyOf(o.meta), o);
+  return out;
+}
+
+/** One index per cluster and kind, built on first use: lookups stay linear on big applies. */
+function clusterIndex(c: Cluster): (kind: ObjectKind) => Map<string, Keyed> {
+  const cache = new Map<ObjectKind, Map<string, Keyed>>();
+  return (kind) => {
+    let m = cache.get(kind);
+    if (!m) cache.set(kind, (m = byKey(modelList(c, kind))));
+    return m;
+  };
+}
+
 /** Comparable form of a model object: without where it came from and when it was created. */
 function fingerprint(o: { meta: object } | undefined): string {
   if (!o) return '';
@@ -115,10 +134,30 @@ function mergeService(
   };
 }
 
+/**
+ * Where a key sits in a Desired list (-1: absent), without scanning it per applied object:
+ * replace() keeps keys in place and adds only append, so positions are indexed once; a stale
+ * one (checked here) falls back to the scan.
+ */
+const POSITIONS = new WeakMap<Keyed[], { at: Map<string, number>; count: number }>();
+
+function positionOf(list: Keyed[], key: string): number {
+  const index = POSITIONS.get(list) ?? { at: new Map<string, number>(), count: 0 };
+  POSITIONS.set(list, index);
+  for (; index.count < list.length; index.count++) {
+    const o = list[index.count];
+    if (o && !index.at.has(keyOf(o.meta))) index.at.set(keyOf(o.meta), index.count);
+  }
+  const i = index.at.get(key);
+  if (i === undefined) return -1;
+  const o = list[i];
+  return o && keyOf(o.meta) === key ? i : list.findIndex((x) => keyOf(x.meta) === key);
+}
+
 function replace(desired: Desired, item: Decoded & { kind: ObjectKind }): void {
-  const list = desired[LISTS[item.kind]] as Array<{ meta: { namespace: string; name: string } }>;
+  const list = desired[LISTS[item.kind]] as Keyed[];
   const key = keyOf(item.draft.meta);
-  const i = list.findIndex((o) => keyOf(o.meta) === key);
+  const i = positionOf(list, key);
   if (i >= 0) {
     list[i] = item.draft;
     return;
@@ -139,6 +178,7 @@ function applyInner(cluster: Cluster, text: string, now: number): ApplyResult {
     before: string;
   }> = [];
   const oldDesired = desiredFromCluster(cluster);
+  const before = clusterIndex(cluster);
   for (const { item } of parsed.decoded) {
     if (
       item.kind === 'KubeProxyConfiguration' ||
@@ -153,15 +193,13 @@ function applyInner(cluster: Cluster, text: string, now: number): ApplyResult {
     }
     let obj = item as Decoded & { kind: ObjectKind };
     if (obj.kind === 'Service') {
-      const old = cluster.services.find((s) => keyOf(s.meta) === keyOf(obj.draft.meta));
+      const old = before('Service').get(keyOf(obj.draft.meta)) as Service | undefined;
       const merged = mergeService(obj.draft as ServiceDraft, old, diags);
       if (!merged) continue;
       obj = { kind: 'Service', draft: merged };
     }
     const key = keyOf(obj.draft.meta);
-    const existing = modelList(cluster, obj.kind).find((o) => keyOf(o.meta) === key) as
-      { meta: ObjectMeta } | undefined;
-    const before = fingerprint(existing);
+    const existing = before(obj.kind).get(key) as { meta: ObjectMeta } | undefined;
     // The object keeps the scenario position it had; the applied text is not the scenario.
     const keepSource = existing?.meta.source;
     const meta = { ...obj.draft.meta, ...(keepSource ? { keepSource } : {}) };
@@ -171,7 +209,7 @@ function applyInner(cluster: Cluster, text: string, now: number): ApplyResult {
       key,
       namespace: obj.draft.meta.namespace,
       name: obj.draft.meta.name,
-      before,
+      before: fingerprint(existing),
     });
   }
   const appliedKeys = new Set(applied.map((a) => `${a.kind}/${a.key}`));
@@ -182,10 +220,9 @@ function applyInner(cluster: Cluster, text: string, now: number): ApplyResult {
     applied: appliedKeys,
   });
   // An object the build rejected (allocation, unknown node…) must leave the old one in place.
-  const rejected = applied.filter(
-    (a) => !modelList(next, a.kind).some((o) => keyOf(o.meta) === a.key),
-  );
-  if (rejected.length > 0) {
+  const built = clusterIndex(next);
+  const rejected = new Set(applied.filter((a) => !built(a.kind).has(a.key)));
+  if (rejected.size > 0) {
     for (const r of rejected) {
       const list = desired[LISTS[r.kind]] as Array<{ meta: { namespace: string; name: string } }>;
       const old = (
@@ -203,9 +240,10 @@ function applyInner(cluster: Cluster, text: string, now: number): ApplyResult {
     });
   }
   const results: ApplyResultItem[] = [];
+  const final = clusterIndex(next);
   for (const a of applied) {
-    if (rejected.includes(a)) continue;
-    const after = fingerprint(modelList(next, a.kind).find((o) => keyOf(o.meta) === a.key));
+    if (rejected.has(a)) continue;
+    const after = fingerprint(final(a.kind).get(a.key));
     const action = !a.before ? 'created' : a.before === after ? 'unchanged' : 'configured';
     results.push({
       kind: a.kind,

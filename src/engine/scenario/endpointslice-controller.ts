@@ -62,8 +62,48 @@ export interface SliceContext {
   readonly publishNotReady: (svc: Service) => boolean;
 }
 
+/**
+ * Pods with an address by namespace, and by namespace plus one `label=value`: a Service only
+ * looks at the pods that have its selector's rarest pair instead of at every pod (10,000
+ * Services × 10,000 pods). Lists keep the pods' order.
+ */
+class PodIndex {
+  private readonly byNamespace = new Map<string, Pod[]>();
+  private readonly byLabel = new Map<string, Pod[]>();
+
+  constructor(pods: readonly Pod[]) {
+    for (const pod of pods) {
+      if (!pod.podIP) continue;
+      const ns = pod.meta.namespace;
+      push(this.byNamespace, ns, pod);
+      for (const [k, v] of Object.entries(pod.meta.labels))
+        push(this.byLabel, labelKey(ns, k, v), pod);
+    }
+  }
+
+  candidates(ns: string, selector: Readonly<Record<string, string>>): readonly Pod[] {
+    let best = this.byNamespace.get(ns) ?? [];
+    for (const [k, v] of Object.entries(selector)) {
+      const list = this.byLabel.get(labelKey(ns, k, v)) ?? [];
+      if (list.length < best.length) best = list;
+    }
+    return best;
+  }
+}
+
+function labelKey(ns: string, k: string, v: string): string {
+  return JSON.stringify([ns, k, v]);
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 export function controllerSlices(services: readonly Service[], ctx: SliceContext): EndpointSlice[] {
   const zones = new Map(ctx.nodes.map((n) => [n.meta.name, n.meta.labels[ZONE_LABEL]]));
+  const index = new PodIndex(ctx.pods);
   const out: EndpointSlice[] = [];
   const taken = new Set<string>();
   for (const svc of services) {
@@ -76,7 +116,7 @@ export function controllerSlices(services: readonly Service[], ctx: SliceContext
       continue;
     const selector = svc.selector;
     const groups = new Map<string, { ports: EndpointPort[]; endpoints: Endpoint[] }>();
-    for (const pod of ctx.pods) {
+    for (const pod of index.candidates(ns, selector)) {
       if (pod.meta.namespace !== ns || !pod.podIP || !matchesSelector(selector, pod.meta.labels))
         continue;
       const ports: EndpointPort[] = [];

@@ -17,26 +17,30 @@ export const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** FNV-1a, 32 bits, over the UTF-8 bytes of `text` (Go hashes a string's bytes). */
 export function fnv1a32(text: string): number {
+  // Hot when loading thousands of objects (uids, names): no closure, no string iterator.
   let h = 0x811c9dc5;
-  const byte = (b: number): void => {
-    h ^= b;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  };
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) ?? 0;
-    if (cp < 0x80) byte(cp);
+  for (let i = 0; i < text.length; i++) {
+    let cp = text.charCodeAt(i);
+    if (cp >= 0xd800 && cp < 0xdc00 && i + 1 < text.length) {
+      const lo = text.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo < 0xe000) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+        i++;
+      }
+    }
+    if (cp < 0x80) h = Math.imul(h ^ cp, 0x01000193);
     else if (cp < 0x800) {
-      byte(0xc0 | (cp >> 6));
-      byte(0x80 | (cp & 63));
+      h = Math.imul(h ^ (0xc0 | (cp >> 6)), 0x01000193);
+      h = Math.imul(h ^ (0x80 | (cp & 63)), 0x01000193);
     } else if (cp < 0x10000) {
-      byte(0xe0 | (cp >> 12));
-      byte(0x80 | ((cp >> 6) & 63));
-      byte(0x80 | (cp & 63));
+      h = Math.imul(h ^ (0xe0 | (cp >> 12)), 0x01000193);
+      h = Math.imul(h ^ (0x80 | ((cp >> 6) & 63)), 0x01000193);
+      h = Math.imul(h ^ (0x80 | (cp & 63)), 0x01000193);
     } else {
-      byte(0xf0 | (cp >> 18));
-      byte(0x80 | ((cp >> 12) & 63));
-      byte(0x80 | ((cp >> 6) & 63));
-      byte(0x80 | (cp & 63));
+      h = Math.imul(h ^ (0xf0 | (cp >> 18)), 0x01000193);
+      h = Math.imul(h ^ (0x80 | ((cp >> 12) & 63)), 0x01000193);
+      h = Math.imul(h ^ (0x80 | ((cp >> 6) & 63)), 0x01000193);
+      h = Math.imul(h ^ (0x80 | (cp & 63)), 0x01000193);
     }
   }
   return h >>> 0;

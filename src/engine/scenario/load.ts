@@ -10,12 +10,12 @@ import { decodeDocument } from './kinds';
 import type { Desired } from './drafts';
 import { emptyDesired, keyOf } from './drafts';
 import { Diagnostics, ObjectReport } from './report';
-import { parseStream } from './yaml-tree';
+import { DocumentStream } from './yaml-stream';
 import type { LineCounter } from 'yaml';
 
-/** Larger files are refused before parsing (the YAML parser reads about 1 MB a second). */
-export const MAX_SCENARIO_CHARS = 1 << 20;
-export const MAX_DOCUMENTS = 1000;
+/** Larger files are refused before parsing: room for the 10,000-Service scale scenario (12 MB). */
+export const MAX_SCENARIO_CHARS = 64 << 20;
+export const MAX_DOCUMENTS = 100_000;
 
 export interface LoadOptions {
   /** The cluster before this load: objects that still exist keep their addresses and ports. */
@@ -44,16 +44,16 @@ export function parseManifests(text: unknown): ParsedManifests {
     const diags = new Diagnostics(undefined);
     diags.error(
       { doc: -1, offset: -1 },
-      `the scenario is ${text.length} characters long; the lab reads at most ${MAX_SCENARIO_CHARS} (1 MiB)`,
+      `the scenario is ${text.length} characters long; the lab reads at most ${MAX_SCENARIO_CHARS} (64 MiB)`,
     );
     return { decoded: [], lines: undefined, diags };
   }
-  const stream = parseStream(text);
-  const diags = new Diagnostics(stream.lines);
-  for (const p of stream.problems)
-    diags.add(p.severity, { doc: p.doc, offset: p.offset }, p.message);
-  const decoded: Array<{ doc: number; item: Decoded }> = [];
-  for (const doc of stream.docs) {
+  // Each document is decoded as soon as it is read, so its tree is garbage right away.
+  const stream = new DocumentStream(text);
+  let diags = new Diagnostics(stream.lines);
+  let decoded: Array<{ doc: number; item: Decoded }> = [];
+  for (const { doc, problems } of stream.documents(MAX_DOCUMENTS)) {
+    for (const p of problems) diags.add(p.severity, { doc: p.doc, offset: p.offset }, p.message);
     if (doc.index >= MAX_DOCUMENTS) {
       diags.error(
         { doc: doc.index, offset: doc.start },
@@ -63,6 +63,12 @@ export function parseManifests(text: unknown): ParsedManifests {
     }
     const item = decodeDocument(diags, doc);
     if (item) decoded.push({ doc: doc.index, item });
+  }
+  if (stream.fatal) {
+    diags = new Diagnostics(stream.lines);
+    decoded = [];
+    for (const p of stream.fatal)
+      diags.add(p.severity, { doc: p.doc, offset: p.offset }, p.message);
   }
   return { decoded, lines: stream.lines, diags };
 }
@@ -75,13 +81,33 @@ const RESOURCE: Readonly<Record<string, string>> = {
   EndpointSlice: 'endpointslices.discovery.k8s.io',
 };
 
+type Named = ReadonlyArray<{ meta: { namespace: string; name: string } }>;
+
+/**
+ * namespace/name keys of a Desired list, kept beside it so each add is one lookup, not a scan
+ * (20,000 objects made loading quadratic). While objects are added, lists only grow or have
+ * an item replaced by one with the same key (apply.ts); a shorter list is indexed again.
+ */
+const KEYS = new WeakMap<Named, { keys: Set<string>; count: number }>();
+
+function hasKey(list: Named, key: string): boolean {
+  let index = KEYS.get(list);
+  if (!index || index.count > list.length) index = { keys: new Set(), count: 0 };
+  for (; index.count < list.length; index.count++) {
+    const o = list[index.count];
+    if (o) index.keys.add(keyOf(o.meta));
+  }
+  KEYS.set(list, index);
+  return index.keys.has(key);
+}
+
 /** Adds an object; a second object with the same kind/namespace/name is refused as on create. */
 export function addToDesired(desired: Desired, item: Decoded, diags: Diagnostics): boolean {
   const already = (
-    list: ReadonlyArray<{ meta: { namespace: string; name: string } }>,
+    list: Named,
     m: { namespace: string; name: string; nameLoc: { doc: number; offset: number } },
   ): boolean => {
-    if (!list.some((o) => keyOf(o.meta) === keyOf(m))) return false;
+    if (!hasKey(list, keyOf(m))) return false;
     const rep = new ObjectReport(diags, m.nameLoc.doc, item.kind, true);
     rep.name = m.name;
     rep.namespace = m.namespace;

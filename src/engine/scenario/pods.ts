@@ -106,6 +106,7 @@ export function placePods(
 
   // Pass 2: scheduling, in document order.
   const load = new Map(nodes.map((n) => [n.meta.name, 0]));
+  const sortedNames = [...byName.keys()].sort();
   for (const s of slots) {
     if (s.failed) continue;
     const d = s.draft;
@@ -116,7 +117,7 @@ export function placePods(
       s.nodeName = prevNode;
     if (!s.nodeName) {
       let best: string | undefined;
-      for (const n of [...byName.keys()].sort()) {
+      for (const n of sortedNames) {
         if (eligible(n) && (best === undefined || (load.get(n) ?? 0) < (load.get(best) ?? 0)))
           best = n;
       }
@@ -159,6 +160,8 @@ export function placePods(
       s.podIP = prev.podIP;
     }
   }
+  // Addresses below a node's last new one are all used (this pass only adds): resume there.
+  const resume = new Map<string, number>();
   for (const s of slots) {
     if (s.failed || s.podIP || !s.nodeName || s.draft.spec.hostNetwork) continue;
     const c = cidrs.get(s.nodeName);
@@ -171,13 +174,15 @@ export function placePods(
     }
     const base = ipToInt(c.network);
     let ip: string | undefined;
-    for (let off = 2; off <= cidrSize(c) - 2; off++) {
+    let off = resume.get(s.nodeName) ?? 2;
+    for (; off <= cidrSize(c) - 2; off++) {
       if (!used.has(base + off)) {
         ip = cidrNth(c, off);
         used.set(base + off, keyOf(s.draft.meta));
         break;
       }
     }
+    resume.set(s.nodeName, off);
     if (!ip) {
       // host-local's error; the pod stays in ContainerCreating without an address.
       const range = `${cidrNth(c, 2)}-${cidrNth(c, cidrSize(c) - 2)}`;

@@ -161,7 +161,7 @@ const IPV4_LOOSE = /^\d{1,3}(\.\d{1,3}){3}$/;
  * IPv6 address is refused with a lab-specific detail.
  */
 export function ipAddress(value: string): string[] {
-  if (ipIsValid(value)) return [];
+  if (isDottedQuad(value) || ipIsValid(value)) return [];
   if (IPV4_LOOSE.test(value) && value.split('.').every((o) => Number(o) <= 255)) {
     return ['must not have leading 0s'];
   }
@@ -169,6 +169,33 @@ export function ipAddress(value: string): string[] {
     return ['the lab models an IPv4 single-stack cluster: IPv6 addresses are not supported'];
   }
   return ['must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'];
+}
+
+/**
+ * ipIsValid's answer for the common case without splitting the text (100,000 endpoint
+ * addresses): four octets 0–255 of ASCII digits, no leading zeros. False sends the value to
+ * ipIsValid itself.
+ */
+function isDottedQuad(v: string): boolean {
+  let octets = 0;
+  let digits = 0;
+  let n = 0;
+  let first = 0;
+  for (let i = 0; i <= v.length; i++) {
+    const c = i < v.length ? v.charCodeAt(i) : 46;
+    if (c === 46) {
+      if (digits === 0 || (digits > 1 && first === 48) || n > 255) return false;
+      octets++;
+      digits = 0;
+      n = 0;
+    } else {
+      if (c < 48 || c > 57 || digits === 3) return false;
+      if (digits === 0) first = c;
+      n = n * 10 + c - 48;
+      digits++;
+    }
+  }
+  return octets === 4;
 }
 
 /** IsValidCIDR (strict: no host bits, no leading zeros). */

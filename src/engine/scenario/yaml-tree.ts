@@ -10,9 +10,12 @@
  * - Non-string keys become strings (JSON object keys are strings).
  *
  * Every node keeps its offset in the text so diagnostics can point at it.
+ *
+ * This is the full reader; yaml-stream.ts reads most documents of a scenario with a faster
+ * one that gives the same trees, and hands the rest to parseSlow here.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments } from 'yaml';
-import type { Document, Node as YamlNode, Tags } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
+import type { Document, LineCounter, Node as YamlNode, Tags } from 'yaml';
 
 export interface YMap {
   readonly kind: 'map';
@@ -65,8 +68,12 @@ export const MAX_ALIAS_COUNT = 100;
 export const MAX_NODES_PER_DOC = 200_000;
 /** Nesting depth; the API server's JSON decoder refuses deeper objects too. */
 export const MAX_DEPTH = 100;
+/** The limit errors, as the Converter and the fast reader (yaml-fast-line.ts) word them. */
+export const TOO_LARGE = `document is too large: more than ${MAX_NODES_PER_DOC} values`;
+export const TOO_DEEP = `document is nested too deeply (more than ${MAX_DEPTH} levels)`;
+
 /** Syntax errors reported per document (the first ones are the useful ones). */
-const MAX_SYNTAX_ERRORS_PER_DOC = 5;
+export const MAX_SYNTAX_ERRORS_PER_DOC = 5;
 
 class LimitError extends Error {
   constructor(
@@ -87,28 +94,59 @@ function kubectlTags(tags: Tags): Tags {
   });
 }
 
-export function parseStream(text: string): ParsedStream {
-  const lines = new LineCounter();
+/** The `yaml` options of kubectl's reading; the fast reader resolves scalars with the same tags. */
+export const YAML_OPTIONS = {
+  version: '1.1',
+  prettyErrors: false,
+  uniqueKeys: true,
+  customTags: kubectlTags,
+} as const;
+
+/** Documents read by `yaml` from `text`, a slice that starts at offset `base` of the scenario. */
+export interface SlowParse {
+  /** Documents, with `index` counted from 0 within the slice. */
+  readonly docs: readonly ParsedDoc[];
+  readonly problems: readonly ParseProblem[];
+  /** Syntax errors reported per document (the first few): a document with any has no tree. */
+  readonly syntaxErrors: readonly number[];
+  /** The parser itself failed: the whole scenario is unreadable (problems says why). */
+  readonly fatal: boolean;
+}
+
+/**
+ * The full YAML reader: every document of `text` through `yaml`'s parser. All offsets are
+ * shifted by `base`, so a slice of the scenario reports positions in the whole text.
+ */
+export function parseSlow(text: string, base = 0, lines?: LineCounter): SlowParse {
   const problems: ParseProblem[] = [];
   const docs: ParsedDoc[] = [];
+  const syntaxErrors: number[] = [];
   let list: Document.Parsed[];
+  // yaml makes an Error per problem; nobody reads their stack traces, which cost more than the
+  // parse itself on a file full of errors.
+  const errors = Error as unknown as { stackTraceLimit: number | undefined };
+  const traces = errors.stackTraceLimit;
   try {
-    list = parseDocuments(text, lines);
+    errors.stackTraceLimit = 0;
+    const parsed = parseAllDocuments(
+      text,
+      lines ? { ...YAML_OPTIONS, lineCounter: lines } : YAML_OPTIONS,
+    );
+    list = Array.isArray(parsed) ? parsed : [];
   } catch (err) {
-    const message =
-      err instanceof RangeError
-        ? `document is nested too deeply (more than ${MAX_DEPTH} levels)`
-        : 'yaml: the text could not be parsed';
-    return { docs: [], problems: [{ doc: 0, offset: 0, message, severity: 'error' }], lines };
+    const message = err instanceof RangeError ? TOO_DEEP : 'yaml: the text could not be parsed';
+    const problems = [{ doc: 0, offset: 0, message, severity: 'error' as const }];
+    return { docs: [], problems, syntaxErrors: [], fatal: true };
+  } finally {
+    errors.stackTraceLimit = traces;
   }
   list.forEach((doc, index) => {
-    const start = doc.contents?.range?.[0] ?? doc.range[0];
+    const start = (doc.contents?.range?.[0] ?? doc.range[0]) + base;
+    syntaxErrors.push(Math.min(doc.errors.length, MAX_SYNTAX_ERRORS_PER_DOC));
     doc.errors.slice(0, MAX_SYNTAX_ERRORS_PER_DOC).forEach((e) => {
       // The parser recurses per nesting level; its stack overflow surfaces as a document error.
-      const message = /call stack/i.test(e.message)
-        ? `document is nested too deeply (more than ${MAX_DEPTH} levels)`
-        : `yaml: ${e.message}`;
-      problems.push({ doc: index, offset: e.pos[0], message, severity: 'error' });
+      const message = /call stack/i.test(e.message) ? TOO_DEEP : `yaml: ${e.message}`;
+      problems.push({ doc: index, offset: e.pos[0] + base, message, severity: 'error' });
     });
     if (doc.errors.length > 0) {
       docs.push({ index, start, root: undefined });
@@ -117,13 +155,13 @@ export function parseStream(text: string): ParsedStream {
     for (const w of doc.warnings) {
       problems.push({
         doc: index,
-        offset: w.pos[0],
+        offset: w.pos[0] + base,
         message: `yaml: ${w.message}`,
         severity: 'warning',
       });
     }
     try {
-      const root = new Converter(doc).convert(doc.contents, 0, start);
+      const root = new Converter(doc, base).convert(doc.contents, 0, start);
       const empty = root.kind === 'scalar' && root.value === null;
       docs.push({ index, start, root: empty ? undefined : root });
     } catch (err) {
@@ -132,41 +170,24 @@ export function parseStream(text: string): ParsedStream {
       docs.push({ index, start, root: undefined });
     }
   });
-  return { docs, problems, lines };
-}
-
-function parseDocuments(text: string, lines: LineCounter): Document.Parsed[] {
-  const parsed = parseAllDocuments(text, {
-    version: '1.1',
-    lineCounter: lines,
-    prettyErrors: false,
-    uniqueKeys: true,
-    customTags: kubectlTags,
-  });
-  return Array.isArray(parsed) ? parsed : [];
+  return { docs, problems, syntaxErrors, fatal: false };
 }
 
 class Converter {
   private aliases = 0;
   private nodes = 0;
-  constructor(private readonly doc: Document.Parsed) {}
+  constructor(
+    private readonly doc: Document.Parsed,
+    /** Offset of the parsed slice in the scenario text. */
+    private readonly base: number,
+  ) {}
 
   convert(node: YamlNode | null | undefined, depth: number, fallback: number): YNode {
-    if (++this.nodes > MAX_NODES_PER_DOC) {
-      throw new LimitError(
-        `document is too large: more than ${MAX_NODES_PER_DOC} values`,
-        fallback,
-      );
-    }
-    if (depth > MAX_DEPTH) {
-      throw new LimitError(
-        `document is nested too deeply (more than ${MAX_DEPTH} levels)`,
-        fallback,
-      );
-    }
+    if (++this.nodes > MAX_NODES_PER_DOC) throw new LimitError(TOO_LARGE, fallback);
+    if (depth > MAX_DEPTH) throw new LimitError(TOO_DEEP, fallback);
     if (node === null || node === undefined)
       return { kind: 'scalar', start: fallback, value: null };
-    const start = node.range?.[0] ?? fallback;
+    const start = node.range ? node.range[0] + this.base : fallback;
     if (isAlias(node)) {
       if (++this.aliases > MAX_ALIAS_COUNT) {
         throw new LimitError('Excessive alias count indicates a resource exhaustion attack', start);
@@ -193,7 +214,7 @@ class Converter {
     for (const pair of pairs) {
       if (!isPair(pair)) continue;
       const keyNode = pair.key as YamlNode | null;
-      const keyStart = keyNode?.range?.[0] ?? start;
+      const keyStart = keyNode?.range ? keyNode.range[0] + this.base : start;
       const valueNode = pair.value as YamlNode | null;
       if (isScalar(keyNode) && typeof keyNode.value === 'symbol') {
         // `<<: *base` or `<<: [*a, *b]`: explicit keys win over merged ones, earlier sources
