@@ -239,5 +239,7 @@ export function testWorld(
       return () => state;
     })(),
     kubeProxy: () => undefined,
+    nodeKernel: () => undefined,
+    advanceClock: () => undefined,
   };
 }

@@ -2,6 +2,7 @@
 import { registerIp } from './ip';
 import { registerIptablesCommands } from './iptables';
 import { registerLab } from './lab';
+import { registerNodeTools } from './node-tools';
 import { registerKubectl } from './kubectl';
 import type { CommandRegistry } from './registry';
 import { createRegistry } from './registry';
@@ -69,5 +70,6 @@ export function createLabRegistry(): CommandRegistry {
   const registry = createStandardRegistry();
   registerIptablesCommands(registry);
   registerLab(registry);
+  registerNodeTools(registry);
   return registry;
 }

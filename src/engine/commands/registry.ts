@@ -6,6 +6,7 @@
 import type { Cluster } from '../model/cluster';
 import type { NetfilterState } from '../netfilter';
 import type { HostRef } from '../routing/topology';
+import type { CtTable } from '../conntrack';
 import type { Pipeline, Redirection } from './shell';
 import { parseCommandLine } from './shell';
 
@@ -49,6 +50,27 @@ export interface CommandWorld {
   netfilter(): NetfilterState;
   /** On a node: what its kube-proxy did last (undefined on pods and external clients). */
   kubeProxy(): KubeProxyStatus | undefined;
+  /** On a node: its conntrack table, sysctls and bridge ports (undefined elsewhere). */
+  nodeKernel(): NodeKernelControls | undefined;
+  /** Moves the lab's virtual clock forward (`sleep`): timers run, conntrack entries age. */
+  advanceClock(ms: number): void;
+}
+
+/** What node-level tools (conntrack, sysctl, bridge) read and change. */
+export interface NodeKernelControls {
+  readonly conntrack: CtTable;
+  /** Virtual time in ms (conntrack timers count against it). */
+  nowMs(): number;
+  sysctl(key: string): string | undefined;
+  setSysctl(key: string, value: string): void;
+  /** The bridge ports of cni0 (the pods' host-side veths), in ifindex order. */
+  bridgePorts(): readonly {
+    readonly name: string;
+    readonly ifindex: number;
+    readonly peerIfindex: number;
+  }[];
+  hairpin(port: string): boolean;
+  setHairpin(port: string, on: boolean): void;
 }
 
 /** What the node's kube-proxy last did, for the lab's own `lab` command. */

@@ -3,7 +3,10 @@
  * a pod or an external client has a network namespace of its own, whose tables start empty
  * (nothing programs iptables inside a pod).
  */
-import type { ApplyResult, CommandWorld, HostRef } from '../commands/registry';
+import type { ApplyResult, CommandWorld, HostRef, NodeKernelControls } from '../commands/registry';
+import { procNfConntrack } from '../conntrack';
+import { hairpinFlag, nodeConntrack, setHairpinFlag } from '../datapath';
+import { hostNetwork } from '../routing/topology';
 import { createNetfilter, type NetfilterState } from '../netfilter';
 import type { World } from './world';
 
@@ -33,6 +36,41 @@ export function hostNetfilter(world: World, host: HostRef): NetfilterState {
   return state;
 }
 
+/** Kernel files a host shows under /proc (what `cat` reads there). */
+function procFile(world: World, host: HostRef, path: string): string | undefined {
+  if (host.kind !== 'node') return undefined;
+  if (path === '/proc/net/nf_conntrack') {
+    return procNfConntrack(nodeConntrack(world, host.name), world.clock.now());
+  }
+  const sysctl = /^\/proc\/sys\/(.+)$/.exec(path);
+  if (sysctl !== null) {
+    const value = world.kernel(host.name)?.sysctls[sysctl[1]!.replace(/\//g, '.')];
+    return value === undefined ? undefined : `${value}\n`;
+  }
+  return undefined;
+}
+
+function nodeControls(world: World, node: string): NodeKernelControls | undefined {
+  const kernel = world.kernel(node);
+  if (kernel === undefined) return undefined;
+  return {
+    conntrack: nodeConntrack(world, node),
+    nowMs: () => world.clock.now(),
+    sysctl: (key) => kernel.sysctls[key],
+    setSysctl: (key, value) => {
+      kernel.sysctls[key] = value;
+    },
+    bridgePorts: () => {
+      const net = hostNetwork(world.cluster, { kind: 'node', name: node });
+      return (net?.interfaces ?? [])
+        .filter((i) => i.master === 'cni0')
+        .map((i) => ({ name: i.name, ifindex: i.ifindex, peerIfindex: i.peerIfindex ?? 0 }));
+    },
+    hairpin: (port) => hairpinFlag(world, node, port),
+    setHairpin: (port, on) => setHairpinFlag(world, node, port, on),
+  };
+}
+
 export function hostView(
   world: World,
   host: HostRef,
@@ -45,8 +83,10 @@ export function hostView(
     nowSeconds: () => world.nowSeconds(),
     epochSeconds: world.epochSeconds,
     host,
-    readFile,
+    readFile: (path) => (path.startsWith('/proc/') ? procFile(world, host, path) : readFile(path)),
     netfilter: () => hostNetfilter(world, host),
+    nodeKernel: () => (host.kind === 'node' ? nodeControls(world, host.name) : undefined),
+    advanceClock: (ms) => world.advance(ms),
     kubeProxy: () => {
       const kernel = host.kind === 'node' ? world.kernel(host.name) : undefined;
       const sync = kernel?.lastSync;

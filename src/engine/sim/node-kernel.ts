@@ -32,7 +32,7 @@ export interface NodeKernel {
   /** The output of the last iptables-restore kube-proxy ran ('' when it succeeded). */
   lastRestoreError: string;
   /** net.* sysctls as the lab set them for this node. */
-  readonly sysctls: Readonly<Record<string, string>>;
+  readonly sysctls: Record<string, string>;
 }
 
 /** Sysctl defaults on a node where br_netfilter is loaded (every bridge-CNI Kubernetes node). */

@@ -36,6 +36,7 @@ export class World {
   readonly epochSeconds: number;
   readonly kernels = new Map<string, NodeKernel>();
   private readonly recordKernelOps: boolean;
+  private readonly tickListeners: ((nowMs: number) => void)[] = [];
 
   constructor(cluster: Cluster, opts: WorldOptions = {}) {
     this.cluster = cluster;
@@ -64,6 +65,20 @@ export class World {
   /** Wall-clock seconds since the Unix epoch that tools print. */
   wallSeconds(): number {
     return this.epochSeconds + this.nowSeconds();
+  }
+
+  /**
+   * Virtual time passes (`sleep`, the UI's play loop): listeners registered by the datapath
+   * and the end hosts run their timers (conntrack expiry, TCP retransmissions).
+   */
+  advance(ms: number): void {
+    this.clock.advance(ms);
+    for (const onTick of this.tickListeners) onTick(this.clock.now());
+  }
+
+  /** Subscribes to clock advances (modules that keep timers attach here). */
+  onTick(listener: (nowMs: number) => void): void {
+    this.tickListeners.push(listener);
   }
 
   kernel(nodeName: string): NodeKernel | undefined {

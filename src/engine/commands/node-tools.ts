@@ -1,0 +1,127 @@
+/**
+ * Node tools beyond iptables: `conntrack`, `sysctl`, `bridge link`, and `sleep` (which moves the
+ * lab's virtual clock). Texts and exit codes as conntrack-tools 1.4.7, procps sysctl and
+ * iproute2's bridge print them (checked against the real tools in a network namespace).
+ */
+import { conntrackCommand } from '../conntrack';
+import type { CommandContext, CommandRegistry, CommandResult } from './registry';
+import { registerCommand } from './registry';
+
+const ok = (stdout: string): CommandResult => ({ stdout, stderr: '', exitCode: 0 });
+const fail = (stderr: string, exitCode = 1): CommandResult => ({ stdout: '', stderr, exitCode });
+
+function conntrack(ctx: CommandContext, argv: string[]): CommandResult {
+  const node = ctx.world.nodeKernel();
+  if (node === undefined) {
+    // Pods and clients have conntrack tables of their own that the lab does not model.
+    return fail('conntrack: the lab tracks connections on nodes only; run it on a node\n');
+  }
+  return conntrackCommand(node.conntrack, argv.slice(1), node.nowMs());
+}
+
+function sysctlPath(key: string): string {
+  return `/proc/sys/${key.replace(/\./g, '/')}`;
+}
+
+/** procps `sysctl [-n] [-w] KEY[=VALUE]…` over the node's sysctls. */
+function sysctl(ctx: CommandContext, argv: string[]): CommandResult {
+  const node = ctx.world.nodeKernel();
+  let write = false;
+  let valuesOnly = false;
+  let stdout = '';
+  let stderr = '';
+  let exitCode = 0;
+  for (const arg of argv.slice(1)) {
+    if (arg === '-w') write = true;
+    else if (arg === '-n') valuesOnly = true;
+    else if (arg.startsWith('-')) return fail(`sysctl: invalid option -- '${arg.slice(1)}'\n`, 255);
+    else {
+      const eq = arg.indexOf('=');
+      if (write && eq < 0) {
+        stderr += `sysctl: command line(0): invalid syntax, continuing...\n`;
+        exitCode = 1;
+        continue;
+      }
+      const key = eq < 0 ? arg : arg.slice(0, eq);
+      const current = node?.sysctl(key);
+      if (current === undefined) {
+        stderr += `sysctl: cannot stat ${sysctlPath(key)}: No such file or directory\n`;
+        exitCode = 1;
+        continue;
+      }
+      let value = current;
+      if (eq >= 0) {
+        value = arg.slice(eq + 1);
+        node?.setSysctl(key, value);
+      }
+      stdout += valuesOnly ? `${value}\n` : `${key} = ${value}\n`;
+    }
+  }
+  return { stdout, stderr, exitCode };
+}
+
+/** `bridge [-d] link [show [dev PORT]]` and `bridge link set dev PORT hairpin on|off`. */
+function bridge(ctx: CommandContext, argv: string[]): CommandResult {
+  const args = argv.slice(1);
+  const details = args[0] === '-d' || args[0] === '-details';
+  if (details) args.shift();
+  if (args[0] !== 'link' && args[0] !== 'l') {
+    return fail(`Object "${args[0] ?? ''}" is unknown, try "bridge help".\n`, 255);
+  }
+  const node = ctx.world.nodeKernel();
+  const ports = node?.bridgePorts() ?? [];
+  if (args[1] === 'set') {
+    const dev = args[args.indexOf('dev') + 1];
+    const flag = args[args.indexOf('hairpin') + 1];
+    const port = ports.find((p) => p.name === dev);
+    if (dev === undefined || args.indexOf('dev') < 0)
+      return fail('Device is a required argument.\n', 255);
+    if (port === undefined || node === undefined)
+      return fail(`Cannot find bridge device "${dev}"\n`, 255);
+    if (args.indexOf('hairpin') >= 0) {
+      if (flag !== 'on' && flag !== 'off')
+        return fail(`Error: argument "${flag ?? ''}" is wrong: hairpin\n`, 255);
+      node.setHairpin(dev, flag === 'on');
+    }
+    return ok('');
+  }
+  const devIndex = args.indexOf('dev');
+  const only = devIndex >= 0 ? args[devIndex + 1] : args[2];
+  let out = '';
+  for (const p of ports) {
+    if (only !== undefined && p.name !== only) continue;
+    out += `${p.ifindex}: ${p.name}@if${p.peerIfindex}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 master cni0 state forwarding priority 32 cost 2 \n`;
+    if (details && node !== undefined) {
+      out += `    hairpin ${node.hairpin(p.name) ? 'on' : 'off'} guard off root_block off fastleave off learning on flood on mcast_flood on bcast_flood on mcast_router 1 mcast_to_unicast off neigh_suppress off vlan_tunnel off isolated off locked off \n`;
+    }
+  }
+  if (only !== undefined && out === '') return fail(`Cannot find device "${only}"\n`);
+  return ok(out);
+}
+
+/** coreutils `sleep NUMBER[smhd]`: in the lab, virtual time passes at once. */
+function sleep(ctx: CommandContext, argv: string[]): CommandResult {
+  const operands = argv.slice(1);
+  if (operands.length === 0)
+    return fail("sleep: missing operand\nTry 'sleep --help' for more information.\n");
+  let ms = 0;
+  for (const op of operands) {
+    const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(op);
+    if (m === null) {
+      return fail(
+        `sleep: invalid time interval '${op}'\nTry 'sleep --help' for more information.\n`,
+      );
+    }
+    const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
+    ms += Math.round(Number(m[1]) * unit * 1000);
+  }
+  ctx.world.advanceClock(ms);
+  return ok('');
+}
+
+export function registerNodeTools(registry: CommandRegistry): void {
+  registerCommand(registry, 'conntrack', conntrack);
+  registerCommand(registry, 'sysctl', sysctl);
+  registerCommand(registry, 'bridge', bridge);
+  registerCommand(registry, 'sleep', sleep);
+}

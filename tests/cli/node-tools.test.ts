@@ -1,0 +1,76 @@
+/**
+ * sysctl, bridge, conntrack and sleep on a node, as the CLI runs them. Expected texts are the
+ * real tools' (procps sysctl, iproute2 bridge, conntrack-tools 1.4.7), run in a namespace here.
+ */
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main';
+
+async function run(script: string) {
+  let out = '';
+  let err = '';
+  const status = await main(['run'], {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    readFile: () => undefined,
+    readStdin: () => script,
+  });
+  return { status, out, err };
+}
+
+describe('node tools', () => {
+  it('sysctl reads and writes the node setting the bridge consults', async () => {
+    const r = await run(
+      [
+        'node-1$ sysctl net.bridge.bridge-nf-call-iptables',
+        'node-1$ sysctl -w net.bridge.bridge-nf-call-iptables=0',
+        'node-1$ cat /proc/sys/net/bridge/bridge-nf-call-iptables',
+        'node-2$ sysctl -n net.bridge.bridge-nf-call-iptables',
+      ].join('\n'),
+    );
+    expect(r.out).toBe(
+      'net.bridge.bridge-nf-call-iptables = 1\nnet.bridge.bridge-nf-call-iptables = 0\n0\n1\n',
+    );
+    expect(r.status).toBe(0);
+  });
+
+  it('sysctl on an unknown key fails like procps', async () => {
+    const r = await run('node-1$ sysctl net.foo.bar');
+    expect(r.err).toBe('sysctl: cannot stat /proc/sys/net/foo/bar: No such file or directory\n');
+    expect(r.status).toBe(1);
+  });
+
+  it('bridge link shows and sets the hairpin flag of a pod port', async () => {
+    const r = await run(
+      ['node-1$ bridge -d link | grep -c "hairpin on"', 'node-1$ bridge link | head -n 1'].join(
+        '\n',
+      ),
+    );
+    // The built-in scenario's kubelet runs hairpin-veth: every pod port has the flag.
+    expect(r.out.split('\n')[0]).toBe('4');
+    expect(r.out.split('\n')[1]).toMatch(
+      /^4: veth[0-9a-f]{8}@if2: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 master cni0 state forwarding priority 32 cost 2 $/,
+    );
+    const port = /veth[0-9a-f]{8}/.exec(r.out)![0];
+    const off = await run(
+      `node-1$ bridge link set dev ${port} hairpin off\nnode-1$ bridge -d link show dev ${port} | grep -c "hairpin off"`,
+    );
+    expect(off.out).toBe('1\n');
+    const bad = await run('node-1$ bridge link set dev nope hairpin on');
+    expect(bad.err).toBe('Cannot find bridge device "nope"\n');
+    expect(bad.status).toBe(255);
+  });
+
+  it('conntrack -L on a quiet node shows no entries (footer on stderr)', async () => {
+    const r = await run('node-1$ conntrack -L');
+    expect(r.out).toBe('');
+    expect(r.err).toBe('conntrack v1.4.7 (conntrack-tools): 0 flow entries have been shown.\n');
+  });
+
+  it('sleep takes coreutils arguments and rejects bad ones', async () => {
+    expect((await run('node-1$ sleep 1.5 2m')).status).toBe(0);
+    const r = await run('node-1$ sleep soon');
+    expect(r.err).toBe(
+      "sleep: invalid time interval 'soon'\nTry 'sleep --help' for more information.\n",
+    );
+  });
+});
