@@ -1,0 +1,130 @@
+/**
+ * HTTP/1.1 text as the lab's programs speak it: curl 7.88.1's request and the pods' server
+ * (Go net/http, like agnhost netexec) responses.
+ *
+ * The web server answers `GET /` with one line naming the pod that answered, the address it was
+ * reached at, and the peer it saw — the three facts Service networking changes:
+ *
+ *     web-6bc869c565-g2952 (10.244.1.3:8080): you are 10.244.0.5:51234
+ *
+ * (the destination is the pod's own address after DNAT; the peer is the client, or the node's
+ * address when the packet was masqueraded). agnhost netexec's `/hostname` (the pod name) and
+ * `/clientip` (`ip:port`) answer as agnhost does, without a newline; other paths get Go's
+ * `404 page not found`. agnhost itself answers `/` with the time; the lab's line replaces it.
+ */
+import { httpDate } from '../output/time';
+
+export const CURL_USER_AGENT = 'curl/7.88.1';
+
+/** curl's request: `Host` carries the port only when it is not the scheme's default. */
+export function curlRequest(host: string, port: number, path: string): string {
+  const hostHeader = port === 80 ? host : `${host}:${port}`;
+  return (
+    `GET ${path} HTTP/1.1\r\n` +
+    `Host: ${hostHeader}\r\n` +
+    `User-Agent: ${CURL_USER_AGENT}\r\n` +
+    `Accept: */*\r\n\r\n`
+  );
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly reason: string;
+  readonly version: string;
+  /** Header lines in wire order, without CRLF. */
+  readonly headers: readonly string[];
+  readonly body: string;
+}
+
+export interface ParsedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly version: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export function parseRequest(text: string): ParsedRequest | undefined {
+  const [head] = text.split('\r\n\r\n');
+  const lines = (head ?? '').split('\r\n');
+  const m = /^([A-Z]+) (\S+) (HTTP\/1\.[01])$/.exec(lines[0] ?? '');
+  if (m === null) return undefined;
+  const headers: Record<string, string> = {};
+  for (const l of lines.slice(1)) {
+    const i = l.indexOf(':');
+    if (i > 0) headers[l.slice(0, i).toLowerCase()] = l.slice(i + 1).trim();
+  }
+  return { method: m[1] ?? 'GET', path: m[2] ?? '/', version: m[3] ?? 'HTTP/1.1', headers };
+}
+
+/** The web server's answer to a request (Go's header order: Date, Content-Length, Content-Type). */
+export function webResponse(
+  req: ParsedRequest,
+  who: { readonly name: string; readonly local: string; readonly peer: string },
+  unixMs: number,
+): HttpResponse {
+  const path = req.path.split('?')[0];
+  const date = `Date: ${httpDate(unixMs)}`;
+  const body =
+    path === '/'
+      ? `${who.name} (${who.local}): you are ${who.peer}\n`
+      : path === '/hostname'
+        ? who.name
+        : path === '/clientip'
+          ? who.peer
+          : undefined;
+  if (body === undefined) {
+    const text = '404 page not found\n';
+    return {
+      status: 404,
+      reason: 'Not Found',
+      version: 'HTTP/1.1',
+      headers: [
+        'Content-Type: text/plain; charset=utf-8',
+        'X-Content-Type-Options: nosniff',
+        date,
+        `Content-Length: ${text.length}`,
+      ],
+      body: text,
+    };
+  }
+  return {
+    status: 200,
+    reason: 'OK',
+    version: 'HTTP/1.1',
+    headers: [date, `Content-Length: ${body.length}`, 'Content-Type: text/plain; charset=utf-8'],
+    body,
+  };
+}
+
+/**
+ * What a Go TLS server (kube-apiserver, kubelet) answers to plain HTTP: crypto/tls recognises an
+ * HTTP request in the first record and net/http writes this, then closes the connection.
+ */
+export function tlsPlainHttpResponse(): HttpResponse {
+  return {
+    status: 400,
+    reason: 'Bad Request',
+    version: 'HTTP/1.0',
+    headers: [],
+    body: 'Client sent an HTTP request to an HTTPS server.\n',
+  };
+}
+
+export function responseText(r: HttpResponse): string {
+  return `${r.version} ${r.status} ${r.reason}\r\n${r.headers.map((h) => `${h}\r\n`).join('')}\r\n${r.body}`;
+}
+
+export function parseResponse(text: string): HttpResponse | undefined {
+  const i = text.indexOf('\r\n\r\n');
+  if (i < 0) return undefined;
+  const lines = text.slice(0, i).split('\r\n');
+  const m = /^(HTTP\/1\.[01]) (\d{3}) ?(.*)$/.exec(lines[0] ?? '');
+  if (m === null) return undefined;
+  return {
+    version: m[1] ?? 'HTTP/1.1',
+    status: Number(m[2]),
+    reason: m[3] ?? '',
+    headers: lines.slice(1),
+    body: text.slice(i + 4),
+  };
+}

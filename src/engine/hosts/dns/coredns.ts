@@ -1,0 +1,218 @@
+/**
+ * CoreDNS as kubeadm deploys it (Corefile: `kubernetes cluster.local in-addr.arpa ip6.arpa
+ * { pods insecure; fallthrough in-addr.arpa ip6.arpa; ttl 30 }`, `forward . /etc/resolv.conf`,
+ * `loadbalance`), answering from the Cluster as it is at query time:
+ *
+ * - `SVC.NS.svc.cluster.local` A: the ClusterIP; headless (clusterIP None): every ready endpoint
+ *   address (deduplicated, shuffled by `loadbalance`), NXDOMAIN when there is none; ExternalName:
+ *   a CNAME to spec.externalName (plugin/backend_lookup.go A()).
+ * - `ENDPOINT.SVC.NS.svc.cluster.local` (headless, endpoint named by its dashed IP) and
+ *   `A-B-C-D.NS.pod.cluster.local` (`pods insecure`: any dashed IP in an existing namespace).
+ * - A name that exists with no record of the type (AAAA in this IPv4 cluster, `NS.svc…`):
+ *   NOERROR with the zone's SOA in AUTHORITY (NODATA); an unknown name: NXDOMAIN + SOA.
+ *   Answers are authoritative (aa) without recursion available (no ra): the kubernetes plugin
+ *   replies itself, which is why dig warns `recursion requested but not available`.
+ * - PTR for a Service's ClusterIP.
+ * - Everything else goes to `forward`. The lab has no internet: its upstream knows no name and
+ *   answers NXDOMAIN with ra set and no SOA (a real upstream adds the root zone's SOA); so an
+ *   ExternalName's CNAME comes without the target's addresses (CoreDNS appends whatever the
+ *   upstream returns for the target, here nothing).
+ *
+ * The reply echoes the query's OPT record with its COOKIE option as is (request.SizeAndDo keeps
+ * supported options; CoreDNS has no server cookie, so dig prints `(echoed)`). The `cache 30`
+ * plugin is not modelled: TTLs are always 30.
+ */
+import type { Cluster, Service } from '../../model/cluster';
+import { ipIsValid } from '../../model/ip';
+import type { Rng } from '../../model/runtime';
+import type { DnsMessage, DnsQuestion, Rcode, ResourceRecord } from './message';
+import { fqdn } from './message';
+
+export const CLUSTER_DOMAIN = 'cluster.local';
+/** The kubernetes plugin's `ttl 30` (kubeadm's Corefile). */
+export const COREDNS_TTL = 30;
+
+const BUILTIN_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+function namespaces(cluster: Cluster): Set<string> {
+  const out = new Set(BUILTIN_NAMESPACES);
+  for (const o of [...cluster.pods, ...cluster.services, ...cluster.deployments])
+    out.add(o.meta.namespace);
+  return out;
+}
+
+/** SOA serial: the kubernetes plugin's APIConn.Modified(), the Unix time of the last change. */
+export function soaSerial(cluster: Cluster, epochSeconds: number): number {
+  let last = 0;
+  for (const o of [...cluster.services, ...cluster.endpointSlices])
+    last = Math.max(last, o.meta.createdAt);
+  return (epochSeconds + Math.floor(last)) >>> 0;
+}
+
+function soa(serial: number): ResourceRecord {
+  return {
+    name: `${CLUSTER_DOMAIN}.`,
+    ttl: COREDNS_TTL,
+    data: {
+      type: 'SOA',
+      mname: `ns.dns.${CLUSTER_DOMAIN}.`,
+      rname: `hostmaster.${CLUSTER_DOMAIN}.`,
+      serial,
+      refresh: 7200,
+      retry: 1800,
+      expire: 86400,
+      minimum: COREDNS_TTL,
+    },
+  };
+}
+
+/** Ready endpoint addresses of a Service, in EndpointSlice order, without duplicates. */
+export function readyAddresses(cluster: Cluster, svc: Service): string[] {
+  const out: string[] = [];
+  for (const slice of cluster.endpointSlices) {
+    if (slice.meta.namespace !== svc.meta.namespace || slice.serviceName !== svc.meta.name)
+      continue;
+    for (const ep of slice.endpoints)
+      if (ep.conditions.ready) for (const a of ep.addresses) if (!out.includes(a)) out.push(a);
+  }
+  return out;
+}
+
+/** The loadbalance plugin's round-robin shuffle of A records (randomness from the lab's rng). */
+function shuffle<T>(items: T[], rng: Rng): T[] {
+  const out = [...items];
+  for (let j = 0; j < out.length - 1; j++) {
+    const p = j + (rng.nextU32() % (out.length - j));
+    const a = out[j] as T;
+    out[j] = out[p] as T;
+    out[p] = a;
+  }
+  return out;
+}
+
+interface Lookup {
+  readonly rcode: Rcode;
+  readonly answer: ResourceRecord[];
+  /** True: an authoritative answer from the kubernetes plugin; false: from the upstream. */
+  readonly authoritative: boolean;
+}
+
+const NXDOMAIN: Lookup = { rcode: 'NXDOMAIN', answer: [], authoritative: true };
+const NODATA: Lookup = { rcode: 'NOERROR', answer: [], authoritative: true };
+const UPSTREAM_NX: Lookup = { rcode: 'NXDOMAIN', answer: [], authoritative: false };
+
+function a(name: string, address: string): ResourceRecord {
+  return { name, ttl: COREDNS_TTL, data: { type: 'A', address } };
+}
+
+function serviceLookup(cluster: Cluster, q: DnsQuestion, labels: string[], rng: Rng): Lookup {
+  // labels, zone stripped: [endpoint?, service, namespace, 'svc']
+  const [nsName, svcName, endpoint] = [labels.at(-2), labels.at(-3), labels.at(-4)];
+  if (labels.length > 4 || nsName === undefined) return labels.length === 1 ? NODATA : NXDOMAIN;
+  if (!namespaces(cluster).has(nsName)) return NXDOMAIN;
+  if (svcName === undefined) return NODATA;
+  const svc = cluster.services.find((s) => s.meta.namespace === nsName && s.meta.name === svcName);
+  if (svc === undefined) return NXDOMAIN;
+  if (svc.type === 'ExternalName' && svc.externalName !== undefined) {
+    if (endpoint !== undefined) return NXDOMAIN;
+    const cname: ResourceRecord = {
+      name: q.name,
+      ttl: COREDNS_TTL,
+      data: { type: 'CNAME', target: fqdn(svc.externalName) },
+    };
+    return ['A', 'AAAA', 'CNAME', 'ANY'].includes(q.type)
+      ? { rcode: 'NOERROR', answer: [cname], authoritative: true }
+      : NODATA;
+  }
+  if (svc.clusterIP === 'None' || endpoint !== undefined) {
+    let addrs = readyAddresses(cluster, svc);
+    if (endpoint !== undefined) addrs = addrs.filter((ip) => ip.replaceAll('.', '-') === endpoint);
+    if (addrs.length === 0) return NXDOMAIN;
+    if (q.type !== 'A') return NODATA;
+    return {
+      rcode: 'NOERROR',
+      answer: shuffle(addrs, rng).map((ip) => a(q.name, ip)),
+      authoritative: true,
+    };
+  }
+  if (q.type !== 'A' || svc.clusterIP === '') return NODATA;
+  return { rcode: 'NOERROR', answer: [a(q.name, svc.clusterIP)], authoritative: true };
+}
+
+function podLookup(cluster: Cluster, q: DnsQuestion, labels: string[]): Lookup {
+  // [a-b-c-d, namespace, 'pod']
+  if (labels.length === 1) return NODATA;
+  if (labels.length !== 3) return NXDOMAIN;
+  const [dashed, ns] = labels as [string, string];
+  if (!namespaces(cluster).has(ns)) return NXDOMAIN;
+  const ip = dashed.replaceAll('-', '.');
+  if (!ipIsValid(ip) || dashed.split('-').length !== 4) return NXDOMAIN;
+  return q.type === 'A'
+    ? { rcode: 'NOERROR', answer: [a(q.name, ip)], authoritative: true }
+    : NODATA;
+}
+
+function reverseLookup(cluster: Cluster, q: DnsQuestion): Lookup {
+  const octets = q.name
+    .toLowerCase()
+    .replace(/\.in-addr\.arpa\.$/, '')
+    .split('.')
+    .reverse();
+  const ip = octets.join('.');
+  const svc = cluster.services.find((s) => s.clusterIP === ip);
+  if (q.type !== 'PTR' || svc === undefined) return UPSTREAM_NX; // fallthrough in-addr.arpa
+  const target = `${svc.meta.name}.${svc.meta.namespace}.svc.${CLUSTER_DOMAIN}.`;
+  return {
+    rcode: 'NOERROR',
+    answer: [{ name: q.name, ttl: COREDNS_TTL, data: { type: 'PTR', target } }],
+    authoritative: true,
+  };
+}
+
+function lookup(cluster: Cluster, q: DnsQuestion, rng: Rng): Lookup {
+  const name = q.name.toLowerCase();
+  const zone = `${CLUSTER_DOMAIN}.`;
+  if (name.endsWith('.in-addr.arpa.')) return reverseLookup(cluster, q);
+  if (name !== zone && !name.endsWith(`.${zone}`)) return UPSTREAM_NX;
+  const labels = name
+    .slice(0, name.length - zone.length)
+    .split('.')
+    .filter((l) => l !== '');
+  if (labels.length === 0) return NODATA;
+  const kind = labels.at(-1);
+  if (kind === 'svc') return serviceLookup(cluster, q, labels, rng);
+  if (kind === 'pod') return podLookup(cluster, q, labels);
+  return NXDOMAIN;
+}
+
+/** CoreDNS's reply to one query. */
+export function corednsAnswer(
+  cluster: Cluster,
+  query: DnsMessage,
+  opts: { readonly rng: Rng; readonly serial: number },
+): DnsMessage {
+  const q = query.question[0];
+  const base = {
+    id: query.id,
+    qr: true,
+    tc: false,
+    rd: query.rd,
+    ad: false,
+    cd: query.cd,
+    question: query.question,
+    additional: [],
+    ...(query.edns === undefined ? {} : { edns: query.edns }),
+  };
+  if (q === undefined)
+    return { ...base, aa: false, ra: false, rcode: 'FORMERR', answer: [], authority: [] };
+  const r = lookup(cluster, q, opts.rng);
+  const authority = r.authoritative && r.answer.length === 0 ? [soa(opts.serial)] : [];
+  return {
+    ...base,
+    aa: r.authoritative,
+    ra: !r.authoritative,
+    rcode: r.rcode,
+    answer: r.answer,
+    authority,
+  };
+}

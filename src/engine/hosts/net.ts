@@ -1,0 +1,129 @@
+/**
+ * Plumbing shared by the protocols: the operation context (where emitted packets and socket
+ * events accumulate), source address selection, and ephemeral ports.
+ */
+import { cidrContains } from '../model/ip';
+import { dnsWireSize } from './dns/message';
+import type {
+  Emitted,
+  HostCtx,
+  HostPacket,
+  HostStack,
+  HostsState,
+  Owner,
+  Payload,
+  Socket,
+  SocketEvent,
+} from './types';
+
+/** One call into the socket layer: its inputs and what it produced so far. */
+export interface Op {
+  readonly hosts: HostsState;
+  readonly ctx: HostCtx;
+  readonly emit: Emitted[];
+  readonly events: SocketEvent[];
+}
+
+export function newOp(hosts: HostsState, ctx: HostCtx): Op {
+  return { hosts, ctx, emit: [], events: [] };
+}
+
+export function send(op: Op, stack: HostStack, iface: string, packet: HostPacket): void {
+  op.emit.push({ host: stack.key, iface, packet });
+}
+
+export function event(
+  op: Op,
+  stack: HostStack,
+  socket: Socket,
+  kind: SocketEvent['kind'],
+  extra: Partial<Pick<SocketEvent, 'data' | 'from' | 'to' | 'errno'>> = {},
+): void {
+  const owner: Owner = socket.owner;
+  op.events.push({ t: op.ctx.now, host: stack.key, socket: socket.id, kind, owner, ...extra });
+}
+
+export function nextSocketId(hosts: HostsState): number {
+  return hosts.nextSocketId++;
+}
+
+/**
+ * The route a locally generated packet takes and the source address it gets (ip_route_output:
+ * longest prefix match; the route's preferred source, else the device's first address). A
+ * destination that is one of the host's own addresses goes over `lo` with itself as source.
+ */
+export function routeFor(
+  stack: HostStack,
+  dst: string,
+): { readonly dev: string; readonly src: string } | undefined {
+  if (stack.addresses.includes(dst) || dst.startsWith('127.')) {
+    return { dev: 'lo', src: dst.startsWith('127.') ? '127.0.0.1' : dst };
+  }
+  let best: HostStack['routes'][number] | undefined;
+  for (const r of stack.routes) {
+    if (!cidrContains({ network: r.dst, prefix: r.prefix }, dst)) continue;
+    if (best === undefined || r.prefix > best.prefix) best = r;
+  }
+  return best === undefined ? undefined : { dev: best.dev, src: best.src };
+}
+
+export function isLocalAddress(stack: HostStack, addr: string): boolean {
+  return stack.addresses.includes(addr) || addr.startsWith('127.');
+}
+
+function portInUse(stack: HostStack, proto: 'tcp' | 'udp', port: number): boolean {
+  return stack.sockets.some(
+    (s) => s.proto === proto && s.local.port === port && !(s.proto === 'udp' && s.closed),
+  );
+}
+
+/**
+ * An ephemeral port for connect() (inet_hash_connect, Linux ≥ 4.6): ports of the range's low
+ * parity (even with the default 32768-60999) are tried first, from a random offset, stepping by
+ * two; the other parity is left for bind(0). Linux derives the offset from a keyed hash of the
+ * destination plus a perturbation table; the lab draws it from the rng. Simplification: a port
+ * is skipped if any socket of the host uses it (Linux may share it between different peers).
+ */
+export function tcpEphemeralPort(stack: HostStack, rngValue: number): number | undefined {
+  const [low, high] = stack.portRange;
+  let remaining = high + 1 - low;
+  if (remaining > 1) remaining &= ~1;
+  for (const parity of [0, 1]) {
+    let offset = (rngValue % remaining) & ~1;
+    offset += parity;
+    for (let i = 0; i < remaining; i += 2) {
+      let port = low + ((offset + i) % remaining);
+      if (port > high) port -= remaining;
+      if (!portInUse(stack, 'tcp', port)) return port;
+    }
+  }
+  return undefined;
+}
+
+/** An ephemeral UDP port (udp_lib_get_port with port 0): random in the range, any parity. */
+export function udpEphemeralPort(stack: HostStack, rngValue: number): number | undefined {
+  const [low, high] = stack.portRange;
+  const remaining = high + 1 - low;
+  const first = rngValue % remaining;
+  for (let i = 0; i < remaining; i++) {
+    const port = low + ((first + i) % remaining);
+    if (!portInUse(stack, 'udp', port)) return port;
+  }
+  return undefined;
+}
+
+/** Bytes of a payload on the wire: UTF-8 text, or a DNS message (+2 length bytes over TCP). */
+export function payloadBytes(p: Payload, proto: 'tcp' | 'udp'): number {
+  if (p.kind === 'dns') return dnsWireSize(p.message) + (proto === 'tcp' ? 2 : 0);
+  return textBytes(p.text);
+}
+
+/** Bytes of a text payload on the wire (UTF-8). */
+export function textBytes(text: string): number {
+  let n = 0;
+  for (const ch of text) {
+    const c = ch.codePointAt(0) ?? 0;
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  }
+  return n;
+}

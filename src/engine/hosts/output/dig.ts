@@ -1,0 +1,188 @@
+/**
+ * dig's output (BIND 9.18.49-1~deb12u3-Debian, bookworm's dnsutils), from a transcript. Layout
+ * checked byte for byte against the real dig (golden tests); rules from bin/dig/dig.c:
+ *
+ * - the banner `; <<>> DiG VERSION <<>> ARGS`, `; (1 server found)` when `@server` was given,
+ *   `;; global options: +cmd`; printed with the answer, or after the errors when none came;
+ * - `;; WARNING: .local is reserved for Multicast DNS …` for names under `.local` (9.18.19+),
+ *   `;; WARNING: recursion requested but not available` when rd is set and ra is not (CoreDNS's
+ *   own answers);
+ * - records in BIND's debug style: owner, TTL, class, type, data in columns 0/24/32/40/48,
+ *   reached with tabs (8 columns each) or a single space when a field is too wide;
+ * - `;; Query time: N msec` (virtual ms), `;; SERVER: IP#PORT(ARG) (UDP)`, `;; WHEN:` from the
+ *   lab clock in UTC, `;; MSG SIZE  rcvd: N`;
+ * - failures: `;; communications error to IP#53: timed out` (or `connection refused`) per try,
+ *   then `;; no servers could be reached`, exit 9. `+short` prints only the answers' data.
+ * - legacy (BIND ≤ 9.16, from its source, not run here): `;; reply from unexpected source: A#53,
+ *   expected B#53` per stray reply and `;; connection timed out; no servers could be reached`.
+ */
+import type { DnsMessage, ResourceRecord } from '../dns/message';
+import { dnsWireSize, rdataText } from '../dns/message';
+import type { DigOptions, TranscriptEntry } from '../programs/types';
+import type { ToolOutput } from './curl';
+import { digWhen, unixMs } from './time';
+
+export const DIG_VERSION = '9.18.49-1~deb12u3-Debian';
+export const DIG_LEGACY_VERSION = '9.16.50-Debian';
+
+/** masterdump.c indent(): from column `width` to column `to` with tabs (8 wide), else a space. */
+function padTo(width: number, to: number): [string, number] {
+  const target = Math.max(to, width + 1);
+  const tabs = Math.floor(target / 8) - Math.floor(width / 8);
+  if (tabs > 0) return ['\t'.repeat(tabs) + ' '.repeat(target % 8), target];
+  return [' '.repeat(target - width), target];
+}
+
+function columns(
+  first: string,
+  fields: readonly (readonly [string, number])[],
+  width0 = first.length,
+): string {
+  let line = first;
+  let width = width0;
+  for (const [text, to] of fields) {
+    const [pad, at] = padTo(width, to);
+    line += pad + text;
+    width = at + text.length;
+  }
+  return line;
+}
+
+/** A record line as dig prints it (BIND's debug style: columns 24, 32, 40, 48). */
+export function rrLine(rr: ResourceRecord): string {
+  return columns(rr.name, [
+    [String(rr.ttl), 24],
+    ['IN', 32],
+    [rr.data.type, 40],
+    [rdataText(rr.data), 48],
+  ]);
+}
+
+/**
+ * A question line: `;NAME`, then class and type at columns 32 and 40 — counted from after the
+ * `;`, which dig prints before the record text (the real dig: a 31-character name gets a tab).
+ */
+export function questionLine(name: string, type: string): string {
+  return columns(
+    `;${name}`,
+    [
+      ['IN', 32],
+      [type, 40],
+    ],
+    name.length,
+  );
+}
+
+function banner(opts: DigOptions, legacy: boolean): string {
+  if (opts.short) return '';
+  const version = legacy ? DIG_LEGACY_VERSION : DIG_VERSION;
+  const found = opts.server !== undefined ? '; (1 server found)\n' : '';
+  return `\n; <<>> DiG ${version} <<>> ${opts.args.join(' ')}\n${found};; global options: +cmd\n`;
+}
+
+function flags(m: DnsMessage): string {
+  const f = [
+    ['qr', m.qr],
+    ['aa', m.aa],
+    ['tc', m.tc],
+    ['rd', m.rd],
+    ['ra', m.ra],
+    ['ad', m.ad],
+    ['cd', m.cd],
+  ] as const;
+  return f.flatMap(([n, on]) => (on ? [` ${n}`] : [])).join('');
+}
+
+function section(title: string, rrs: readonly ResourceRecord[]): string {
+  if (rrs.length === 0) return '';
+  return `\n;; ${title} SECTION:\n${rrs.map((rr) => `${rrLine(rr)}\n`).join('')}`;
+}
+
+function fullAnswer(
+  opts: DigOptions,
+  q: Extract<TranscriptEntry, { kind: 'dns-query' }>,
+  r: Extract<TranscriptEntry, { kind: 'dns-response' }>,
+  epochSeconds: number,
+  legacy: boolean,
+): string {
+  const m = r.message;
+  const name = m.question[0]?.name ?? '.';
+  let out = banner(opts, legacy) + ';; Got answer:\n';
+  if (!legacy && /(^|\.)local\.$/i.test(name))
+    out +=
+      ';; WARNING: .local is reserved for Multicast DNS\n;; You are currently testing what happens when an mDNS query is leaked to DNS\n';
+  out += `;; ->>HEADER<<- opcode: QUERY, status: ${m.rcode}, id: ${m.id}\n`;
+  const additional = m.additional.length + (m.edns === undefined ? 0 : 1);
+  out += `;; flags:${flags(m)}; QUERY: ${m.question.length}, ANSWER: ${m.answer.length}, AUTHORITY: ${m.authority.length}, ADDITIONAL: ${additional}\n`;
+  if (m.rd && !m.ra) out += ';; WARNING: recursion requested but not available\n';
+  out += '\n';
+  if (m.edns !== undefined) {
+    out += `;; OPT PSEUDOSECTION:\n; EDNS: version: 0, flags:; udp: ${m.edns.udpSize}\n`;
+    if (m.edns.cookie !== undefined) {
+      const sent = q.message.edns?.cookie;
+      out += `; COOKIE: ${m.edns.cookie}${m.edns.cookie === sent ? ' (echoed)' : ' (good)'}\n`;
+    }
+  }
+  out += `;; QUESTION SECTION:\n${m.question.map((qq) => `${questionLine(qq.name, qq.type)}\n`).join('')}`;
+  out +=
+    section('ANSWER', m.answer) +
+    section('AUTHORITY', m.authority) +
+    section('ADDITIONAL', m.additional);
+  out += '\n';
+  const ms = Math.floor(r.t - q.t);
+  const server = `${r.server.addr}#${r.server.port}(${opts.server ?? r.server.addr})`;
+  out += `;; Query time: ${ms} msec\n;; SERVER: ${server} (${r.tcp ? 'TCP' : 'UDP'})\n`;
+  out += `;; WHEN: ${digWhen(unixMs(epochSeconds, r.t))}\n;; MSG SIZE  rcvd: ${dnsWireSize(m)}\n\n`;
+  return out;
+}
+
+export function digOutput(
+  opts: DigOptions,
+  tr: readonly TranscriptEntry[],
+  env: { readonly epochSeconds: number },
+): ToolOutput {
+  const legacy = opts.legacy === true;
+  const response = tr.find((e) => e.kind === 'dns-response');
+  const query = [...tr].reverse().find((e) => e.kind === 'dns-query');
+  let out = legacy ? banner(opts, true).replace(/^\n/, '') : '';
+  for (const e of tr) {
+    if (e.kind === 'dns-unexpected-source' && legacy)
+      out += `;; reply from unexpected source: ${e.from.addr}#${e.from.port}, expected ${e.expected.addr}#${e.expected.port}\n`;
+    if (legacy) continue;
+    if (e.kind === 'dns-timeout')
+      out += `;; communications error to ${e.server.addr}#${e.server.port}: timed out\n`;
+    if (e.kind === 'dns-refused')
+      out += `;; communications error to ${e.server.addr}#${e.server.port}: connection refused\n`;
+  }
+  if (response?.kind === 'dns-response' && query?.kind === 'dns-query') {
+    if (opts.short) {
+      const lines = response.message.answer.map((rr) => `${rdataText(rr.data)}\n`).join('');
+      return { stdout: out + lines, stderr: '', exitCode: 0 };
+    }
+    const full = fullAnswer(opts, query, response, env.epochSeconds, legacy);
+    return {
+      stdout:
+        out +
+        (legacy
+          ? full.replace(/^\n; <<>>[^\n]*\n(; \(1 server found\)\n)?;; global options: \+cmd\n/, '')
+          : full),
+      stderr: '',
+      exitCode: 0,
+    };
+  }
+  if (legacy)
+    return {
+      stdout: `${out};; connection timed out; no servers could be reached\n`,
+      stderr: '',
+      exitCode: 9,
+    };
+  return {
+    stdout: `${out}${banner(opts, false)};; no servers could be reached\n`,
+    stderr: '',
+    exitCode: 9,
+  };
+}
+
+export function digExitCode(tr: readonly TranscriptEntry[]): number {
+  return tr.some((e) => e.kind === 'dns-response') ? 0 : 9;
+}

@@ -1,0 +1,170 @@
+/**
+ * tcpdump 4.99 lines (`tcpdump -n`, bookworm) for the lab's packets; formats checked against the
+ * real tcpdump on veth captures (golden tests), rules from print-tcp.c, print-domain.c, print-icmp.c:
+ *
+ * - TCP: `HH:MM:SS.uuuuuu IP 10.244.0.5.51234 > 10.96.0.20.80: Flags [S], seq 123, win 64240,
+ *   options [mss 1460,sackOK,TS val … ecr 0,nop,wscale 7], length 0`. Sequence numbers are
+ *   relative once tcpdump has seen a packet with ACK set for the connection (a SYN-ACK or, for a
+ *   refused connection, the RST-ACK print absolute numbers and set the base); `-S` keeps them
+ *   absolute. That memory is the `TcpdumpState` the caller keeps per capture.
+ * - HTTP on ports 80 and 8080 adds `: HTTP: <first line>`; DNS on port 53 is decoded
+ *   (`12345+ [1au] A? web.default.svc.cluster.local. (70)`, `12345*- 1/0/1 A 10.96.0.20 (115)`;
+ *   over TCP after `length N ` without a colon); other UDP: `UDP, length N`.
+ * - ICMP errors: `ICMP 10.96.0.10 udp port 53 unreachable, length 106`.
+ * - With `-i any`, each line carries the interface and direction: `eth0  In  IP …`.
+ */
+import type { DnsMessage } from '../dns/message';
+import { dnsWireSize, rdataText } from '../dns/message';
+import { ipToInt } from '../../model/ip';
+import type { HostPacket, TcpOptions } from '../types';
+import { tcpdumpTime, unixMs } from './time';
+
+/** What tcpdump remembers between lines: the sequence bases of TCP conversations. */
+export interface TcpdumpState {
+  readonly conversations: Record<string, { seq: number; ack: number }>;
+}
+
+export function createTcpdumpState(): TcpdumpState {
+  return { conversations: {} };
+}
+
+export interface TcpdumpOptions {
+  /** `-S`: absolute sequence numbers. */
+  readonly absolute?: boolean;
+  /** `-i any`: the interface and direction column. */
+  readonly any?: { readonly iface: string; readonly direction: 'In' | 'Out' | 'P' | 'M' };
+}
+
+const RCODE_TEXT: Readonly<Record<string, string>> = {
+  NOERROR: '',
+  FORMERR: ' FormErr',
+  SERVFAIL: ' ServFail',
+  NXDOMAIN: ' NXDomain',
+  NOTIMP: ' NotImp',
+  REFUSED: ' Refused',
+};
+
+/** print-domain.c ns_print at the default verbosity. */
+export function dnsSummary(m: DnsMessage): string {
+  const ar = m.additional.length + (m.edns === undefined ? 0 : 1);
+  const size = ` (${dnsWireSize(m)})`;
+  if (!m.qr) {
+    let s = `${m.id}${m.rd ? '+' : ''}${m.cd ? '%' : ''}`;
+    if (m.answer.length > 0) s += ` [${m.answer.length}a]`;
+    if (m.authority.length > 0) s += ` [${m.authority.length}n]`;
+    if (ar > 0) s += ` [${ar}au]`;
+    const q = m.question[0];
+    return `${s}${q === undefined ? '' : ` ${q.type}? ${q.name}`}${size}`;
+  }
+  let s = `${m.id}${RCODE_TEXT[m.rcode] ?? ''}${m.aa ? '*' : ''}${m.ra ? '' : '-'}${m.tc ? '|' : ''}${m.ad ? '$' : ''}`;
+  s += ` ${m.answer.length}/${m.authority.length}/${ar}`;
+  s += m.answer.map((rr) => ` ${rr.data.type} ${rdataText(rr.data)}`).join(',');
+  return s + size;
+}
+
+function optionsText(o: TcpOptions): string {
+  const parts: string[] = [];
+  if (o.mss !== undefined) parts.push(`mss ${o.mss}`);
+  if (o.sackOK === true) parts.push('sackOK');
+  if (o.ts !== undefined) {
+    if (o.mss === undefined) parts.push('nop', 'nop');
+    parts.push(`TS val ${o.ts.val} ecr ${o.ts.ecr}`);
+  }
+  if (o.wscale !== undefined) parts.push('nop', `wscale ${o.wscale}`);
+  return parts.join(',');
+}
+
+function isHttpPort(p: HostPacket): boolean {
+  return [80, 8080].includes(p.sport ?? 0) || [80, 8080].includes(p.dport ?? 0);
+}
+
+function isDnsPort(p: HostPacket): boolean {
+  return p.sport === 53 || p.dport === 53;
+}
+
+function tcpText(state: TcpdumpState, p: HostPacket, absolute: boolean): string {
+  const flags = p.tcpFlags ?? '';
+  const len = p.payload ?? 0;
+  let seq = (p.seq ?? 0) >>> 0;
+  let ack = (p.ack ?? 0) >>> 0;
+  if (!absolute && flags.includes('.')) {
+    const a = ipToInt(p.src);
+    const b = ipToInt(p.dst);
+    const rev = a > b || (a === b && (p.sport ?? 0) > (p.dport ?? 0));
+    const key = rev
+      ? `${p.dst}:${p.dport}-${p.src}:${p.sport}`
+      : `${p.src}:${p.sport}-${p.dst}:${p.dport}`;
+    const th = state.conversations[key];
+    if (th === undefined || flags.includes('S')) {
+      state.conversations[key] = rev
+        ? { ack: seq, seq: (ack - 1) >>> 0 }
+        : { seq, ack: (ack - 1) >>> 0 };
+    } else if (rev) {
+      seq = (seq - th.ack) >>> 0;
+      ack = (ack - th.seq) >>> 0;
+    } else {
+      seq = (seq - th.seq) >>> 0;
+      ack = (ack - th.ack) >>> 0;
+    }
+  }
+  let s = `Flags [${flags}]`;
+  if (len > 0 || /[SFR]/.test(flags)) s += `, seq ${seq}${len > 0 ? `:${(seq + len) >>> 0}` : ''}`;
+  if (flags.includes('.')) s += `, ack ${ack}`;
+  s += `, win ${p.win ?? 0}`;
+  if (p.tcpOptions !== undefined) s += `, options [${optionsText(p.tcpOptions)}]`;
+  s += `, length ${len}`;
+  if (len > 0 && p.data?.kind === 'dns' && isDnsPort(p)) s += ` ${dnsSummary(p.data.message)}`;
+  else if (len > 0 && p.data?.kind === 'text' && isHttpPort(p)) {
+    const first = p.data.text.split('\r\n')[0] ?? '';
+    if (
+      /^(GET|HEAD|POST|PUT|DELETE|OPTIONS|PATCH) \S+ HTTP\/1\.[01]$|^HTTP\/1\.[01] \d{3}/.test(
+        first,
+      )
+    )
+      s += `: HTTP: ${first}`;
+  }
+  return s;
+}
+
+const UNREACH: Readonly<Record<number, (dst: string) => string>> = {
+  0: (d) => `net ${d} unreachable`,
+  1: (d) => `host ${d} unreachable`,
+  9: (d) => `net ${d} unreachable - admin prohibited`,
+  10: (d) => `host ${d} unreachable - admin prohibited`,
+  13: (d) => `host ${d} unreachable - admin prohibited filter`,
+};
+
+function icmpText(p: HostPacket): string {
+  const icmpLen = p.length - 20;
+  const inner = p.inner;
+  if (p.icmp?.type === 3 && inner !== undefined) {
+    const what =
+      p.icmp.code === 3
+        ? `${inner.dst} ${inner.proto} port ${inner.dport ?? 0} unreachable`
+        : (UNREACH[p.icmp.code]?.(inner.dst) ?? `${inner.dst} unreachable - code ${p.icmp.code}`);
+    return `ICMP ${what}, length ${icmpLen}`;
+  }
+  if (p.icmp?.type === 8 || p.icmp?.type === 0) {
+    const what = p.icmp.type === 8 ? 'request' : 'reply';
+    return `ICMP echo ${what}, id ${p.icmp.id ?? 0}, seq ${p.seq ?? 0}, length ${icmpLen}`;
+  }
+  return `ICMP type-#${p.icmp?.type ?? 0}, length ${icmpLen}`;
+}
+
+/** One tcpdump line for `packet` seen at lab time `labMs`. */
+export function tcpdumpLine(
+  state: TcpdumpState,
+  packet: HostPacket,
+  clock: { readonly epochSeconds: number; readonly labMs: number },
+  opts: TcpdumpOptions = {},
+): string {
+  const time = tcpdumpTime(unixMs(clock.epochSeconds, clock.labMs));
+  const any = opts.any === undefined ? '' : `${opts.any.iface} ${opts.any.direction.padEnd(3)} `;
+  const head = `${time} ${any}IP `;
+  if (packet.proto === 'icmp') return `${head}${packet.src} > ${packet.dst}: ${icmpText(packet)}`;
+  const ends = `${packet.src}.${packet.sport ?? 0} > ${packet.dst}.${packet.dport ?? 0}: `;
+  if (packet.proto === 'tcp') return head + ends + tcpText(state, packet, opts.absolute === true);
+  if (packet.data?.kind === 'dns' && isDnsPort(packet))
+    return head + ends + dnsSummary(packet.data.message);
+  return `${head}${ends}UDP, length ${packet.payload ?? packet.length - 28}`;
+}

@@ -1,0 +1,167 @@
+/**
+ * Client programs (curl, nc, dig, nslookup) as state machines inside the hosts state: they open
+ * sockets, react to socket events and to their own timer, and record a transcript of what
+ * happened. Their output text is a pure function of that transcript (../output).
+ */
+import type { DnsMessage, RRType } from '../dns/message';
+import type { ResolvConf } from '../dns/resolv';
+import type { SockAddr } from '../types';
+
+/** What a glibc stub resolver lookup (getaddrinfo, AF_UNSPEC) is doing. */
+export interface ResolverState {
+  readonly name: string;
+  readonly conf: ResolvConf;
+  readonly candidates: readonly string[];
+  index: number;
+  attempt: number;
+  socket?: number | undefined;
+  ids: { A: number; AAAA: number };
+  answers: { A?: DnsMessage | undefined; AAAA?: DnsMessage | undefined };
+  deadline: number;
+  result?:
+    | { readonly ok: true; readonly addrs: readonly string[] }
+    | { readonly ok: false; readonly reason: 'nxdomain' | 'timeout' | 'refused' }
+    | undefined;
+}
+
+/** One line of a program's transcript (virtual time `t`, ms). */
+export type TranscriptEntry =
+  | { readonly t: number; readonly kind: 'resolved'; readonly addr: string }
+  | { readonly t: number; readonly kind: 'resolve-failed'; readonly reason: string }
+  | { readonly t: number; readonly kind: 'trying'; readonly addr: string; readonly port: number }
+  | { readonly t: number; readonly kind: 'connected'; readonly local: SockAddr }
+  | { readonly t: number; readonly kind: 'connect-failed'; readonly errno: string }
+  | { readonly t: number; readonly kind: 'sent'; readonly text: string }
+  | { readonly t: number; readonly kind: 'received'; readonly text: string }
+  | { readonly t: number; readonly kind: 'reset' }
+  | { readonly t: number; readonly kind: 'eof' }
+  | { readonly t: number; readonly kind: 'deadline' }
+  | { readonly t: number; readonly kind: 'udp-refused' }
+  | {
+      readonly t: number;
+      readonly kind: 'dns-query';
+      readonly server: SockAddr;
+      readonly message: DnsMessage;
+      readonly tcp: boolean;
+    }
+  | {
+      readonly t: number;
+      readonly kind: 'dns-response';
+      readonly server: SockAddr;
+      readonly message: DnsMessage;
+      readonly tcp: boolean;
+    }
+  | { readonly t: number; readonly kind: 'dns-timeout'; readonly server: SockAddr }
+  | { readonly t: number; readonly kind: 'dns-refused'; readonly server: SockAddr }
+  | {
+      readonly t: number;
+      readonly kind: 'dns-unexpected-source';
+      readonly from: SockAddr;
+      readonly expected: SockAddr;
+    };
+
+export interface CurlOptions {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly path: string;
+  readonly silent: boolean;
+  readonly showError: boolean;
+  readonly verbose: boolean;
+  /** -m / --max-time, ms. */
+  readonly maxTimeMs?: number | undefined;
+  /** --connect-timeout, ms (curl's default: 300 s). */
+  readonly connectTimeoutMs?: number | undefined;
+}
+
+export interface NcOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly udp: boolean;
+  readonly zero: boolean;
+  readonly verbose: boolean;
+  /** -w, ms. */
+  readonly waitMs?: number | undefined;
+  /** What the program reads on stdin (sent once connected). */
+  readonly stdin: string;
+}
+
+export interface DigOptions {
+  readonly name: string;
+  readonly type: RRType;
+  /** `@server`; absent: the first nameserver of resolv.conf. */
+  readonly server?: string | undefined;
+  readonly port: number;
+  readonly short: boolean;
+  readonly tcp: boolean;
+  /** +tries (default 3) and +timeout (default 5 s). */
+  readonly tries: number;
+  readonly timeoutMs: number;
+  /** The argv after `dig`, for the banner line. */
+  readonly args: readonly string[];
+  /** BIND ≤ 9.16: unconnected UDP sockets, `reply from unexpected source` (default: 9.18). */
+  readonly legacy?: boolean | undefined;
+}
+
+export interface NslookupOptions {
+  readonly name: string;
+  readonly server?: string | undefined;
+  readonly port: number;
+}
+
+interface Base {
+  readonly pid: number;
+  readonly host: string;
+  readonly startedAt: number;
+  done: boolean;
+  exitCode?: number | undefined;
+  /** The program's own timer (absolute ms). */
+  wakeAt?: number | undefined;
+  /** Hard stop of the lab (a program that would run forever is killed like Ctrl-C). */
+  readonly killAt: number;
+  readonly transcript: TranscriptEntry[];
+  socket?: number | undefined;
+  resolver?: ResolverState | undefined;
+}
+
+export interface CurlState extends Base {
+  readonly kind: 'curl';
+  readonly opts: CurlOptions;
+  phase: 'resolve' | 'connect' | 'transfer' | 'done';
+  addr?: string | undefined;
+  response: string;
+}
+
+export interface NcState extends Base {
+  readonly kind: 'nc';
+  readonly opts: NcOptions;
+  phase: 'resolve' | 'connect' | 'probe' | 'io' | 'done';
+  addr?: string | undefined;
+  probesLeft: number;
+  output: string;
+}
+
+export interface DnsToolState extends Base {
+  readonly kind: 'dig' | 'nslookup';
+  readonly dig?: DigOptions | undefined;
+  readonly nslookup?: NslookupOptions | undefined;
+  readonly conf: ResolvConf;
+  /** The queries still to make: [name, type]; nslookup adds its AAAA lookup as it goes. */
+  queue: [string, RRType][];
+  /** nslookup: candidates of the current A lookup (search list). */
+  candidates: string[];
+  tryNo: number;
+  queryId: number;
+  cookie: string;
+  server: SockAddr;
+}
+
+export type ProgramState = CurlState | NcState | DnsToolState;
+
+/** A program's result once it has finished. */
+export interface ProgramResult {
+  readonly done: boolean;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+}

@@ -1,0 +1,168 @@
+/**
+ * TCP segments as a Linux 6.1 host sends them (Debian bookworm VMs, 1500-byte MTU, default
+ * tcp_rmem), with the header fields tcpdump prints. Values checked against captures of a real
+ * kernel (veth pair between two network namespaces):
+ *
+ * - SYN: `win 64240, options [mss 1460,sackOK,TS val … ecr 0,nop,wscale 7]`, IP length 60.
+ * - SYN-ACK: `win 65160` (45 × 1448: the MSS less the 12 timestamp bytes), same options.
+ * - Later segments carry only `nop,nop,TS val … ecr …` (IP length 52 + payload). The window is
+ *   scaled by 2^7: the active opener advertises 502 (64240 / 128, rounded up), the passive one
+ *   509, each shrinking as received bytes are counted (501 after a 148-byte response). Receive
+ *   buffer auto-tuning is not modelled.
+ * - TS val = a per-connection random offset (secure_tcp_ts_off) + the millisecond clock.
+ * - A reset for a segment no socket wants (tcp_v4_send_reset): no options, `win 0`, IP length 40;
+ *   if the offending segment had ACK set the reset is `R` with seq = its ack number, otherwise
+ *   `R.` with seq 0 and ack = its seq + SYN + FIN + payload length.
+ */
+import { payloadBytes } from './net';
+import type { HostPacket, Payload, TcpOptions, TcpSocket } from './types';
+
+export const SYN_WINDOW = 64240;
+export const SYNACK_WINDOW = 65160;
+export const MSS = 1460;
+export const WSCALE = 7;
+const IP_HEADER = 20;
+const TCP_HEADER = 20;
+/** mss (4) + sackOK (2) + timestamps (10) + nop (1) + wscale (3). */
+const SYN_OPTIONS = 20;
+/** nop, nop, timestamps. */
+const TS_OPTIONS = 12;
+/** Bytes the window is counted from (64240 for the active opener, 509 × 128 for the passive). */
+const WINDOW_BASE = { active: SYN_WINDOW, passive: 509 << WSCALE };
+
+/** Parsed TCP flags of a tcpdump-style flag string (`S`, `S.`, `P.`, `F.`, `R`, `R.`, …). */
+export interface Flags {
+  readonly syn: boolean;
+  readonly ack: boolean;
+  readonly fin: boolean;
+  readonly rst: boolean;
+  readonly psh: boolean;
+}
+
+export function parseFlags(flags: string | undefined): Flags {
+  const f = flags ?? '';
+  return {
+    syn: f.includes('S'),
+    ack: f.includes('.'),
+    fin: f.includes('F'),
+    rst: f.includes('R'),
+    psh: f.includes('P'),
+  };
+}
+
+export function tsVal(sock: TcpSocket, now: number): number {
+  return (sock.tsOffset + Math.floor(now)) >>> 0;
+}
+
+/** The window field (scaled) of a non-SYN segment. */
+export function advertisedWindow(sock: TcpSocket): number {
+  const base = sock.active ? WINDOW_BASE.active : WINDOW_BASE.passive;
+  return Math.max(1, Math.ceil((base - sock.rcvdBytes) / (1 << WSCALE)));
+}
+
+export function seqAdd(a: number, b: number): number {
+  return (a + b) >>> 0;
+}
+
+/** a - b in sequence space (signed, RFC 1982 style). */
+export function seqDiff(a: number, b: number): number {
+  return ((a - b) << 0) | 0;
+}
+
+interface Fields {
+  readonly seq: number;
+  readonly ack: number;
+  readonly win: number;
+  readonly options: TcpOptions;
+}
+
+function packet(
+  sock: TcpSocket,
+  flags: string,
+  f: Fields,
+  optionBytes: number,
+  data: Payload | undefined,
+): HostPacket {
+  const remote = sock.remote ?? { addr: '0.0.0.0', port: 0 };
+  const len = data === undefined ? 0 : payloadBytes(data, 'tcp');
+  return {
+    src: sock.local.addr,
+    dst: remote.addr,
+    proto: 'tcp',
+    sport: sock.local.port,
+    dport: remote.port,
+    tcpFlags: flags,
+    length: IP_HEADER + TCP_HEADER + optionBytes + len,
+    mark: 0,
+    seq: f.seq,
+    ack: f.ack,
+    win: f.win,
+    tcpOptions: f.options,
+    ...(data === undefined ? {} : { payload: len, data }),
+  };
+}
+
+/** SYN (active open) or SYN-ACK (passive), from the socket's ISS. */
+export function synSegment(sock: TcpSocket, now: number): HostPacket {
+  const synack = !sock.active;
+  return packet(
+    sock,
+    synack ? 'S.' : 'S',
+    {
+      seq: sock.iss,
+      ack: synack ? sock.rcvNxt : 0,
+      win: synack ? SYNACK_WINDOW : SYN_WINDOW,
+      options: {
+        mss: MSS,
+        sackOK: true,
+        ts: { val: tsVal(sock, now), ecr: synack ? sock.tsRecent : 0 },
+        wscale: WSCALE,
+      },
+    },
+    SYN_OPTIONS,
+    undefined,
+  );
+}
+
+/** A segment of an established connection: `.`, `P.` (data), `F.`, or `R.` (active reset). */
+export function dataSegment(
+  sock: TcpSocket,
+  flags: string,
+  seq: number,
+  now: number,
+  payload?: Payload,
+): HostPacket {
+  return packet(
+    sock,
+    flags,
+    {
+      seq,
+      ack: sock.rcvNxt,
+      win: advertisedWindow(sock),
+      options: { ts: { val: tsVal(sock, now), ecr: sock.tsRecent } },
+    },
+    TS_OPTIONS,
+    payload,
+  );
+}
+
+/** tcp_v4_send_reset: the answer to a segment no socket accepts (never to a reset). */
+export function resetFor(incoming: HostPacket): HostPacket | undefined {
+  const f = parseFlags(incoming.tcpFlags);
+  if (f.rst) return undefined;
+  const len =
+    incoming.data === undefined ? (incoming.payload ?? 0) : payloadBytes(incoming.data, 'tcp');
+  const base = {
+    src: incoming.dst,
+    dst: incoming.src,
+    proto: 'tcp' as const,
+    length: IP_HEADER + TCP_HEADER,
+    mark: 0,
+    win: 0,
+    ...(incoming.dport === undefined ? {} : { sport: incoming.dport }),
+    ...(incoming.sport === undefined ? {} : { dport: incoming.sport }),
+  };
+  if (f.ack) return { ...base, tcpFlags: 'R', seq: incoming.ack ?? 0 };
+  const ack = seqAdd(incoming.seq ?? 0, len + (f.syn ? 1 : 0) + (f.fin ? 1 : 0));
+  return { ...base, tcpFlags: 'R.', seq: 0, ack };
+}
