@@ -241,5 +241,7 @@ export function testWorld(
     kubeProxy: () => undefined,
     nodeKernel: () => undefined,
     advanceClock: () => undefined,
+    runProgram: () => ({ stdout: '', stderr: 'no network in this test world\n', exitCode: 1 }),
+    captures: () => [],
   };
 }

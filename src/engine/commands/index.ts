@@ -3,6 +3,7 @@ import { registerIp } from './ip';
 import { registerIptablesCommands } from './iptables';
 import { registerLab } from './lab';
 import { registerNodeTools } from './node-tools';
+import { registerClients } from './clients';
 import { registerKubectl } from './kubectl';
 import type { CommandRegistry } from './registry';
 import { createRegistry } from './registry';
@@ -71,5 +72,6 @@ export function createLabRegistry(): CommandRegistry {
   registerIptablesCommands(registry);
   registerLab(registry);
   registerNodeTools(registry);
+  registerClients(registry);
   return registry;
 }

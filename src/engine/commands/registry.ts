@@ -7,6 +7,8 @@ import type { Cluster } from '../model/cluster';
 import type { NetfilterState } from '../netfilter';
 import type { HostRef } from '../routing/topology';
 import type { CtTable } from '../conntrack';
+import type { CaptureRecord } from '../datapath';
+import type { ProgramSpec } from '../hosts';
 import type { Pipeline, Redirection } from './shell';
 import { parseCommandLine } from './shell';
 
@@ -54,6 +56,10 @@ export interface CommandWorld {
   nodeKernel(): NodeKernelControls | undefined;
   /** Moves the lab's virtual clock forward (`sleep`): timers run, conntrack entries age. */
   advanceClock(ms: number): void;
+  /** Runs a client program (curl, nc, dig, nslookup) on this host until it finishes. */
+  runProgram(spec: ProgramSpec): CommandResult;
+  /** Packets seen on this host's interfaces since the previous command, for tcpdump. */
+  captures(): readonly CaptureRecord[];
 }
 
 /** What node-level tools (conntrack, sysctl, bridge) read and change. */

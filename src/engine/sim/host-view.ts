@@ -5,10 +5,22 @@
  */
 import type { ApplyResult, CommandWorld, HostRef, NodeKernelControls } from '../commands/registry';
 import { procNfConntrack } from '../conntrack';
-import { hairpinFlag, nodeConntrack, setHairpinFlag } from '../datapath';
+import { captureLog, hairpinFlag, nodeConntrack, setHairpinFlag } from '../datapath';
+import { advanceNetwork, runProgram } from './network';
 import { hostNetwork } from '../routing/topology';
 import { createNetfilter, type NetfilterState } from '../netfilter';
 import type { World } from './world';
+
+/** Capture positions at the start of the previous and the current command (for tcpdump). */
+const commandCursors = new WeakMap<World, { previous: number; current: number }>();
+
+/** Marks the start of a command: tcpdump shows what was captured since the previous one began. */
+export function beginCommand(world: World): void {
+  const log = captureLog(world);
+  const next = log.length > 0 ? log[log.length - 1]!.seq + 1 : 0;
+  const cursor = commandCursors.get(world);
+  commandCursors.set(world, { previous: cursor?.current ?? 0, current: next });
+}
 
 /** Network namespaces of pods and external clients, created on first use. */
 const privateNamespaces = new WeakMap<World, Map<string, NetfilterState>>();
@@ -86,7 +98,16 @@ export function hostView(
     readFile: (path) => (path.startsWith('/proc/') ? procFile(world, host, path) : readFile(path)),
     netfilter: () => hostNetfilter(world, host),
     nodeKernel: () => (host.kind === 'node' ? nodeControls(world, host.name) : undefined),
-    advanceClock: (ms) => world.advance(ms),
+    advanceClock: (ms) => advanceNetwork(world, world.clock.now() + ms),
+    runProgram: (spec) => {
+      const run = runProgram(world, host, spec);
+      return { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode };
+    },
+    captures: () => {
+      const label = host.kind === 'pod' ? `pod/${host.namespace}/${host.name}` : host.name;
+      const since = commandCursors.get(world)?.previous ?? 0;
+      return captureLog(world).filter((r) => r.seq >= since && r.host === label);
+    },
     kubeProxy: () => {
       const kernel = host.kind === 'node' ? world.kernel(host.name) : undefined;
       const sync = kernel?.lastSync;

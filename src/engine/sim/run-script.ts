@@ -7,7 +7,7 @@ import { createLabRegistry } from '../commands';
 import type { CommandRegistry, CommandResult } from '../commands/registry';
 import { runCommandLine } from '../commands/registry';
 import { parseScript, resolveTarget } from '../commands/script';
-import { hostView } from './host-view';
+import { beginCommand, hostView } from './host-view';
 import type { World } from './world';
 
 export interface RunScriptOptions {
@@ -46,6 +46,7 @@ export function runScript(world: World, script: string, opts: RunScriptOptions):
         exitCode: 1,
       };
     } else {
+      beginCommand(world);
       result = runCommandLine(
         registry,
         { world: hostView(world, host, opts.readFile) },

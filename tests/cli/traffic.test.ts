@@ -1,0 +1,53 @@
+/**
+ * Traffic end to end through the CLI: client programs send packets that the datapath carries
+ * through the nodes' kernels, and conntrack/tcpdump show what happened.
+ */
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main';
+
+async function run(script: string) {
+  let out = '';
+  let err = '';
+  const status = await main(['run', '--echo'], {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    readFile: () => undefined,
+    readStdin: () => script,
+  });
+  return { status, out, err };
+}
+
+describe('traffic', () => {
+  it('a pod reaches a Service: DNAT to a web pod, which sees the client pod address', async () => {
+    const r = await run('pod/client$ curl -sS http://10.96.1.1/\nnode-1$ conntrack -L -p tcp');
+    expect(r.status).toBe(0);
+    // The web pods answer with their name, the address they were reached at and the peer seen.
+    expect(r.out).toMatch(/^web-\w+-\w+ \(10\.244\.[01]\.\d+:8080\): you are 10\.244\.0\.5:\d+$/m);
+    // The client's node tracked the connection: original to the ClusterIP, reply from the pod.
+    expect(r.out).toMatch(
+      /^tcp +6 \d+ TIME_WAIT src=10\.244\.0\.5 dst=10\.96\.1\.1 sport=\d+ dport=80 src=10\.244\.[01]\.\d+ dst=10\.244\.0\.5 sport=8080 dport=\d+ \[ASSURED\] mark=0 use=1$/m,
+    );
+  });
+
+  it('DNS through kube-dns: the textbook query from 10.244.0.5 to 10.96.0.10:53/UDP', async () => {
+    const r = await run(
+      'pod/client$ dig +short kube-dns.kube-system.svc.cluster.local\nnode-1$ conntrack -L -p udp',
+    );
+    expect(r.out).toContain('\n10.96.0.10\n');
+    expect(r.out).toMatch(
+      /^udp +17 \d+ src=10\.244\.0\.5 dst=10\.96\.0\.10 sport=\d+ dport=53 src=10\.244\.0\.[23] dst=10\.244\.0\.5 sport=53 dport=\d+ mark=0 use=1$/m,
+    );
+  });
+
+  it("NodePort from outside: a pod on the other node sees node-1's address (masquerade)", async () => {
+    const r = await run(
+      'laptop$ curl -sS http://192.168.1.10:30080/\nnode-1$ tcpdump -n -i eth0 -c 2',
+    );
+    const seen = /you are ([\d.]+):\d+/.exec(r.out)?.[1];
+    // Pod on node-1: MASQUERADE takes cni0's address; pod on node-2: node-1's eth0 address.
+    const answered = /\((10\.244\.(\d)\.\d+):8080\)/.exec(r.out);
+    expect(answered).not.toBeNull();
+    expect(seen).toBe(answered![2] === '0' ? '10.244.0.1' : '192.168.1.10');
+    expect(r.out).toMatch(/IP 192\.168\.1\.100\.\d+ > 192\.168\.1\.10\.30080: Flags \[S\]/);
+  });
+});
