@@ -9,7 +9,17 @@
  * its stderr to stderr. Only this file touches the process, the file system and the streams.
  */
 import { readFileSync } from 'node:fs';
-import { DEFAULT_SCENARIO, diagnosticToString, runScript, World, type Diagnostic } from '../engine';
+import {
+  DEFAULT_SCENARIO,
+  diagnosticToString,
+  runScript,
+  traceCursor,
+  traceSince,
+  TRACE_PROTOCOL_VERSION,
+  World,
+  type Diagnostic,
+  type TraceStep,
+} from '../engine';
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -19,17 +29,28 @@ export interface CliIo {
 }
 
 const USAGE = `Usage:
-  kube-proxy-lab run [--echo] [SCENARIO.yaml] [SCRIPT]
+  kube-proxy-lab run [--echo | --json] [SCENARIO.yaml] [SCRIPT]
   kube-proxy-lab check SCENARIO.yaml
   kube-proxy-lab scenario
 
 run      Runs one command per line, written TARGET$ COMMAND (TARGET: a node name,
          pod/NAME, pod/NAMESPACE/NAME or an external client's name), against the
          scenario (default: the built-in one). The script comes from SCRIPT or
-         standard input. --echo prints each prompt line before its output.
+         standard input. --echo prints each prompt line before its output;
+         --json prints instead one JSON document: every command with its output
+         and the trace steps of every packet it caused (trace protocol v1).
 check    Validates a scenario: errors as FILE:LINE:COL: message, exit status 1.
 scenario Prints the built-in scenario.
 `;
+
+/** One command of a `--json` run: its prompt line, output, and the packets' trace steps. */
+interface JsonCommand {
+  readonly line: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+  readonly steps: readonly TraceStep[];
+}
 
 function nodeIo(): CliIo {
   return {
@@ -78,7 +99,8 @@ function check(io: CliIo, args: readonly string[]): number {
 
 function run(io: CliIo, args: readonly string[]): number {
   const echo = args.includes('--echo');
-  const files = args.filter((a) => a !== '--echo');
+  const json = args.includes('--json');
+  const files = args.filter((a) => a !== '--echo' && a !== '--json');
   const unknown = files.find((a) => a.startsWith('-') && a !== '-');
   if (unknown !== undefined || files.length > 2) {
     io.stderr(
@@ -115,14 +137,30 @@ function run(io: CliIo, args: readonly string[]): number {
 
   const { world, diagnostics } = World.fromScenario(scenario);
   const scenarioBroken = printDiagnostics(io, scenarioFile ?? 'built-in scenario', diagnostics);
+  const commands: JsonCommand[] = [];
+  let cursor = traceCursor(world);
   const failed = runScript(world, script, {
     readFile: io.readFile,
     onOutput: (line, result) => {
+      if (json) {
+        commands.push({ line: line ?? null, ...result, steps: traceSince(world, cursor) });
+        cursor = traceCursor(world);
+        return;
+      }
       if (echo && line !== undefined) io.stdout(`${line}\n`);
       io.stdout(result.stdout);
       io.stderr(result.stderr);
     },
   });
+  if (json) {
+    const doc = {
+      version: TRACE_PROTOCOL_VERSION,
+      scenario: scenarioFile ?? 'built-in',
+      seed: world.cluster.lab.seed,
+      commands,
+    };
+    io.stdout(`${JSON.stringify(doc, null, 1)}\n`);
+  }
   return failed !== 0 ? failed : scenarioBroken ? 1 : 0;
 }
 

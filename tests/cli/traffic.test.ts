@@ -51,3 +51,39 @@ describe('traffic', () => {
     expect(r.out).toMatch(/IP 192\.168\.1\.100\.\d+ > 192\.168\.1\.10\.30080: Flags \[S\]/);
   });
 });
+
+describe('--json', () => {
+  it('prints every command with the trace steps of the packets it caused', async () => {
+    let out = '';
+    const status = await main(['run', '--json'], {
+      stdout: (t) => (out += t),
+      stderr: () => undefined,
+      readFile: () => undefined,
+      readStdin: () => 'pod/client$ dig +short kube-dns.kube-system.svc.cluster.local\n',
+    });
+    expect(status).toBe(0);
+    const doc = JSON.parse(out) as {
+      version: number;
+      commands: {
+        line: string;
+        stdout: string;
+        steps: { kind: string; chain?: string; matched?: boolean; seq: number }[];
+      }[];
+    };
+    expect(doc.version).toBe(1);
+    const [dig] = doc.commands;
+    expect(dig!.line).toBe('pod/client$ dig +short kube-dns.kube-system.svc.cluster.local');
+    expect(dig!.stdout).toBe('10.96.0.10\n');
+    // The query walked KUBE-SERVICES → the dns port's KUBE-SVC chain → a KUBE-SEP chain (DNAT).
+    const matched = dig!.steps.filter((s) => s.kind === 'rule' && s.matched).map((s) => s.chain);
+    expect(matched).toContain('KUBE-SERVICES');
+    expect(matched).toContain('KUBE-SVC-TCOU7JCQXEZGVUNU');
+    expect(
+      matched.some((c) => c === 'KUBE-SEP-YIL6JZP7A3QYXJU2' || c === 'KUBE-SEP-6E7XQMQ4RAYOWTTM'),
+    ).toBe(true);
+    expect(dig!.steps.some((s) => s.kind === 'nat')).toBe(true);
+    // Steps are numbered in order.
+    const seqs = dig!.steps.map((s) => s.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  });
+});
