@@ -122,23 +122,43 @@ export function hasArg(argv: readonly string[], i: number): boolean {
 /** XT_EXTENSION_MAXNAMELEN (29 with the NUL). */
 export const MAXNAMELEN = 29;
 
+const LONG_NAMES = Object.keys(LONG);
+/** Results of the lookups below; both are pure functions of their (few distinct) inputs. */
+const globalMemo = new Map<string, string | undefined>();
+const longMemo = new Map<string, string | undefined>();
+
 /** getopt_long(): an exact name, or an unambiguous prefix of one. */
 export function resolveGlobal(name: string): string | undefined {
   if (LONG[name] !== undefined) return LONG[name];
-  const hits = Object.keys(LONG).filter((k) => k.startsWith(name));
+  if (globalMemo.has(name)) return globalMemo.get(name);
+  const hits = LONG_NAMES.filter((k) => k.startsWith(name));
   const letters = new Set(hits.map((k) => LONG[k]));
-  return letters.size === 1 && hits.length > 0 ? LONG[hits[0] ?? ''] : undefined;
+  const r = letters.size === 1 && hits.length > 0 ? LONG[hits[0] ?? ''] : undefined;
+  if (globalMemo.size < 4096) globalMemo.set(name, r);
+  return r;
 }
 
+/**
+ * The extension option `name` abbreviates among the options of `parsers` (an extension's
+ * options are fixed by its name, so the names of the parsers key the memo).
+ */
 export function resolveLong(
   name: string,
   parsers: readonly ExtParser<unknown>[],
 ): string | undefined {
+  let key = name;
+  for (const p of parsers) key += `\0${p.name}`;
+  if (longMemo.has(key)) return longMemo.get(key);
   const names = new Set(parsers.flatMap((p) => p.options.map((o) => o.name)));
-  if (names.has(name)) return name;
-  const hits = [...names].filter((n) => n.startsWith(name));
-  const globalHits = Object.keys(LONG).filter((k) => k.startsWith(name));
-  return hits.length === 1 && globalHits.length === 0 ? hits[0] : undefined;
+  let r: string | undefined;
+  if (names.has(name)) r = name;
+  else {
+    const hits = [...names].filter((n) => n.startsWith(name));
+    const globalHits = LONG_NAMES.filter((k) => k.startsWith(name));
+    r = hits.length === 1 && globalHits.length === 0 ? hits[0] : undefined;
+  }
+  if (longMemo.size < 4096) longMemo.set(key, r);
+  return r;
 }
 
 export function protoNameForLoad(num: number): string | undefined {

@@ -2,11 +2,11 @@
  * The `iptables` command (xtables-standalone.c + xtables.c do_commandx()): parse, check the
  * table, run the command as one nf_tables batch, print what iptables 1.8.9 prints.
  */
+import { TableDraft } from './draft';
 import { asXtError, renderError, VERSION, type XtError } from './errors';
 import { executeCommand } from './execute';
 import { chainZero, type Work } from './ops';
 import { parseArgs } from './rule-parse';
-import { cloneTable } from './state';
 import { isTableName } from './tables';
 import type { NetfilterState } from './types';
 import { iptablesList, iptablesRulesSpec, tableMissing, type ToolOutput } from './views';
@@ -45,12 +45,11 @@ export function iptablesCommand(state: NetfilterState, argv: readonly string[]):
   }
   if (!isTableName(p.table)) return tableMissing(p.table);
   const name = p.table;
-  const existing = state.tables[name];
   const kernel: XtError[] = [];
   let log = '';
   const work: Work = {
     name,
-    table: existing === undefined ? undefined : cloneTable(existing),
+    table: new TableDraft(name, state.tables[name]),
     kernel: (e) => kernel.push(e),
     ...(p.verbose ? { verbose: (line: string) => (log += line) } : {}),
   };
@@ -84,6 +83,7 @@ export function iptablesCommand(state: NetfilterState, argv: readonly string[]):
   const first = kernel[0];
   if (first !== undefined)
     return { stdout: out.stdout, stderr: renderError(first, PROG, -1), exitCode: first.exitCode };
-  if (work.table !== undefined) state.tables[name] = work.table;
+  const table = work.table.commit();
+  if (table !== undefined) state.tables[name] = table;
   return { ...out, stdout: out.stdout + log };
 }

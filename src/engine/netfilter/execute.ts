@@ -18,26 +18,33 @@ import {
   type Work,
 } from './ops';
 import type { ParsedArgs } from './rule-parse';
+import { ownRule } from './state';
+import type { Rule } from './types';
 
-/** Applies a modifying command; listing commands are the caller's. */
-export function executeCommand(work: Work, p: ParsedArgs): void {
+/**
+ * Applies a modifying command; listing commands are the caller's. A `shared` parse (restore's
+ * cache) is never put into a table as is: rules going in get counters of their own.
+ */
+export function executeCommand(work: Work, p: ParsedArgs, shared = false): void {
   const chain = p.chain ?? '';
+  const rule = p.rule;
+  const own = (r: Rule): Rule => (shared ? ownRule(r) : r);
   switch (p.cmd) {
     case 'A':
-      if (p.rule !== undefined) ruleAppend(work, chain, p.rule);
+      if (rule !== undefined) ruleAppend(work, chain, rule, own);
       return;
     case 'I':
-      if (p.rule !== undefined) ruleInsert(work, chain, p.rule, p.rulenum);
+      if (rule !== undefined) ruleInsert(work, chain, own(rule), p.rulenum);
       return;
     case 'R':
-      if (p.rule !== undefined) ruleReplace(work, chain, p.rule, p.rulenum);
+      if (rule !== undefined) ruleReplace(work, chain, own(rule), p.rulenum);
       return;
     case 'D':
-      if (p.rule !== undefined) ruleDelete(work, chain, p.rule);
+      if (rule !== undefined) ruleDelete(work, chain, rule);
       else ruleDeleteNum(work, chain, p.rulenum);
       return;
     case 'C':
-      if (p.rule !== undefined) ruleFind(work, chain, p.rule);
+      if (rule !== undefined) ruleFind(work, chain, rule);
       return;
     case 'F':
       chainFlush(work, p.chain);

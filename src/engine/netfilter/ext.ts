@@ -70,7 +70,8 @@ export function makeExt<S, T>(h: ExtHandlers<S, T>): ExtParser<T> {
         if (entry.mand && !seen.has(entry.name)) {
           throw XtError.param(`${h.name}: option "--${entry.name}" must be specified\n`);
         }
-        if (!seen.has(entry.name)) continue;
+        if (!seen.has(entry.name) || (entry.also === undefined && entry.excl === undefined))
+          continue;
         for (const other of h.options) {
           if (entry.also?.includes(other.name) && !seen.has(other.name)) {
             throw XtError.param(

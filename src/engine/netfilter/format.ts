@@ -35,8 +35,20 @@ export function printNum(value: number, human: boolean): string {
   return right(String(n), 4) + 'T ';
 }
 
+const probabilityTexts = new Map<number, string>();
+
 /** The value printed with `%.11f` of P / 2^31, rounded exactly like glibc (half to even). */
 export function probabilityText(threshold: number): string {
+  let text = probabilityTexts.get(threshold);
+  if (text === undefined) {
+    text = formatProbability(threshold);
+    // Rulesets repeat few values (kube-proxy: 1/n); keep the memo small all the same.
+    if (probabilityTexts.size < 4096) probabilityTexts.set(threshold, text);
+  }
+  return text;
+}
+
+function formatProbability(threshold: number): string {
   const scale = 10n ** 11n;
   const num = BigInt(threshold) * scale;
   const den = 2n ** 31n;
@@ -115,4 +127,28 @@ export function addrToName(addr: string): string {
 /** xtables_ipmask_to_numeric(): "" for /32, "/N" otherwise. */
 export function maskSuffix(prefix: number): string {
   return prefix === 32 ? '' : `/${prefix}`;
+}
+
+/**
+ * Output of up to hundreds of thousands of lines (a node's whole ruleset): the pieces are
+ * joined in chunks, so they die young instead of all surviving until one final join.
+ */
+export class TextBuilder {
+  private readonly chunks: string[] = [];
+  private parts: string[] = [];
+
+  add(text: string): void {
+    this.parts.push(text);
+    if (this.parts.length >= 4096) this.flush();
+  }
+
+  private flush(): void {
+    this.chunks.push(this.parts.join(''));
+    this.parts = [];
+  }
+
+  text(): string {
+    this.flush();
+    return this.chunks.join('');
+  }
 }

@@ -14,11 +14,12 @@
  *   "…: \nline N: OP failed (…): …" (exit 4).
  * - End of input inside a section: "COMMIT expected at line N+1" (exit 1).
  */
+import { TableDraft } from './draft';
 import { asXtError, renderError, XtError } from './errors';
 import { executeCommand } from './execute';
 import { chainRestore, policySet, type Work } from './ops';
+import { detach, lineCache, type LineCache, type LineEntry } from './parse-cache';
 import { parseArgs, assertValidChainName, type ParsedArgs } from './rule-parse';
-import { cloneTable } from './state';
 import { isBuiltinChain, isTableName } from './tables';
 import { tokenizeRestoreLine } from './tokenize';
 import type { Counters, NetfilterState, TableName } from './types';
@@ -33,14 +34,19 @@ export interface RestoreOptions {
 
 const PROG = 'iptables-restore';
 
+/** A command of the section: a rule line (its cached parse `p`) or a chain line (`run`). */
 interface Queued {
   readonly line: number;
-  readonly run: (work: Work) => void;
+  readonly p: ParsedArgs | undefined;
+  readonly run: ((work: Work) => void) | undefined;
 }
 
 interface Section {
   readonly name: TableName;
   readonly queue: Queued[];
+  readonly cache: LineCache;
+  /** The cache entry of the previous line when that was a rule line. */
+  prev: LineEntry | undefined;
 }
 
 /** Applies restore input to `state` (mutated in place, section by section). */
@@ -49,10 +55,7 @@ export function iptablesRestore(
   input: string,
   opts: RestoreOptions = {},
 ): ToolOutput {
-  // fgets(): every line keeps its newline except an unterminated last one.
-  const lines = input.split('\n').map((l) => `${l}\n`);
-  const last = lines.pop();
-  if (last !== undefined && last !== '\n') lines.push(last.slice(0, -1));
+  const withCounters = opts.counters ?? false;
   let section: Section | undefined;
   let lineNo = 0;
   const fail = (e: XtError, line: number): ToolOutput => ({
@@ -61,25 +64,35 @@ export function iptablesRestore(
     exitCode: e.exitCode,
   });
   try {
-    for (const raw of lines) {
+    // fgets(): every line keeps its newline except an unterminated last one.
+    for (let at = 0; at < input.length;) {
+      const nl = input.indexOf('\n', at);
+      const end = nl < 0 ? input.length : nl + 1;
+      const raw = input.slice(at, end);
+      at = end;
       lineNo++;
-      const buffer = raw.endsWith('\n') ? raw.slice(0, -1) : raw;
-      if (raw.startsWith('\n') || raw.startsWith('#')) continue;
+      const first = raw[0];
+      if (first === '\n' || first === '#') continue;
+      if (first === '-' && section !== undefined) {
+        section.queue.push(ruleCommand(section, raw, lineNo, withCounters));
+        continue;
+      }
+      const buffer = nl < 0 ? raw : raw.slice(0, -1);
       if (section !== undefined && buffer === 'COMMIT') {
         const err = commit(state, section, opts, lineNo);
         if (err !== undefined) return err;
         section = undefined;
-      } else if (buffer.startsWith('*') && section === undefined) {
+      } else if (first === '*' && section === undefined) {
         const name = buffer.slice(1).split(/[ \t]/)[0] ?? '';
         if (name === '') throw XtError.param(`${PROG}: line ${lineNo} table name invalid`);
         if (!isTableName(name))
           throw XtError.param(`${PROG}: line ${lineNo} table name '${name}' invalid`);
-        section = { name, queue: [] };
-      } else if (buffer.startsWith(':') && section !== undefined) {
-        section.queue.push(chainLine(section.name, buffer, lineNo, opts.counters ?? false));
+        section = { name, queue: [], cache: lineCache(name, withCounters), prev: undefined };
+      } else if (first === ':' && section !== undefined) {
+        section.queue.push(chainLine(section.name, buffer, lineNo, withCounters));
+        section.prev = undefined;
       } else if (section !== undefined) {
-        const p = ruleLine(section.name, raw, lineNo, opts.counters ?? false);
-        section.queue.push({ line: lineNo, run: (work) => executeCommand(work, p) });
+        section.queue.push(ruleCommand(section, raw, lineNo, withCounters));
       } else {
         return { stdout: '', stderr: `${PROG}: line ${lineNo} failed\n`, exitCode: 1 };
       }
@@ -93,12 +106,24 @@ export function iptablesRestore(
   return { stdout: '', stderr: '', exitCode: 0 };
 }
 
+/** The words of `text` from `from` on, split at spaces and tabs (`split(/[ \t]+/)` minus empties). */
+function blankSeparated(text: string, from: number): string[] {
+  const words: string[] = [];
+  let start = -1;
+  for (let i = from; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0x20;
+    if (c === 0x20 || c === 0x09) {
+      if (start >= 0) words.push(text.slice(start, i));
+      start = -1;
+    } else if (start < 0) start = i;
+  }
+  return words;
+}
+
 function chainLine(table: TableName, buffer: string, line: number, withCounters: boolean): Queued {
-  const words = buffer
-    .slice(1)
-    .split(/[ \t]+/)
-    .filter((w) => w !== '');
-  const [chain, policy, ctrs] = words;
+  const [name, policy, ctrs] = blankSeparated(buffer, 1);
+  // The name lives on in the table: do not let it pin the whole restore input.
+  const chain = name === undefined ? undefined : detach(name);
   if (chain === undefined) throw XtError.param(`${PROG}: line ${line} chain name invalid`);
   assertValidChainName(chain);
   if (policy === undefined) throw XtError.param(`${PROG}: line ${line} policy invalid`);
@@ -109,9 +134,21 @@ function chainLine(table: TableName, buffer: string, line: number, withCounters:
       if (m === null) throw XtError.param(`invalid policy counters for chain '${chain}'`);
       counters = { packets: Number(m[1]), bytes: Number(m[2]) };
     }
-    return { line, run: (work) => policySet(work, chain, policy, counters) };
+    const run = (work: Work): void => policySet(work, chain, policy, counters);
+    return { line, p: undefined, run };
   }
-  return { line, run: (work) => chainRestore(work, chain) };
+  return { line, p: undefined, run: (work) => chainRestore(work, chain) };
+}
+
+/** A rule line, parsed once per distinct text (the parse is shared and never changed). */
+function ruleCommand(section: Section, raw: string, line: number, withCounters: boolean): Queued {
+  let e = section.cache.get(raw, section.prev);
+  if (e === undefined) {
+    const text = detach(raw);
+    e = section.cache.set(text, ruleLine(section.name, text, line, withCounters), section.prev);
+  }
+  section.prev = e;
+  return { line, p: e.parsed, run: undefined };
 }
 
 function ruleLine(
@@ -137,35 +174,39 @@ function ruleLine(
   return parseArgs(argv, { restore: true, table });
 }
 
-/** Runs a section's queue on a working copy and swaps it in when nothing failed. */
+/** Runs a section's queue on a copy-on-write draft and swaps it in when nothing failed. */
 function commit(
   state: NetfilterState,
   section: Section,
   opts: RestoreOptions,
   commitLine: number,
 ): ToolOutput | undefined {
-  const existing = state.tables[section.name];
   const kernel: XtError[] = [];
   const work: Work = {
     name: section.name,
-    table: opts.noflush && existing !== undefined ? cloneTable(existing) : undefined,
+    table: new TableDraft(section.name, opts.noflush ? state.tables[section.name] : undefined),
     kernel: (e) => kernel.push(e),
   };
   for (const q of section.queue) {
     const before = kernel.length;
     try {
-      q.run(work);
+      if (q.run !== undefined) q.run(work);
+      else if (q.p !== undefined) executeCommand(work, q.p, true);
     } catch (e) {
       const err = asXtError(e);
       const line = err.kind === 'errno' ? q.line : commitLine;
       return { stdout: '', stderr: renderError(err, PROG, line), exitCode: err.exitCode };
     }
-    for (const k of kernel.slice(before)) k.line = q.line;
+    for (let i = before; i < kernel.length; i++) {
+      const k = kernel[i];
+      if (k !== undefined) k.line = q.line;
+    }
   }
   const first = kernel[0];
   if (first !== undefined)
     return { stdout: '', stderr: renderError(first, PROG, first.line), exitCode: first.exitCode };
-  if (work.table === undefined) delete state.tables[section.name];
-  else state.tables[section.name] = work.table;
+  const table = work.table.commit();
+  if (table === undefined) delete state.tables[section.name];
+  else state.tables[section.name] = table;
   return undefined;
 }

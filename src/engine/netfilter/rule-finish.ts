@@ -8,7 +8,7 @@ import { foldNativePortMatches, hasPortRange } from './matches';
 import { ILLEGAL, MAXNAMELEN, type Cmd } from './cli-options';
 import { parseRuleAddr } from './rule-args';
 import type { ParsedArgs } from './rule-parse';
-import type { Counters, IfaceSpec, Match, Rule, Target } from './types';
+import type { Counters, Match, Rule, Target } from './types';
 
 export interface LoadedMatch {
   readonly name: string;
@@ -62,15 +62,18 @@ export function finishParse(c: Collected): ParsedArgs {
   }
   const builtTarget = c.target?.finish(c.ctx);
   const listing = c.cmds.has('L') ? 'L' : c.cmds.has('S') ? 'S' : undefined;
-  const cmd: Cmd | undefined = listing ?? [...c.cmds][0];
+  let cmd: Cmd | undefined = listing;
+  if (cmd === undefined) for (const k of c.cmds) if (cmd === undefined) cmd = k;
   const zeroToo = listing !== undefined && c.cmds.has('Z');
   if (cmd === undefined) throw XtError.param('no command specified');
   if (c.invert) throw XtError.param('nothing appropriate following !');
   // generic_opt_check(): an option is legal when any of the given commands allows it.
-  const keys = [...c.cmds].map((k) => (k === 'D' && c.deleteNum ? 'DNUM' : k));
-  for (const o of 'nsdpjvxio0cf') {
-    if (c.given.has(o) && keys.every((k) => (ILLEGAL[k] ?? '').includes(o))) {
-      throw XtError.param(`Illegal option \`-${o}' with this command`);
+  if (c.given.size > 0) {
+    const keys = [...c.cmds].map((k) => (k === 'D' && c.deleteNum ? 'DNUM' : k));
+    for (const o of 'nsdpjvxio0cf') {
+      if (c.given.has(o) && keys.every((k) => (ILLEGAL[k] ?? '').includes(o))) {
+        throw XtError.param(`Illegal option \`-${o}' with this command`);
+      }
     }
   }
   if (c.chain !== undefined && c.chain.length >= MAXNAMELEN) {
@@ -86,30 +89,23 @@ export function finishParse(c: Collected): ParsedArgs {
   }
   let rule: Rule | undefined;
   if (wantsRule) {
-    const iface = (name: string | undefined, o: string): IfaceSpec | undefined =>
-      name === undefined ? undefined : { name, invert: c.inverted.has(o) };
-    const s = c.src === undefined ? undefined : parseRuleAddr(c.src, c.inverted.has('s'));
-    const d = c.dst === undefined ? undefined : parseRuleAddr(c.dst, c.inverted.has('d'));
-    const inSpec = iface(c.inIface, 'i');
-    const outSpec = iface(c.outIface, 'o');
-    const t: Target =
+    // Built field by field in this order (the order the rule's JSON shows).
+    const r: { -readonly [K in keyof Rule]?: Rule[K] } = {};
+    if (c.src !== undefined) r.src = parseRuleAddr(c.src, c.inverted.has('s'));
+    if (c.dst !== undefined) r.dst = parseRuleAddr(c.dst, c.inverted.has('d'));
+    if (c.inIface !== undefined) r.inIface = { name: c.inIface, invert: c.inverted.has('i') };
+    if (c.outIface !== undefined) r.outIface = { name: c.outIface, invert: c.inverted.has('o') };
+    if (c.proto !== 0 || c.inverted.has('p'))
+      r.protocol = { num: c.proto, invert: c.inverted.has('p') };
+    if (c.given.has('f')) r.fragment = { invert: c.inverted.has('f') };
+    r.matches = foldNativePortMatches(builtMatches);
+    r.target =
       builtTarget ??
       (c.jumpTo !== undefined
         ? { kind: 'jump', chain: c.jumpTo, goto: c.isGoto }
         : { kind: 'none' });
-    rule = {
-      ...(s !== undefined ? { src: s } : {}),
-      ...(d !== undefined ? { dst: d } : {}),
-      ...(inSpec !== undefined ? { inIface: inSpec } : {}),
-      ...(outSpec !== undefined ? { outIface: outSpec } : {}),
-      ...(c.proto !== 0 || c.inverted.has('p')
-        ? { protocol: { num: c.proto, invert: c.inverted.has('p') } }
-        : {}),
-      ...(c.given.has('f') ? { fragment: { invert: c.inverted.has('f') } } : {}),
-      matches: foldNativePortMatches(builtMatches),
-      target: t,
-      counters: c.counters ?? { packets: 0, bytes: 0 },
-    };
+    r.counters = c.counters ?? { packets: 0, bytes: 0 };
+    rule = r as Rule;
   }
   return {
     cmd,

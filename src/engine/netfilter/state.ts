@@ -1,6 +1,7 @@
 /**
  * Creating, looking up and copying netfilter state, and the counters the packet walk bumps.
  */
+import { sortedUserChains, tableIndex, tableRefs } from './table-index';
 import { BUILTIN_CHAINS } from './tables';
 import type { Chain, NetfilterState, Rule, Table, TableName } from './types';
 
@@ -28,8 +29,9 @@ export function tableOrFresh(state: NetfilterState, name: TableName): Table {
   return state.tables[name] ?? freshTable(name);
 }
 
+/** O(1): through the table's index (built on first use, carried from commit to commit). */
 export function findChain(table: Table, name: string): Chain | undefined {
-  return table.chains.find((c) => c.name === name);
+  return tableIndex(table).byName.get(name);
 }
 
 /** The chain a packet walk enters (built-in) or jumps to; undefined when absent. */
@@ -53,11 +55,7 @@ export function chainRules(
 
 /** How many rules of the table jump or go to `chain` (the "N references" of iptables -L). */
 export function chainReferences(table: Table, chain: string): number {
-  let n = 0;
-  for (const c of table.chains) {
-    for (const r of c.rules) if (r.target.kind === 'jump' && r.target.chain === chain) n++;
-  }
-  return n;
+  return tableRefs(table).get(chain) ?? 0;
 }
 
 /**
@@ -66,25 +64,28 @@ export function chainReferences(table: Table, chain: string): number {
  * created in.
  */
 export function chainsForListing(table: Table): Chain[] {
-  const builtins = table.chains.filter((c) => c.builtin);
-  const users = table.chains.filter((c) => !c.builtin);
-  users.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return [...builtins, ...users];
+  const out = table.chains.filter((c) => c.builtin);
+  const byName = tableIndex(table).byName;
+  for (const name of sortedUserChains(table)) {
+    const c = byName.get(name);
+    if (c !== undefined) out.push(c);
+  }
+  return out;
 }
 
-export function cloneRule(rule: Rule): Rule {
-  return { ...rule, counters: { ...rule.counters } };
-}
-
-export function cloneTable(table: Table): Table {
-  return {
-    name: table.name,
-    chains: table.chains.map((c) => ({
-      ...c,
-      counters: { ...c.counters },
-      rules: c.rules.map(cloneRule),
-    })),
-  };
+/** A table's own copy of a cached rule: shared parts, counters of its own (same field order). */
+export function ownRule(r: Rule): Rule {
+  const o: { -readonly [K in keyof Rule]?: Rule[K] } = {};
+  if (r.src !== undefined) o.src = r.src;
+  if (r.dst !== undefined) o.dst = r.dst;
+  if (r.inIface !== undefined) o.inIface = r.inIface;
+  if (r.outIface !== undefined) o.outIface = r.outIface;
+  if (r.protocol !== undefined) o.protocol = r.protocol;
+  if (r.fragment !== undefined) o.fragment = r.fragment;
+  o.matches = r.matches;
+  o.target = r.target;
+  o.counters = { packets: r.counters.packets, bytes: r.counters.bytes };
+  return o as Rule;
 }
 
 /** The packet walk: a rule matched a packet of `bytes` bytes. */
@@ -112,13 +113,4 @@ export function bumpPolicyCounters(
   if (c === undefined || !c.builtin) return;
   c.counters.packets += 1;
   c.counters.bytes += bytes;
-}
-
-/** `iptables -Z [chain]`: zero rule counters and the policy counters of built-in chains. */
-export function zeroCounters(table: Table, chain?: string): void {
-  for (const c of table.chains) {
-    if (chain !== undefined && c.name !== chain) continue;
-    c.counters = { packets: 0, bytes: 0 };
-    c.rules = c.rules.map((r) => ({ ...r, counters: { packets: 0, bytes: 0 } }));
-  }
 }

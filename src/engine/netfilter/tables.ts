@@ -22,6 +22,14 @@ export function isTableName(name: string): name is TableName {
   return (TABLE_ORDER as readonly string[]).includes(name);
 }
 
+const BUILTIN_SETS: { readonly [K in TableName]: ReadonlySet<string> } = {
+  raw: new Set(BUILTIN_CHAINS.raw),
+  mangle: new Set(BUILTIN_CHAINS.mangle),
+  filter: new Set(BUILTIN_CHAINS.filter),
+  security: new Set(BUILTIN_CHAINS.security),
+  nat: new Set(BUILTIN_CHAINS.nat),
+};
+
 export function isBuiltinChain(table: TableName, chain: string): boolean {
-  return BUILTIN_CHAINS[table].includes(chain);
+  return BUILTIN_SETS[table].has(chain);
 }

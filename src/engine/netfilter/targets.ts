@@ -125,11 +125,24 @@ function natTarget(kind: 'DNAT' | 'SNAT' | 'MASQUERADE'): ExtParser<Target> {
       else if (option === 'random-fully') s.randomFully = true;
       else s.persistent = true;
     },
-    finish: (s) => ({
-      kind,
-      range: { ...s.range, random: s.random, randomFully: s.randomFully, persistent: s.persistent },
-    }),
+    finish: (s) => ({ kind, range: natRange(s.range, s) }),
   });
+}
+
+/** The range with its flags; fields in the order parseTo() sets them (a spread, only faster). */
+function natRange(
+  r: Partial<NatRange>,
+  flags: Pick<NatRange, 'random' | 'randomFully' | 'persistent'>,
+): NatRange {
+  const out: { -readonly [K in keyof NatRange]?: NatRange[K] } = {};
+  if (r.minPort !== undefined) out.minPort = r.minPort;
+  if (r.maxPort !== undefined) out.maxPort = r.maxPort;
+  if (r.minAddr !== undefined) out.minAddr = r.minAddr;
+  if (r.maxAddr !== undefined) out.maxAddr = r.maxAddr;
+  out.random = flags.random;
+  out.randomFully = flags.randomFully;
+  out.persistent = flags.persistent;
+  return out as NatRange;
 }
 
 const MARK_OPS = ['set-xmark', 'set-mark', 'and-mark', 'or-mark', 'xor-mark'];

@@ -4,39 +4,53 @@
  * characters), and inside them a backslash takes the next character literally. An
  * unterminated quote runs to the end of the line.
  */
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a;
+}
+
 export function tokenizeRestoreLine(line: string): string[] {
   const out: string[] = [];
+  const n = line.length;
   let word = '';
-  let quoteOpen = false;
-  let escaped = false;
-  for (const ch of line) {
-    if (quoteOpen) {
-      if (escaped) {
-        word += ch;
-        escaped = false;
-        continue;
+  let i = 0;
+  while (i < n) {
+    const c = line.charCodeAt(i);
+    if (isBlank(c)) {
+      // Blanks end a non-empty word.
+      if (word !== '') out.push(word);
+      word = '';
+      i++;
+    } else if (c === QUOTE) {
+      // A quoted part joins the word; the closing quote ends the word (even an empty one).
+      let start = ++i;
+      let closed = false;
+      while (i < n) {
+        const d = line.charCodeAt(i);
+        if (d === BACKSLASH) {
+          word += line.slice(start, i);
+          start = ++i;
+          if (i < n) i++;
+        } else if (d === QUOTE) {
+          out.push(word + line.slice(start, i));
+          word = '';
+          closed = true;
+          i++;
+          break;
+        } else i++;
       }
-      if (ch === '\\') {
-        escaped = true;
-        continue;
+      if (!closed) word += line.slice(start, i);
+    } else {
+      const start = i;
+      while (i < n) {
+        const d = line.charCodeAt(i);
+        if (isBlank(d) || d === QUOTE) break;
+        i++;
       }
-      if (ch !== '"') {
-        word += ch;
-        continue;
-      }
-      quoteOpen = false;
-    } else if (ch === '"') {
-      quoteOpen = true;
-      continue;
+      word += line.slice(start, i);
     }
-    if (ch !== '"' && ch !== ' ' && ch !== '\t' && ch !== '\n') {
-      word += ch;
-      continue;
-    }
-    // A closing quote ends the word (even an empty one); blanks end a non-empty word.
-    if (ch !== '"' && word === '') continue;
-    out.push(word);
-    word = '';
   }
   if (word !== '') out.push(word);
   return out;

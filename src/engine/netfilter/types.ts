@@ -258,6 +258,10 @@ export interface Table {
 /**
  * A node's netfilter state. A table is absent until first used: with the nf_tables backend
  * iptables creates a table only when a command writes to it (listing does not).
+ *
+ * Change it only through iptablesRestore/iptablesCommand (the packet walk bumps counters):
+ * each commit puts a new Table object in place, and lookups go through indexes kept beside
+ * the data for each Table object (table-index.ts), which an edit by hand would leave stale.
  */
 export interface NetfilterState {
   tables: { [K in TableName]?: Table };

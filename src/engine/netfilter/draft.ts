@@ -1,0 +1,280 @@
+/**
+ * The working copy of one table during an nf_tables batch (one `iptables` call, or one
+ * section of `iptables-restore`), copy-on-write: the committed table is never touched, a
+ * chain is copied the first time the batch changes it, and commit() builds the new Table
+ * from the old one plus what changed, in O(chains) pointer work and O(changes) lookups,
+ * handing the old table's index on (see table-index.ts). Jump references: see RefDelta.
+ */
+import { RefDelta } from './ref-delta';
+import { BUILTIN_CHAINS } from './tables';
+import {
+  carryIndex,
+  existingIndex,
+  freshIndex,
+  positionOf,
+  tableIndex,
+  tableRefs,
+  type TableIndex,
+} from './table-index';
+import type { Chain, Rule, Table, TableName } from './types';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function newChain(name: string, builtin: boolean): Chain {
+  return {
+    name,
+    builtin,
+    ...(builtin ? { policy: 'ACCEPT' as const } : {}),
+    counters: { packets: 0, bytes: 0 },
+    rules: [],
+  };
+}
+
+export class TableDraft {
+  private readonly baseIdx: TableIndex | undefined;
+  private exists: boolean;
+  private changed = false;
+  /** Name → chain now; null = gone (shadows the base table). */
+  private readonly overlay = new Map<string, Chain | null>();
+  /** Base chain → its copy in this batch, or null when deleted. */
+  private readonly fate = new Map<Chain, Chain | null>();
+  /** Copies made in this batch → the base chain each replaces. */
+  private readonly copies = new Map<Chain, Chain>();
+  /** Chains created in this batch, in creation order (null once deleted again). */
+  private readonly added: (Chain | null)[] = [];
+  /** Created chains (only kept when there is a base: without one, every chain is created). */
+  private readonly created = new Set<Chain>();
+  private addedAt: Map<Chain, number> | undefined;
+  private readonly refs = new RefDelta();
+  /** The chain edit() returned last (rule lines come in runs of the same chain), and its base. */
+  private last: Chain | undefined;
+  private lastFrom: Chain | undefined;
+  /** Whether a chain was deleted or renamed in this batch. */
+  private renamedOrRemoved = false;
+
+  constructor(
+    readonly name: TableName,
+    private readonly base: Table | undefined,
+  ) {
+    this.baseIdx = base === undefined ? undefined : tableIndex(base);
+    this.exists = base !== undefined;
+  }
+
+  /** Whether the table exists (it did, or a write created it). */
+  get present(): boolean {
+    return this.exists;
+  }
+
+  /** nft_xt_builtin_init(): a write creates the table with all its base chains. */
+  ensure(): void {
+    if (this.exists) return;
+    this.exists = true;
+    this.changed = true;
+    for (const c of BUILTIN_CHAINS[this.name]) this.create(newChain(c, true));
+  }
+
+  /** The chain as it is now (read only: use edit() to change it). */
+  get(name: string): Chain | undefined {
+    const o = this.overlay.get(name);
+    if (o !== undefined) return o ?? undefined;
+    return this.baseIdx?.byName.get(name);
+  }
+
+  private isCreated(c: Chain): boolean {
+    return this.base === undefined || this.created.has(c);
+  }
+
+  /** The chain, copied into this batch if needed; `flush` starts the copy empty. */
+  edit(name: string, flush = false): Chain | undefined {
+    const last = this.last;
+    const c = last !== undefined && last.name === name ? last : this.get(name);
+    if (c === undefined) return undefined;
+    this.changed = true;
+    if (c === last) {
+      if (flush) this.flush(c);
+      return c;
+    }
+    const from = this.copies.get(c);
+    if (from !== undefined || this.isCreated(c)) {
+      if (flush) this.flush(c);
+      this.last = c;
+      this.lastFrom = from;
+      return c;
+    }
+    const copy: Chain = { ...c, counters: { ...c.counters }, rules: flush ? [] : c.rules.slice() };
+    this.overlay.set(name, copy);
+    this.fate.set(c, copy);
+    this.copies.set(copy, c);
+    if (flush) this.refs.count(c.rules, -1);
+    this.last = copy;
+    this.lastFrom = c;
+    return copy;
+  }
+
+  /** A new user chain (the caller checked that the name is free). */
+  createUser(name: string): void {
+    this.ensure();
+    this.create(newChain(name, false));
+  }
+
+  private create(c: Chain): void {
+    this.changed = true;
+    this.overlay.set(c.name, c);
+    if (this.base !== undefined) this.created.add(c);
+    this.addedAt?.set(c, this.added.length);
+    this.added.push(c);
+  }
+
+  /** Deletes a chain (the caller made the kernel's checks). */
+  remove(name: string): void {
+    const c = this.get(name);
+    if (c === undefined) return;
+    this.changed = true;
+    this.last = undefined;
+    this.renamedOrRemoved = true;
+    this.overlay.set(name, null);
+    this.refs.count(c.rules, -1);
+    const from = this.copies.get(c);
+    if (from !== undefined || !this.isCreated(c)) {
+      const base = from ?? c;
+      this.copies.delete(c);
+      this.fate.set(base, null);
+      this.refs.dropBase(base.rules);
+      return;
+    }
+    this.created.delete(c);
+    let at = this.addedAt;
+    if (at === undefined) {
+      at = this.addedAt = new Map();
+      for (let i = 0; i < this.added.length; i++) {
+        const x = this.added[i];
+        if (x !== undefined && x !== null) at.set(x, i);
+      }
+    }
+    const i = at.get(c);
+    if (i !== undefined) this.added[i] = null;
+  }
+
+  /** -E: the chain keeps its place under its new name. */
+  rename(from: string, to: string): void {
+    const c = this.edit(from);
+    if (c === undefined) return;
+    (c as Mutable<Chain>).name = to;
+    this.last = undefined;
+    this.renamedOrRemoved = true;
+    this.overlay.set(from, null);
+    this.overlay.set(to, c);
+  }
+
+  /**
+   * The rule at `index` of the committed chain `c` was copied from, if `rule` is made of the
+   * very same objects (the same cached parse). It passed the jump-target and kernel checks
+   * there, and still does: no chain has gone since (a committed table only jumps to chains
+   * that exist; nf_tables refuses to delete a chain still jumped to).
+   */
+  repeatsBase(c: Chain, index: number, rule: Rule): Rule | undefined {
+    if (this.renamedOrRemoved) return undefined;
+    const from = c === this.last ? this.lastFrom : this.copies.get(c);
+    const old = from?.rules[index];
+    const same =
+      old !== undefined &&
+      old.target === rule.target &&
+      old.matches === rule.matches &&
+      old.src === rule.src &&
+      old.dst === rule.dst &&
+      old.inIface === rule.inIface &&
+      old.outIface === rule.outIface &&
+      old.protocol === rule.protocol &&
+      old.fragment === rule.fragment;
+    return same ? old : undefined;
+  }
+
+  /** Rule edits, on a chain returned by edit(). */
+  insertRule(c: Chain, index: number, rule: Rule): void {
+    c.rules.splice(index, 0, rule);
+    this.refs.one(rule, 1);
+  }
+
+  appendRule(c: Chain, rule: Rule): void {
+    c.rules.push(rule);
+    this.refs.one(rule, 1);
+  }
+
+  replaceRule(c: Chain, index: number, rule: Rule): void {
+    const old = c.rules[index];
+    c.rules[index] = rule;
+    if (old !== undefined) this.refs.one(old, -1);
+    this.refs.one(rule, 1);
+  }
+
+  deleteRule(c: Chain, index: number): void {
+    this.refs.count(c.rules.splice(index, 1), -1);
+  }
+
+  flush(c: Chain): void {
+    this.refs.count(c.rules, -1);
+    c.rules = [];
+  }
+
+  /** How many rules jump or go to `name` right now. */
+  references(name: string): number {
+    const base = this.base === undefined ? 0 : (tableRefs(this.base).get(name) ?? 0);
+    return base + (this.refs.counts(this.copies, this.added).get(name) ?? 0);
+  }
+
+  /** Every chain, built-in first, then user chains in creation order. */
+  chains(): Chain[] {
+    return this.layout().chains;
+  }
+
+  /**
+   * The chains now, and where each base chain this batch replaced or deleted sat: the
+   * committed array with those slots changed (found through the index's position hints, so
+   * the untouched chains are only copied, not looked up), then the created chains.
+   */
+  private layout(): { chains: Chain[]; slots: [Chain, Chain | null, number][] } {
+    const slots: [Chain, Chain | null, number][] = [];
+    let out: Chain[] = [];
+    if (this.base !== undefined && this.baseIdx !== undefined) {
+      const all: (Chain | null)[] = this.base.chains.slice();
+      let holes = 0;
+      for (const [from, to] of this.fate) {
+        const i = positionOf(this.base, this.baseIdx, from);
+        slots.push([from, to, i]);
+        if (i >= 0) all[i] = to;
+        if (to === null) holes++;
+      }
+      if (holes > 0) {
+        let n = 0;
+        for (const c of all) if (c !== null) all[n++] = c;
+        all.length = n;
+      }
+      out = all as Chain[];
+    }
+    for (const c of this.added) if (c !== null) out.push(c);
+    return { chains: out, slots };
+  }
+
+  /** The table after the batch (undefined: it does not exist), with its index carried over. */
+  commit(): Table | undefined {
+    if (!this.exists) return undefined;
+    if (!this.changed && this.base !== undefined) return this.base;
+    const { chains, slots } = this.layout();
+    const table: Table = { name: this.name, chains };
+    if (this.base === undefined) {
+      // Built from nothing: the overlay is the name map, and references are counted now.
+      const byName = this.overlay;
+      for (const [name, c] of byName) if (c === null) byName.delete(name);
+      const refs = this.refs.counts(this.copies, this.added);
+      freshIndex(table, byName as Map<string, Chain>, refs);
+      return table;
+    }
+    const idx = existingIndex(this.base);
+    if (idx === undefined) return table;
+    let made = 0;
+    for (const c of this.added) if (c !== null) made++;
+    const refs = idx.refs === undefined ? new Map() : this.refs.counts(this.copies, this.added);
+    carryIndex(this.base, table, idx, { slots, made, refs, overlay: this.overlay });
+    return table;
+  }
+}
