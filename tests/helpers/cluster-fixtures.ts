@@ -3,6 +3,7 @@
  * parallel; these builders fill every field the way the loader is documented to: defaults applied,
  * allocations done).
  */
+import { DEFAULT_KUBE_PROXY } from '../../src/engine/scenario';
 import type {
   Cluster,
   ClusterNode,
@@ -156,24 +157,8 @@ export function deployment(
   };
 }
 
-export const defaultKubeProxy: KubeProxyConfig = {
-  mode: 'iptables',
-  clusterCIDR: '',
-  detectLocalMode: 'ClusterCIDR',
-  bridgeInterface: '',
-  interfaceNamePrefix: '',
-  masqueradeAll: false,
-  masqueradeBit: 14,
-  localhostNodePorts: true,
-  nodePortAddresses: [],
-  ipvsScheduler: '',
-  ipvsStrictARP: false,
-  ipvsTcpTimeout: 0,
-  ipvsTcpFinTimeout: 0,
-  ipvsUdpTimeout: 0,
-  syncPeriodSeconds: 30,
-  minSyncPeriodSeconds: 1,
-};
+/** kube-proxy's defaults, with the scheduler left unset as in a config file that omits it. */
+export const defaultKubeProxy: KubeProxyConfig = { ...DEFAULT_KUBE_PROXY, ipvsScheduler: '' };
 
 export function cluster(parts: Partial<Cluster> = {}): Cluster {
   return {

@@ -15,6 +15,7 @@ import type {
   Service,
   ServicePort,
 } from '../../model/cluster';
+import { DEFAULT_KUBE_PROXY } from '../../scenario/decode-config';
 import type { IptablesProxierOptions } from '../iptables/proxier';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -112,25 +113,8 @@ export function slice(
 }
 
 export function kubeProxyConfig(patch: Partial<Mutable<KubeProxyConfig>> = {}): KubeProxyConfig {
-  return {
-    mode: 'iptables',
-    clusterCIDR: '10.0.0.0/8',
-    detectLocalMode: 'ClusterCIDR',
-    bridgeInterface: '',
-    interfaceNamePrefix: '',
-    masqueradeAll: false,
-    masqueradeBit: 14,
-    localhostNodePorts: true,
-    nodePortAddresses: [],
-    ipvsScheduler: 'rr',
-    ipvsStrictARP: false,
-    ipvsTcpTimeout: 0,
-    ipvsTcpFinTimeout: 0,
-    ipvsUdpTimeout: 0,
-    syncPeriodSeconds: 30,
-    minSyncPeriodSeconds: 1,
-    ...patch,
-  };
+  // kube-proxy's defaults, with upstream's fake-proxier local detector (pod CIDR 10.0.0.0/8).
+  return { ...DEFAULT_KUBE_PROXY, clusterCIDR: '10.0.0.0/8', ...patch };
 }
 
 export function cluster(
