@@ -1,0 +1,249 @@
+/**
+ * The course's experiments (scenarios/NN-name/{scenario.yaml,script.txt}) run through the CLI,
+ * with the key fact of each one asserted. The expected values are the Linux kernel's behaviour
+ * (checked on a real kernel), not whatever the lab happens to print: if the lab disagrees, the
+ * engine is wrong.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main';
+
+interface Block {
+  readonly line: string;
+  readonly text: string;
+}
+
+interface Run {
+  readonly status: number;
+  /** stdout and stderr interleaved, in order, with each prompt line (--echo). */
+  readonly all: string;
+  /** The output of each command, in script order. */
+  readonly blocks: readonly Block[];
+}
+
+const PROMPT = /^(?:node-\d+|pod\/[\w./-]+|laptop)\$ /;
+
+async function runExperiment(name: string): Promise<Run> {
+  let all = '';
+  const status = await main(
+    ['run', '--echo', `scenarios/${name}/scenario.yaml`, `scenarios/${name}/script.txt`],
+    {
+      stdout: (t) => (all += t),
+      stderr: (t) => (all += t),
+      readFile: (path) => {
+        try {
+          return readFileSync(path, 'utf8');
+        } catch {
+          return undefined;
+        }
+      },
+      readStdin: () => '',
+    },
+  );
+  const blocks: Block[] = [];
+  for (const l of all.split('\n')) {
+    if (PROMPT.test(l)) blocks.push({ line: l, text: '' });
+    else if (blocks.length > 0) {
+      const last = blocks[blocks.length - 1]!;
+      blocks[blocks.length - 1] = { line: last.line, text: `${last.text}${l}\n` };
+    }
+  }
+  return { status, all, blocks };
+}
+
+/** The outputs of the commands whose prompt line contains `needle`, in order. */
+function outputsOf(r: Run, needle: string): string[] {
+  return r.blocks.filter((b) => b.line.includes(needle)).map((b) => b.text);
+}
+
+const CURL_OK = (pod: string, addr: string, seen: string) =>
+  new RegExp(
+    `^${pod} \\(${addr.replace(/\./g, '\\.')}:8080\\): you are ${seen.replace(/\./g, '\\.')}:\\d+$`,
+    'm',
+  );
+const CURL_TIMEOUT = /^curl: \(28\) Connection timed out after \d+ milliseconds$/m;
+
+const checks: Record<string, (r: Run) => void> = {
+  '01-cross-node-clusterip': (r) => {
+    expect(r.status).toBe(0);
+    // No SNAT for pod-to-ClusterIP traffic (KUBE-SVC masquerades only ! -s clusterCIDR):
+    // web-2 on node-2 sees the client pod's own address.
+    expect(outputsOf(r, 'curl')[0]).toMatch(CURL_OK('web-2', '10.244.1.2', '10.244.0.5'));
+    // The DNAT is done on the client's node (nat PREROUTING on node-1): node-1's eth0 already
+    // carries the pod address as destination.
+    expect(outputsOf(r, 'tcpdump -n -i eth0')[0]).toMatch(
+      /IP 10\.244\.0\.5\.\d+ > 10\.244\.1\.2\.8080: Flags \[S\]/,
+    );
+    // node-1's conntrack: original tuple to the ClusterIP, reply tuple from the pod.
+    const [ct1, ct2] = outputsOf(r, 'conntrack -L');
+    expect(ct1).toMatch(
+      /TIME_WAIT src=10\.244\.0\.5 dst=10\.96\.1\.10 sport=\d+ dport=80 src=10\.244\.1\.2 dst=10\.244\.0\.5 sport=8080 .*\[ASSURED\]/,
+    );
+    // node-2 only sees pod addresses: no NAT there.
+    expect(ct2).toMatch(
+      /src=10\.244\.0\.5 dst=10\.244\.1\.2 sport=\d+ dport=8080 src=10\.244\.1\.2 dst=10\.244\.0\.5/,
+    );
+  },
+
+  '02-same-node-bridge-nf': (r) => {
+    const curls = outputsOf(r, 'curl');
+    // bridge-nf-call-iptables=1: br_netfilter passes the bridged reply to conntrack, which
+    // undoes the DNAT: the connection works, web-1 sees the client.
+    expect(curls[0]).toMatch(CURL_OK('web-1', '10.244.0.4', '10.244.0.5'));
+    // bridge-nf-call-iptables=0 (Linux br_netfilter: bridged frames skip netfilter): the reply
+    // is never de-NATed, the client drops/RSTs it, curl -m gives up with exit 28.
+    expect(curls[1]).toMatch(CURL_TIMEOUT);
+    const cni0 = outputsOf(r, 'tcpdump -n -i cni0');
+    // The SYN-ACK comes from the pod's own address, and the client answers RST.
+    expect(cni0[0]).toMatch(/IP 10\.244\.0\.4\.8080 > 10\.244\.0\.5\.\d+: Flags \[S\.\]/);
+    expect(cni0[0]).toMatch(/IP 10\.244\.0\.5\.\d+ > 10\.244\.0\.4\.8080: Flags \[R\]/);
+    expect(cni0[0]).not.toMatch(/IP 10\.96\.1\.11\.80 > /);
+    // conntrack never saw the reply: SYN_SENT … [UNREPLIED].
+    const ct = outputsOf(r, 'conntrack -L -p tcp');
+    expect(ct[0]).toMatch(/TIME_WAIT src=10\.244\.0\.5 dst=10\.96\.1\.11 .*\[ASSURED\]/);
+    expect(ct[1]).toMatch(
+      /SYN_SENT src=10\.244\.0\.5 dst=10\.96\.1\.11 sport=\d+ dport=80 \[UNREPLIED\] src=10\.244\.0\.4 dst=10\.244\.0\.5/,
+    );
+    // UDP: the DNS answer comes from 10.244.0.2:53, the client answers ICMP port unreachable,
+    // dig times out; the UDP entry stays [UNREPLIED].
+    expect(outputsOf(r, 'dig')[0]).toMatch(/timed out/);
+    expect(cni0[1]).toMatch(/IP 10\.244\.0\.2\.53 > 10\.244\.0\.5\.\d+:/);
+    expect(cni0[1]).toMatch(/ICMP 10\.244\.0\.5 udp port \d+ unreachable/);
+    expect(outputsOf(r, 'conntrack -L -p udp')[0]).toMatch(
+      /src=10\.244\.0\.5 dst=10\.96\.0\.10 sport=\d+ dport=53 \[UNREPLIED\]/,
+    );
+    // "2 times out of 3": replies from node-2 are routed through node-1 (not bridged), so only
+    // the connections that picked web-1 fail; web-1 never answers.
+    const mixed = curls.slice(2);
+    const failed = mixed.filter((o) => CURL_TIMEOUT.test(o)).length;
+    const fromNode2 = mixed.filter((o) => /^web-[23] \(10\.244\.1\.\d:8080\)/m.test(o)).length;
+    expect(mixed.some((o) => /^web-1 /m.test(o))).toBe(false);
+    expect(failed + fromNode2).toBe(mixed.length);
+    expect(failed).toBeGreaterThan(0);
+    expect(fromNode2).toBeGreaterThan(failed);
+    // One [UNREPLIED] entry per failed connection.
+    expect(r.blocks.at(-1)!.text).toMatch(new RegExp(`^${failed}$`, 'm'));
+  },
+
+  '03-hairpin': (r) => {
+    // Cases A–H in script order, then A again after restoring the rule by hand.
+    // Real kernel: with bridge-nf 1 it works only with the port's hairpin flag AND the SEP
+    // masquerade rule; with bridge-nf 0 only the masquerade rule matters.
+    const curls = outputsOf(r, 'curl');
+    expect(curls).toHaveLength(9);
+    const works = [true, false, true, true, false, false, false, false, true];
+    curls.forEach((o, i) => {
+      // When it works, MASQUERADE rewrote the source to cni0's address, 10.244.0.1.
+      if (works[i]) expect(o, `case ${i}`).toMatch(CURL_OK('web-1', '10.244.0.4', '10.244.0.1'));
+      else expect(o, `case ${i}`).toMatch(CURL_TIMEOUT);
+    });
+    const ct = outputsOf(r, 'conntrack -L -p tcp');
+    // Case A: the reply tuple goes to 10.244.0.1 (SNAT).
+    expect(ct[0]).toMatch(
+      /TIME_WAIT src=10\.244\.0\.4 dst=10\.96\.1\.11 sport=\d+ dport=80 src=10\.244\.0\.4 dst=10\.244\.0\.1 .*\[ASSURED\]/,
+    );
+    // Case B: dropped by the bridge before conntrack confirmed the entry: nothing listed.
+    expect(ct[1]).toMatch(/0 flow entries have been shown/);
+    // Cases E and H: no SNAT, the reply stays in the pod: SYN_SENT [UNREPLIED], dst=10.244.0.4.
+    for (const c of [ct[2], ct[3]]) {
+      expect(c).toMatch(
+        /SYN_SENT src=10\.244\.0\.4 dst=10\.96\.1\.11 sport=\d+ dport=80 \[UNREPLIED\] src=10\.244\.0\.4 dst=10\.244\.0\.4/,
+      );
+    }
+  },
+
+  '04-nodeport-source': (r) => {
+    expect(r.status).toBe(0);
+    const curls = outputsOf(r, 'laptop$ curl');
+    // MASQUERADE takes the outgoing interface's address: cni0's for a pod on the same node…
+    expect(curls[0]).toMatch(CURL_OK('web-1', '10.244.0.4', '10.244.0.1'));
+    // …node-1's eth0 address for a pod on another node.
+    expect(curls[1]).toMatch(CURL_OK('web-2', '10.244.1.2', '192.168.1.10'));
+    const ct = outputsOf(r, 'conntrack -L');
+    expect(ct[0]).toMatch(
+      /src=192\.168\.1\.100 dst=192\.168\.1\.10 sport=\d+ dport=30081 src=10\.244\.0\.4 dst=10\.244\.0\.1 /,
+    );
+    expect(ct[1]).toMatch(
+      /src=192\.168\.1\.100 dst=192\.168\.1\.10 sport=\d+ dport=30082 src=10\.244\.1\.2 dst=192\.168\.1\.10 /,
+    );
+    // On eth0 the forwarded SYN is both DNATed and SNATed to node-1's address.
+    expect(outputsOf(r, 'tcpdump')[0]).toMatch(
+      /IP 192\.168\.1\.10\.\d+ > 10\.244\.1\.2\.8080: Flags \[S\]/,
+    );
+  },
+
+  '05-external-traffic-policy-local': (r) => {
+    // kube-proxy (iptables mode): KUBE-EXT jumps to KUBE-SVL only where there are local
+    // endpoints, and node-1 gets a "has no local endpoints" DROP in KUBE-EXTERNAL-SERVICES.
+    const [ext2, svl2, ext1] = outputsOf(r, 'iptables -t nat -S');
+    expect(ext2).toMatch(/^-A KUBE-EXT-\w+ -j KUBE-SVL-\w+$/m);
+    // Outside traffic is not marked for masquerade: the only KUBE-MARK-MASQ is for LOCAL sources.
+    const masq = ext2!.split('\n').filter((l) => l.endsWith('-j KUBE-MARK-MASQ'));
+    expect(masq.every((l) => l.includes('--src-type LOCAL'))).toBe(true);
+    expect(svl2).toMatch(/default\/web-local-only -> 10\.244\.1\.2:8080/);
+    expect(ext1).not.toMatch(/-j KUBE-SVL-/);
+    const [filter1, filter2] = outputsOf(r, 'iptables -S KUBE-EXTERNAL-SERVICES');
+    expect(filter1).toMatch(
+      /has no local endpoints" -m addrtype --dst-type LOCAL -m tcp --dport 30090 -j DROP/,
+    );
+    expect(filter2).not.toMatch(/DROP/);
+    const curls = outputsOf(r, 'curl');
+    // Through node-2: no SNAT, the pod sees the laptop's own address.
+    expect(curls[0]).toMatch(CURL_OK('web-2', '10.244.1.2', '192.168.1.100'));
+    // Through node-1: dropped, curl times out; never confirmed, so no conntrack entry.
+    expect(curls[1]).toMatch(CURL_TIMEOUT);
+    const [ct2, ct1] = outputsOf(r, 'conntrack -L');
+    expect(ct2).toMatch(
+      /src=192\.168\.1\.100 dst=192\.168\.1\.11 sport=\d+ dport=30090 src=10\.244\.1\.2 dst=192\.168\.1\.100 /,
+    );
+    expect(ct1).toMatch(/0 flow entries have been shown/);
+    // From a pod, KUBE-EXT's "pod traffic" rule uses any endpoint: it works through node-1.
+    expect(curls[2]).toMatch(CURL_OK('web-2', '10.244.1.2', '10.244.0.5'));
+  },
+
+  '06-load-distribution': (r) => {
+    expect(r.status).toBe(0);
+    // The ladder: 1/3, then 1/2 of the rest, then the last endpoint unconditionally.
+    const ladder = outputsOf(r, 'iptables -t nat -S')[0]!;
+    expect(ladder).toMatch(
+      /10\.244\.0\.4:8080" -m statistic --mode random --probability 0\.333333333\d+ -j KUBE-SEP-/,
+    );
+    expect(ladder).toMatch(
+      /10\.244\.1\.2:8080" -m statistic --mode random --probability 0\.50000000000 -j KUBE-SEP-/,
+    );
+    expect(ladder).toMatch(/10\.244\.1\.3:8080" -j KUBE-SEP-\w+$/m);
+    const curls = outputsOf(r, 'curl');
+    expect(curls).toHaveLength(300);
+    const count = (pod: string) => curls.filter((o) => o.startsWith(`${pod} `)).length;
+    const counts = ['web-1', 'web-2', 'web-3'].map(count);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(300);
+    // Binomial(300, 1/3): mean 100, standard deviation ≈ 8.2; 70..130 is beyond 3.5 sigma.
+    for (const c of counts) {
+      expect(c).toBeGreaterThanOrEqual(70);
+      expect(c).toBeLessThanOrEqual(130);
+    }
+    // conntrack holds one entry per connection, split by the reply tuple's source.
+    const greps = outputsOf(r, 'grep -c').map((o) => Number(/^(\d+)$/m.exec(o)?.[1]));
+    expect(greps).toEqual(counts);
+  },
+};
+
+const folders = readdirSync('scenarios', { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
+
+describe('experiments', () => {
+  it('every folder has a check, every check a folder', () => {
+    expect(folders).toEqual(Object.keys(checks).sort());
+  });
+
+  it.each(folders)('%s', async (name) => {
+    const r = await runExperiment(name);
+    // Each scenario is valid: no diagnostics printed.
+    expect(r.all).not.toMatch(/scenario\.yaml:\d+:\d+:/);
+    const check = checks[name];
+    expect(check, `no check for ${name}`).toBeDefined();
+    check!(r);
+  });
+});
