@@ -34,7 +34,13 @@ export class World {
   readonly clock: ManualClock;
   readonly rng: Rng;
   readonly epochSeconds: number;
-  readonly kernels = new Map<string, NodeKernel>();
+  private readonly booted = new Map<string, NodeKernel>();
+  /**
+   * Nodes whose kernel nobody has looked at yet, with every sync kube-proxy would have run
+   * there since it (re)started: the cluster it saw and when. The first look replays them in
+   * order, so the kernel ends up exactly as if it had been running all along.
+   */
+  private pending = new Map<string, { cluster: Cluster; nowMs: number }[]>();
   private readonly recordKernelOps: boolean;
   private readonly tickListeners: ((nowMs: number) => void)[] = [];
 
@@ -81,8 +87,22 @@ export class World {
     this.tickListeners.push(listener);
   }
 
+  /**
+   * A node's kernel. kubelet and kube-proxy on a node start when the lab first looks at it:
+   * the syncs it missed run then, in order, at the virtual times they were due.
+   */
   kernel(nodeName: string): NodeKernel | undefined {
-    return this.kernels.get(nodeName);
+    return this.booted.get(nodeName) ?? this.bootPending(nodeName);
+  }
+
+  /** Every node's kernel, by node name (boots the nodes not looked at yet). */
+  get kernels(): ReadonlyMap<string, NodeKernel> {
+    const kernels = new Map<string, NodeKernel>();
+    for (const node of this.cluster.nodes) {
+      const kernel = this.kernel(node.meta.name);
+      if (kernel) kernels.set(node.meta.name, kernel);
+    }
+    return kernels;
   }
 
   /**
@@ -94,7 +114,11 @@ export class World {
     const nodesChanged = restartFingerprint(next) !== restartFingerprint(this.cluster);
     this.cluster = next;
     if (nodesChanged) this.bootNodes();
-    else for (const kernel of this.kernels.values()) syncNodeKernel(kernel, next, this.clock.now());
+    else {
+      const nowMs = this.clock.now();
+      for (const kernel of this.booted.values()) syncNodeKernel(kernel, next, nowMs);
+      for (const syncs of this.pending.values()) syncs.push({ cluster: next, nowMs });
+    }
   }
 
   /** `kubectl apply -f`: objects are created or replaced and controllers re-run. */
@@ -104,12 +128,23 @@ export class World {
     return result;
   }
 
+  /** (Re)starts kubelet and kube-proxy on every node; each boots when first looked at. */
   private bootNodes(): void {
-    this.kernels.clear();
-    for (const node of this.cluster.nodes) {
-      const kernel = bootNodeKernel(node, this.cluster, { recordOps: this.recordKernelOps });
-      syncNodeKernel(kernel, this.cluster, this.clock.now());
-      this.kernels.set(node.meta.name, kernel);
-    }
+    this.booted.clear();
+    const nowMs = this.clock.now();
+    const boot = { cluster: this.cluster, nowMs };
+    this.pending = new Map(this.cluster.nodes.map((n) => [n.meta.name, [boot]]));
+  }
+
+  private bootPending(nodeName: string): NodeKernel | undefined {
+    const syncs = this.pending.get(nodeName);
+    if (syncs === undefined) return undefined;
+    this.pending.delete(nodeName);
+    const first = syncs[0]!;
+    const node = first.cluster.nodes.find((n) => n.meta.name === nodeName)!;
+    const kernel = bootNodeKernel(node, first.cluster, { recordOps: this.recordKernelOps });
+    for (const { cluster, nowMs } of syncs) syncNodeKernel(kernel, cluster, nowMs);
+    this.booted.set(nodeName, kernel);
+    return kernel;
   }
 }
