@@ -8,7 +8,7 @@ export default defineConfig({
   outputDir: 'test-results',
   timeout: 60_000,
   retries: 0,
-  reporter: [['list']],
+  reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   use: {
     baseURL: 'http://127.0.0.1:4173',
     screenshot: 'on',

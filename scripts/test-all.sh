@@ -29,3 +29,4 @@ fi
 npm run check
 npm run build
 npm run e2e
+node scripts/test-summary.mjs
