@@ -2,6 +2,7 @@
  * Text helpers that reproduce the printf formats iptables 1.8.9 uses.
  */
 import { ipFromInt, ipToInt, prefixMask } from '../model/ip';
+import { civilFromUnixMs, MONTH_NAMES, WEEKDAY_NAMES } from '../model/civil-time';
 
 /** printf("%-Ns") */
 export function left(text: string, width: number): string {
@@ -77,30 +78,13 @@ export function saveString(value: string): string {
   return ` "${value.replace(/["\\']/g, (c) => `\\${c}`)}"`;
 }
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
 /** ctime(3) in UTC without the newline: `Wed Dec  2 14:23:45 2026`. */
 export function ctimeUtc(epochSeconds: number): string {
-  const secs = Math.floor(epochSeconds);
-  const days = Math.floor(secs / 86400);
-  const sod = secs - days * 86400;
-  // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor(
-    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
-  );
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  const weekday = DAYS[(((days % 7) + 11) % 7) % 7] ?? '';
+  const t = civilFromUnixMs(Math.floor(epochSeconds) * 1000);
   const two = (n: number): string => String(n).padStart(2, '0');
-  const time = `${two(Math.floor(sod / 3600))}:${two(Math.floor((sod % 3600) / 60))}:${two(sod % 60)}`;
-  return `${weekday} ${MONTHS[month - 1] ?? ''} ${right(String(day), 2)} ${time} ${year}`;
+  const time = `${two(t.hour)}:${two(t.minute)}:${two(t.second)}`;
+  const day = right(String(t.day), 2);
+  return `${WEEKDAY_NAMES[t.weekday]} ${MONTH_NAMES[t.month - 1]} ${day} ${time} ${t.year}`;
 }
 
 /** The host part with its prefix cleared: iptables stores addr & mask. */
