@@ -42,7 +42,6 @@ export class World {
    */
   private pending = new Map<string, { cluster: Cluster; nowMs: number }[]>();
   private readonly recordKernelOps: boolean;
-  private readonly tickListeners: ((nowMs: number) => void)[] = [];
 
   constructor(cluster: Cluster, opts: WorldOptions = {}) {
     this.cluster = cluster;
@@ -74,17 +73,12 @@ export class World {
   }
 
   /**
-   * Virtual time passes (`sleep`, the UI's play loop): listeners registered by the datapath
-   * and the end hosts run their timers (conntrack expiry, TCP retransmissions).
+   * Moves the virtual clock only. To let time pass with its effects (TCP retransmissions,
+   * program timeouts) use sim/network's advanceNetwork, which steps from timer to timer;
+   * conntrack entries age against the clock whenever they are looked at.
    */
   advance(ms: number): void {
     this.clock.advance(ms);
-    for (const onTick of this.tickListeners) onTick(this.clock.now());
-  }
-
-  /** Subscribes to clock advances (modules that keep timers attach here). */
-  onTick(listener: (nowMs: number) => void): void {
-    this.tickListeners.push(listener);
   }
 
   /**
