@@ -95,3 +95,24 @@ describe('LabSession', () => {
     expect(diffLines(['a', 'b', 'b'], ['b', 'c'])).toEqual({ added: ['c'], removed: ['a', 'b'] });
   });
 });
+
+describe('withSetting', () => {
+  const lab = new LabSession();
+  it('rewrites only the value of a top-level key, keeping comments and alignment', () => {
+    const text = lab.withSetting(DEFAULT_SCENARIO, { kind: 'proxyMode', mode: 'nftables' });
+    expect(text).toBe(
+      DEFAULT_SCENARIO.replace(
+        'mode: iptables                # or ipvs, nftables',
+        'mode: nftables                # or ipvs, nftables',
+      ),
+    );
+  });
+  it('adds nested keys to the first document without repeating the comments above it', () => {
+    const text = lab.withSetting(DEFAULT_SCENARIO, { kind: 'bridgeNf', node: 'node-1', on: false });
+    expect(text.split('# A small cluster').length).toBe(2);
+    expect(text).toMatch(
+      /nodes:\n {2}node-1:\n {4}sysctls:\n {6}net.bridge.bridge-nf-call-iptables: "0"\n/,
+    );
+    expect(lab.validate(text).filter((d) => d.severity === 'error')).toEqual([]);
+  });
+});

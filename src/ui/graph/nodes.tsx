@@ -67,7 +67,6 @@ export const PodNode = memo(function PodNode({ data }: NodeProps) {
       type="button"
       className={`pod${here ? ' here' : ''}${pod.ready ? '' : ' not-ready'}`}
       title={t('graph.pickSource', { name: pod.target })}
-      aria-label={t('graph.pickSource', { name: pod.target })}
       onClick={() => setDraft({ from: pod.target })}
     >
       <Handles />
@@ -86,7 +85,7 @@ export const ExternalNode = memo(function ExternalNode({ data }: NodeProps) {
     <button
       type="button"
       className={`external${here ? ' here' : ''}`}
-      aria-label={t('graph.pickSource', { name: ext.name })}
+      title={t('graph.pickSource', { name: ext.name })}
       onClick={() => setDraft({ from: ext.name })}
     >
       <Handle type="target" position={Position.Bottom} isConnectable={false} />
@@ -128,7 +127,7 @@ export const ServicesNode = memo(function ServicesNode({ data }: NodeProps) {
             type="button"
             key={id}
             className={`vip${id === target ? ' picked' : ''}`}
-            aria-label={t('graph.pickService', { name: id, ip: s.clusterIP })}
+            title={t('graph.pickService', { name: id, ip: s.clusterIP })}
             onClick={() =>
               setDraft({
                 to: { kind: 'service', namespace: s.namespace, name: s.name, port: p?.port ?? 80 },

@@ -43,7 +43,7 @@ export function ConntrackStrip() {
           {t('ct.wait')}
         </button>
       </div>
-      <pre className="ct-rows" data-testid="conntrack-rows">
+      <pre className="ct-rows" data-testid="conntrack-rows" tabIndex={0} aria-label={t('ct.label')}>
         {rows.length === 0 && <span className="muted">{t('ct.empty')}</span>}
         {rows.map((r) => (
           <span key={r.key} className={`ct-row ct-${r.state}`} data-state={r.state}>

@@ -30,7 +30,7 @@ export function EventsPanel() {
         <span>{t('events.count', { n: trace.entries.length })}</span>
       </div>
       {trace.runs.map((r, i) => (
-        <pre key={i} className="run-output">
+        <pre key={i} className="run-output" tabIndex={0}>
           {r.prompt}
           {'\n'}
           {r.stdout}

@@ -160,7 +160,7 @@ export function RulesPanel() {
           ))}
         </div>
       ) : (
-        <pre className="save-text" data-testid="rules-text">
+        <pre className="save-text" data-testid="rules-text" tabIndex={0}>
           {text.split('\n').map((line, i) => {
             return (
               <span key={i} className={i === currentLine ? 'current-rule' : undefined}>

@@ -65,7 +65,7 @@ export function ScenarioPanel() {
                     removed: d.removed.length,
                   })}
                 </summary>
-                <pre className="diff">
+                <pre className="diff" tabIndex={0}>
                   {d.removed.map((l, i) => (
                     <span key={`r${i}`} className="del">
                       - {l}
