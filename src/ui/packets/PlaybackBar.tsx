@@ -2,9 +2,9 @@
  * Playback: play/pause, step back and forward, speed, and where we are. Keyboard: Space
  * plays/pauses, ←/→ step (outside text fields and the editor).
  */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLab } from '../store';
+import { useLabShallow } from '../store';
 
 /** Small inline icons: no icon font to load, and no glyph the system fonts might lack. */
 function Icon({ d }: { d: string }) {
@@ -31,12 +31,26 @@ function typing(target: EventTarget | null): boolean {
 
 export function PlaybackBar() {
   const { t } = useTranslation();
-  const s = useLab((st) => st);
+  const s = useLabShallow((st) => ({
+    cursor: st.cursor,
+    playing: st.playing,
+    speed: st.speed,
+    trace: st.trace,
+    play: st.play,
+    pause: st.pause,
+    stepForward: st.stepForward,
+    stepBack: st.stepBack,
+    seek: st.seek,
+    setSpeed: st.setSpeed,
+  }));
   const total = s.trace?.entries.length ?? 0;
   const command = s.trace?.runs.map((r) => r.prompt);
+  const latest = useRef(s);
+  latest.current = s;
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      const s = latest.current;
       if (typing(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
       if (e.key === 'ArrowRight') s.stepForward();
       else if (e.key === 'ArrowLeft') s.stepBack();
@@ -48,7 +62,7 @@ export function PlaybackBar() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [s]);
+  }, []);
 
   return (
     <div className="playback" role="toolbar" aria-label={t('play.label')}>
