@@ -37,5 +37,8 @@ export function stepTitle(s: LabStep): string {
       return `${s.bridge} ${s.inPort}${s.outPort ? ` → ${s.outPort}` : ''}`;
     case 'verdict':
       return s.verdict;
+    default:
+      // A step kind newer than this UI (e.g. another proxy mode's): show its kind.
+      return (s as { kind: string }).kind;
   }
 }

@@ -90,6 +90,11 @@ export function laneStations(
         break;
       case 'policy':
         break;
+      default: {
+        // A step kind newer than this lane (e.g. another proxy mode's): a plain station.
+        const kind = (s as { kind: string }).kind;
+        out.push({ index: i, kind: 'target', label: kind });
+      }
     }
   }
   if (ctHit && natRulesSeen) return out.filter((st) => st.kind !== 'skip');
