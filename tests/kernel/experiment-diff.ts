@@ -1,0 +1,237 @@
+/**
+ * Runs an experiment (scenarios/NN-name: scenario.yaml + script.txt) twice: through the engine,
+ * as the CLI does, and on a cluster of real network namespaces (./cluster-netns.ts) with real
+ * tools (curl, dig, conntrack, iptables, sysctl, bridge), then normalises both outputs for a
+ * line-by-line comparison.
+ *
+ * What runs on the kernel: every line whose tool exists there and behaves as on a node
+ * (REAL_TOOLS). What stays engine-only (reported by the tests): kubectl (no API server),
+ * `ip`/`bridge` views (the kernel numbers interfaces and names namespaces its own way), tcpdump
+ * (./captures.ts compares it separately where a capture is possible).
+ *
+ * Normalised, because they differ by nature: ephemeral ports (the client's and NAT's choice),
+ * conntrack timers, curl's elapsed milliseconds, the order conntrack lists entries in (hash
+ * order), dig's query id and timings. Everything else must be equal.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Cluster } from '../../src/engine/model/cluster';
+import type { CommandResult } from '../../src/engine/commands/registry';
+import { parseScript, resolveTarget, type ScriptLine } from '../../src/engine/commands/script';
+import { runScript } from '../../src/engine/sim/run-script';
+import { World } from '../../src/engine/sim/world';
+import { ClusterNetns, PER_NETNS_SYSCTL } from './cluster-netns';
+import type { RunResult } from './netns';
+
+export interface Step {
+  readonly line: ScriptLine;
+  /** `TARGET$ COMMAND`, as the transcript shows it. */
+  readonly prompt: string;
+  readonly engine: RunResult;
+  /** undefined: engine-only (the reason says why). */
+  readonly real?: RunResult;
+  readonly engineOnly?: string;
+}
+
+export interface Experiment {
+  readonly name: string;
+  readonly scenario: string;
+  readonly script: string;
+}
+
+export function readExperiment(name: string): Experiment {
+  const at = (f: string): string =>
+    readFileSync(new URL(`../../scenarios/${name}/${f}`, import.meta.url), 'utf8');
+  return { name, scenario: at('scenario.yaml'), script: at('script.txt') };
+}
+
+/** A World of the experiment's scenario that records its nodes' iptables operations. */
+export function experimentWorld(e: Experiment): World {
+  const { world, diagnostics } = World.fromScenario(e.scenario, { recordKernelOps: true });
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new Error(`${e.name}: ${errors[0]!.message}`);
+  // Boot every node now, so that their recorded operations are those of the scenario alone.
+  void world.kernels;
+  return world;
+}
+
+/** The engine's outputs, one per script line, as the CLI prints them. */
+export function runEngine(e: Experiment): { prompt: string; result: CommandResult }[] {
+  const { world } = World.fromScenario(e.scenario);
+  const out: { prompt: string; result: CommandResult }[] = [];
+  runScript(world, e.script, {
+    readFile: () => undefined,
+    onOutput: (prompt, result) => {
+      if (prompt === undefined) throw new Error(`${e.name}: ${result.stderr}`);
+      out.push({ prompt, result });
+    },
+  });
+  return out;
+}
+
+const REAL_TOOLS = new Set(['curl', 'dig', 'conntrack', 'iptables', 'sysctl', 'bridge']);
+
+const found = new Map<string, boolean>();
+function installed(tool: string): boolean {
+  let yes = found.get(tool);
+  if (yes === undefined) {
+    yes = spawnSync('sh', ['-c', `command -v ${tool}`], { timeout: 5_000 }).status === 0;
+    found.set(tool, yes);
+  }
+  return yes;
+}
+
+/** Why a command line stays engine-only, or undefined when the kernel runs it too. */
+export function engineOnlyReason(command: string): string | undefined {
+  const words = command.trim().split(/\s+/);
+  const tool = words[0] ?? '';
+  if (!REAL_TOOLS.has(tool)) return `${tool}: not compared with the kernel`;
+  if (!installed(tool)) return `${tool} is not installed here`;
+  if (tool === 'bridge' && !(words[1] === 'link' && words[2] === 'set'))
+    return 'bridge views number interfaces the way the kernel did';
+  if (tool === 'sysctl') {
+    for (const w of words.slice(1)) {
+      if (w.startsWith('-')) continue;
+      if (!PER_NETNS_SYSCTL.test(w.split('=')[0] ?? ''))
+        throw new Error(`refusing to run "${command}": ${w} is not a per-namespace sysctl`);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Runs the script on the engine and on the namespaces. `hooks.before(i)` runs before the
+ * kernel runs step i (captures start there).
+ */
+export function runBoth(
+  e: Experiment,
+  lab: ClusterNetns,
+  world: World,
+  hooks: { before?: (index: number, lines: readonly ScriptLine[]) => void } = {},
+): Step[] {
+  const engine = runEngine(e);
+  const lines = parseScript(e.script).lines;
+  if (engine.length !== lines.length) throw new Error(`${e.name}: script lines and outputs differ`);
+  return lines.map((line, i) => {
+    const prompt = engine[i]!.prompt;
+    const mine = engine[i]!.result;
+    const reason = engineOnlyReason(line.command);
+    hooks.before?.(i, lines);
+    if (reason !== undefined) return { line, prompt, engine: mine, engineOnly: reason };
+    const host = resolveTarget(world.cluster, line.target);
+    const ns = typeof host === 'string' ? undefined : lab.nsOf(host);
+    if (ns === undefined) throw new Error(`${prompt}: no namespace for the target`);
+    // Every wait is bounded: curl without -m would wait for the kernel's 127 s of SYNs.
+    const real = lab.run(ns, line.command, 40_000);
+    return { line, prompt, engine: mine, real };
+  });
+}
+
+/**
+ * Builds the experiment's cluster from namespaces, runs its script on both sides and removes
+ * the namespaces again (also when something fails).
+ */
+export async function runExperiment(
+  name: string,
+): Promise<{ steps: Step[]; ctx: NormaliseContext }> {
+  const e = readExperiment(name);
+  const world = experimentWorld(e);
+  const lab = await ClusterNetns.build(world);
+  try {
+    return { steps: runBoth(e, lab, world), ctx: normaliseContext(world.cluster) };
+  } finally {
+    lab.destroy();
+  }
+}
+
+/**
+ * What a comparison may not hold against either side: the ports the cluster defines (every
+ * other port is a client's or NAT's choice) and, per Service address, its endpoints when there
+ * are several (which one a new connection gets is a random draw, in the kernel and the engine).
+ */
+export interface NormaliseContext {
+  readonly knownPorts: ReadonlySet<number>;
+  /** `ip:port` of a ClusterIP or NodePort → the addresses of its endpoints, when more than one. */
+  readonly randomEndpoints: ReadonlyMap<string, { service: string; addresses: string[] }>;
+}
+
+export function normaliseContext(cluster: Cluster): NormaliseContext {
+  const knownPorts = new Set<number>();
+  const randomEndpoints = new Map<string, { service: string; addresses: string[] }>();
+  for (const pod of cluster.pods)
+    for (const c of pod.containers) for (const p of c.ports) knownPorts.add(p.containerPort);
+  for (const svc of cluster.services) {
+    const addresses = cluster.endpointSlices
+      .filter((sl) => sl.serviceName === svc.meta.name && sl.meta.namespace === svc.meta.namespace)
+      .flatMap((sl) => sl.endpoints.flatMap((ep) => ep.addresses));
+    for (const sp of svc.ports) {
+      knownPorts.add(sp.port);
+      if (sp.nodePort) knownPorts.add(sp.nodePort);
+      if (typeof sp.targetPort === 'number') knownPorts.add(sp.targetPort);
+      if (addresses.length < 2) continue;
+      const entry = { service: `${svc.meta.namespace}/${svc.meta.name}`, addresses };
+      randomEndpoints.set(`${svc.clusterIP}:${sp.port}`, entry);
+      if (sp.nodePort)
+        for (const n of cluster.nodes) randomEndpoints.set(`${n.internalIP}:${sp.nodePort}`, entry);
+    }
+  }
+  return { knownPorts, randomEndpoints };
+}
+
+/** A conntrack entry line with its timer, chosen ports and randomly drawn endpoint masked. */
+export function normaliseConntrackLine(line: string, ctx: NormaliseContext): string {
+  let out = line.replace(/^(\w+ +\d+ )\d+ /, '$1<timer> ');
+  const m = /dst=(\S+) sport=\d+ dport=(\d+) .*?src=(\S+) dst=/.exec(out);
+  const random = m && ctx.randomEndpoints.get(`${m[1]}:${m[2]}`);
+  if (m && random && random.addresses.includes(m[3]!)) {
+    const at = out.indexOf(`src=${m[3]} dst=`, out.indexOf(`dport=${m[2]}`));
+    out = `${out.slice(0, at)}src=<endpoint of ${random.service}>${out.slice(at + 4 + m[3]!.length)}`;
+  }
+  return out.replace(/\b(sport|dport)=(\d+)\b/g, (all, k: string, p: string) =>
+    ctx.knownPorts.has(Number(p)) ? all : `${k}=<port>`,
+  );
+}
+
+export interface Normalised {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
+
+export function normalise(command: string, r: RunResult, ctx: NormaliseContext): Normalised {
+  const tool = command.trim().split(/\s+/)[0];
+  let { stdout, stderr } = r;
+  const common = (t: string): string =>
+    t
+      .replace(/(you are \d+\.\d+\.\d+\.\d+):\d+/g, '$1:<port>')
+      .replace(/after \d+ (milliseconds|ms)/g, 'after <ms> $1');
+  stdout = common(stdout);
+  stderr = common(stderr);
+  if (tool === 'conntrack' && !command.includes('|')) {
+    stdout = stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => normaliseConntrackLine(l, ctx))
+      .sort()
+      .map((l) => `${l}\n`)
+      .join('');
+  }
+  if (tool === 'dig') {
+    stdout = stdout
+      .replace(/id: \d+/g, 'id: <id>')
+      .replace(/Query time: \d+ msec/g, 'Query time: <ms> msec')
+      .replace(/WHEN: .*/g, 'WHEN: <date>')
+      .replace(/MSG SIZE {2}rcvd: \d+/g, 'MSG SIZE  rcvd: <n>');
+  }
+  return { stdout, stderr, exitCode: r.exitCode };
+}
+
+/** The answering pod of a curl output (`web-1 (…)`), 'timeout', or the first line. */
+export function curlOutcome(r: RunResult): string {
+  const m = /^([\w.-]+) \((\d+\.\d+\.\d+\.\d+:\d+)\): you are (\d+\.\d+\.\d+\.\d+):\d+$/m.exec(
+    r.stdout,
+  );
+  if (m !== null) return `${m[1]} at ${m[2]} saw ${m[3]}`;
+  if (/^curl: \(28\) /m.test(r.stderr)) return 'timeout';
+  return `exit ${r.exitCode}: ${(r.stderr.split('\n')[0] ?? '').trim()}`;
+}
