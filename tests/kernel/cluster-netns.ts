@@ -83,6 +83,18 @@ export function clusterNetnsUnavailableReason(): string | undefined {
 export const PER_NETNS_SYSCTL =
   /^net\.(bridge\.bridge-nf-call-|ipv4\.|netfilter\.nf_conntrack_(tcp|udp)_)/;
 
+/**
+ * The lab models Debian bookworm's kernel (6.1). Later kernels changed two TCP defaults that
+ * show in captures (both seen in this test's first runs on a 6.18 kernel): tcp_rmem's maximum
+ * went from 6 MiB to 32 MiB, so SYNs carry wscale 10 instead of 7; and since 6.5 (commit
+ * ccce324dabfe, "tcp: make the first N SYN RTO backoffs linear") the first 4 SYN
+ * retransmissions come 1 s apart (tcp_syn_linear_timeouts = 4) where 6.1 doubles the timeout
+ * every time (1 s, 2 s, 4 s…). Both are per-namespace sysctls: the namespaces get 6.1's values
+ * (`-e`: a kernel without the second knob already behaves as 6.1).
+ */
+const MODELLED_KERNEL =
+  "-e net.ipv4.tcp_rmem='4096 131072 6291456' net.ipv4.tcp_syn_linear_timeouts=0";
+
 /** kube-proxy (iptables mode) sets these at start (pkg/proxy/conntrack/sysctls). */
 const KUBE_PROXY_SYSCTLS = {
   'net.netfilter.nf_conntrack_tcp_timeout_established': '86400',
@@ -140,7 +152,7 @@ export class ClusterNetns {
     this.namespaces.push(ns);
     script.push(
       `ip netns add ${ns}`,
-      `ip netns exec ${ns} sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1`,
+      `ip netns exec ${ns} sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 ${MODELLED_KERNEL}`,
       `ip -n ${ns} link set lo up`,
     );
     return ns;

@@ -22,6 +22,7 @@ import { runScript } from '../../src/engine/sim/run-script';
 import { World } from '../../src/engine/sim/world';
 import { ClusterNetns, PER_NETNS_SYSCTL } from './cluster-netns';
 import type { RunResult } from './netns';
+import { startCapture, stopCapture, type Capture } from './captures';
 
 export interface Step {
   readonly line: ScriptLine;
@@ -69,7 +70,7 @@ export function runEngine(e: Experiment): { prompt: string; result: CommandResul
   return out;
 }
 
-const REAL_TOOLS = new Set(['curl', 'dig', 'conntrack', 'iptables', 'sysctl', 'bridge']);
+const REAL_TOOLS = new Set(['curl', 'dig', 'conntrack', 'iptables', 'sysctl', 'bridge', 'tcpdump']);
 
 const found = new Map<string, boolean>();
 function installed(tool: string): boolean {
@@ -100,31 +101,52 @@ export function engineOnlyReason(command: string): string | undefined {
 }
 
 /**
- * Runs the script on the engine and on the namespaces. `hooks.before(i)` runs before the
- * kernel runs step i (captures start there).
+ * Runs the script on the engine and on the namespaces. A tcpdump line's capture starts before
+ * the command that precedes it (./captures.ts).
  */
-export function runBoth(
-  e: Experiment,
-  lab: ClusterNetns,
-  world: World,
-  hooks: { before?: (index: number, lines: readonly ScriptLine[]) => void } = {},
-): Step[] {
+export async function runBoth(e: Experiment, lab: ClusterNetns, world: World): Promise<Step[]> {
   const engine = runEngine(e);
   const lines = parseScript(e.script).lines;
   if (engine.length !== lines.length) throw new Error(`${e.name}: script lines and outputs differ`);
-  return lines.map((line, i) => {
-    const prompt = engine[i]!.prompt;
-    const mine = engine[i]!.result;
-    const reason = engineOnlyReason(line.command);
-    hooks.before?.(i, lines);
-    if (reason !== undefined) return { line, prompt, engine: mine, engineOnly: reason };
+  const nsOf = (line: ScriptLine): string => {
     const host = resolveTarget(world.cluster, line.target);
     const ns = typeof host === 'string' ? undefined : lab.nsOf(host);
-    if (ns === undefined) throw new Error(`${prompt}: no namespace for the target`);
-    // Every wait is bounded: curl without -m would wait for the kernel's 127 s of SYNs.
-    const real = lab.run(ns, line.command, 40_000);
-    return { line, prompt, engine: mine, real };
-  });
+    if (ns === undefined) throw new Error(`${line.targetText}: no namespace for the target`);
+    return ns;
+  };
+  const isCapture = (line: ScriptLine | undefined): boolean =>
+    line !== undefined &&
+    line.command.startsWith('tcpdump ') &&
+    engineOnlyReason(line.command) === undefined;
+  const steps: Step[] = [];
+  let capture: Capture | undefined;
+  try {
+    for (const [i, line] of lines.entries()) {
+      const { prompt, result: mine } = engine[i]!;
+      const reason = engineOnlyReason(line.command);
+      let real: RunResult | undefined;
+      if (isCapture(line)) {
+        real = capture ? await stopCapture(capture) : undefined;
+        capture = undefined;
+      }
+      const next = lines[i + 1];
+      if (isCapture(next)) capture = await startCapture(nsOf(next!), next!.command);
+      if (reason !== undefined) steps.push({ line, prompt, engine: mine, engineOnly: reason });
+      else if (line.command.startsWith('tcpdump '))
+        steps.push({
+          line,
+          prompt,
+          engine: mine,
+          ...(real ? { real } : { engineOnly: 'no previous command' }),
+        });
+      // Every wait is bounded: curl without -m would wait for the kernel's 127 s of SYNs.
+      else
+        steps.push({ line, prompt, engine: mine, real: lab.run(nsOf(line), line.command, 40_000) });
+    }
+  } finally {
+    if (capture?.child.exitCode === null) capture.child.kill('SIGKILL');
+  }
+  return steps;
 }
 
 /**
@@ -138,7 +160,7 @@ export async function runExperiment(
   const world = experimentWorld(e);
   const lab = await ClusterNetns.build(world);
   try {
-    return { steps: runBoth(e, lab, world), ctx: normaliseContext(world.cluster) };
+    return { steps: await runBoth(e, lab, world), ctx: normaliseContext(world.cluster) };
   } finally {
     lab.destroy();
   }

@@ -18,7 +18,7 @@ describe.skipIf(reason !== undefined)('experiments on the real kernel', () => {
     const { steps, ctx } = await runExperiment('01-cross-node-clusterip');
     const a = expectKernelAgrees(steps, ctx);
     console.log(describeAgreement('01', a));
-    expect(a.compared).toBe(4);
+    expect(a.compared).toBe(5);
   });
 
   it('02 same-node ClusterIP with bridge-nf-call-iptables 1 and 0', async () => {
@@ -34,7 +34,7 @@ describe.skipIf(reason !== undefined)('experiments on the real kernel', () => {
     console.log(describeAgreement('02', a));
     // Both sysctl values, the UDP variant and the mixed run reached the kernel.
     expect(a.runs).toHaveLength(1);
-    expect(a.compared).toBe(29);
+    expect(a.compared).toBe(31);
   });
 
   it('03 hairpin: bridge-nf 0/1 x hairpin flag on/off x masquerade rule kept/removed', async () => {

@@ -16,7 +16,7 @@ describe.skipIf(reason !== undefined)('experiments on the real kernel', () => {
     const { steps, ctx } = await runExperiment('04-nodeport-source');
     const a = expectKernelAgrees(steps, ctx);
     console.log(describeAgreement('04', a));
-    expect(a.compared).toBe(6);
+    expect(a.compared).toBe(7);
   });
 
   it('05 externalTrafficPolicy: Local', async () => {

@@ -8,6 +8,8 @@
  *   (the same pods answering, seeing the same source, the same failures), not in the same order;
  * - a step that counts those draws (`conntrack -L | grep -c …`) is checked on each side against
  *   that side's own run (`selfCheck`).
+ *
+ * KPL_DIFF_DEBUG=1 in the environment prints both sides of every tcpdump step.
  */
 import { expect } from 'vitest';
 import {
@@ -18,6 +20,7 @@ import {
   type Step,
 } from './experiment-diff';
 import type { RunResult } from './netns';
+import { normaliseCapture } from './captures';
 
 export interface AgreeOptions {
   /**
@@ -80,9 +83,12 @@ export function expectKernelAgrees(
       opts.selfCheck!(s, s.real, lastReal);
       continue;
     }
-    expect(normalise(s.line.command, s.engine, ctx), `line ${s.line.line}: ${s.prompt}`).toEqual(
-      normalise(s.line.command, s.real, ctx),
-    );
+    const norm = s.line.command.startsWith('tcpdump ')
+      ? normaliseCapture
+      : normalise.bind(null, s.line.command);
+    if (process.env['KPL_DIFF_DEBUG'] && s.line.command.startsWith('tcpdump '))
+      console.log(`ENGINE ${s.prompt}\n${s.engine.stdout}\nKERNEL\n${s.real.stdout}`);
+    expect(norm(s.engine, ctx), `line ${s.line.line}: ${s.prompt}`).toEqual(norm(s.real, ctx));
   }
   return { compared, engineOnly, runs };
 }

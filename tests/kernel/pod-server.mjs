@@ -8,8 +8,10 @@
  *   Go net/http's headers (Date, Content-Length, Content-Type); keep-alive, closes on EOF;
  * - `udp-echo` on each UDP containerPort: `NAME (ADDR:PORT/udp): you are IP:PORT, you sent: X`;
  * - `dns` on CoreDNS's 53 (UDP and TCP): A records of `SVC.NS.svc.cluster.local.` from the
- *   spec's table, NXDOMAIN otherwise (the differential tests compare whether an answer
- *   arrives, not the answer's text).
+ *   spec's table, NXDOMAIN otherwise. A stand-in, not CoreDNS: it shapes its replies as the
+ *   engine's CoreDNS model does (aa, no ra, the query's OPT record echoed, names written out
+ *   uncompressed), so that captures can compare the kernel's part (addresses, ports, the ICMP
+ *   error quoting the reply) — they are no evidence about CoreDNS itself.
  *
  * SPEC (JSON): { name, addr, ttlSeconds, ports: [{ proto, port, app }], records: { fqdn: ip } }.
  * The process exits by itself after ttlSeconds: a bounded life even if the test dies.
@@ -54,6 +56,7 @@ function httpAnswer(sock, text) {
 
 /** A DNS response to `query` (RFC 1035 §4.1): the question echoed, one A record or NXDOMAIN. */
 function dnsAnswer(query) {
+  const arcount = query.length >= 12 ? query.readUInt16BE(10) : 0;
   if (query.length < 12) return undefined;
   let i = 12;
   const labels = [];
@@ -68,21 +71,24 @@ function dnsAnswer(query) {
   const ip = qtype === 1 ? spec.records?.[fqdn] : undefined;
   const header = Buffer.alloc(12);
   query.copy(header, 0, 0, 2);
-  // QR, opcode 0, AA, RD copied; RA; RCODE 0 or 3 (NXDOMAIN).
+  // QR, opcode 0, AA, RD copied; no RA; RCODE 0 or 3 (NXDOMAIN).
   header[2] = 0x84 | (query[2] & 0x01);
-  header[3] = 0x80 | (ip === undefined && spec.records?.[fqdn] === undefined ? 3 : 0);
+  header[3] = ip === undefined ? 3 : 0;
   header.writeUInt16BE(1, 4);
   header.writeUInt16BE(ip === undefined ? 0 : 1, 6);
+  // The query's additional section (dig's OPT record with its COOKIE) is echoed as is.
+  header.writeUInt16BE(arcount, 10);
   const question = query.subarray(12, qEnd);
-  if (ip === undefined) return Buffer.concat([header, question]);
-  const rr = Buffer.alloc(16);
-  rr.writeUInt16BE(0xc00c, 0);
+  const additional = query.subarray(qEnd);
+  if (ip === undefined) return Buffer.concat([header, question, additional]);
+  const name = query.subarray(12, i + 1);
+  const rr = Buffer.alloc(14);
+  rr.writeUInt16BE(1, 0);
   rr.writeUInt16BE(1, 2);
-  rr.writeUInt16BE(1, 4);
-  rr.writeUInt32BE(30, 6);
-  rr.writeUInt16BE(4, 10);
-  ip.split('.').forEach((b, k) => (rr[12 + k] = Number(b)));
-  return Buffer.concat([header, question, rr]);
+  rr.writeUInt32BE(30, 4);
+  rr.writeUInt16BE(4, 8);
+  ip.split('.').forEach((b, k) => (rr[10 + k] = Number(b)));
+  return Buffer.concat([header, question, name, rr, additional]);
 }
 
 let pending = 0;
