@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Cluster } from '../../src/engine/model/cluster';
 import { cidrNth, cidrParse, cidrToString } from '../../src/engine/model/ip';
-import { hostVethName, type HostRef } from '../../src/engine/routing/topology';
+import { hostNetwork, hostVethName, type HostRef } from '../../src/engine/routing/topology';
 import type { World } from '../../src/engine/sim/world';
 import type { RunResult } from './netns';
 import { serverSpec, startPodServer } from './pod-servers';
@@ -161,11 +161,16 @@ export class ClusterNetns {
   private buildTopology(world: World): void {
     const c = this.cluster;
     const script: string[] = [];
+    // Interfaces get the engine's ifindex and MAC, so that `ip link` and `bridge link` compare.
+    const like = (host: HostRef, name: string): string => {
+      const i = hostNetwork(c, host)?.interfaces.find((f) => f.name === name);
+      return i === undefined ? '' : `index ${i.ifindex} address ${i.mac}`;
+    };
     const lan = this.addNs('lan', 'lan', script);
     script.push(`ip -n ${lan} link add lan0 type bridge`, `ip -n ${lan} link set lan0 up`);
-    const onLan = (ns: string, port: string, address: string): void => {
+    const onLan = (ns: string, port: string, address: string, host: HostRef): void => {
       script.push(
-        `ip -n ${ns} link add eth0 type veth peer name ${port} netns ${lan}`,
+        `ip -n ${ns} link add eth0 ${like(host, 'eth0')} type veth peer name ${port} netns ${lan}`,
         `ip -n ${lan} link set ${port} master lan0 up`,
         `ip -n ${ns} addr add ${address}/24 dev eth0`,
         `ip -n ${ns} link set eth0 up`,
@@ -173,7 +178,7 @@ export class ClusterNetns {
     };
     c.nodes.forEach((node, i) => {
       const ns = this.addNs(`node/${node.meta.name}`, `n${i}`, script);
-      onLan(ns, `n${i}`, node.internalIP);
+      onLan(ns, `n${i}`, node.internalIP, { kind: 'node', name: node.meta.name });
       const gw = node.internalIP.replace(/\.\d+$/, '.1');
       script.push(`ip -n ${ns} route add default via ${gw} dev eth0`);
       const sysctls = { ...world.kernel(node.meta.name)?.sysctls, ...KUBE_PROXY_SYSCTLS };
@@ -184,7 +189,7 @@ export class ClusterNetns {
       const cidr = cidrParse(node.podCIDR, { allowHostBits: true });
       if (cidr === undefined) return;
       script.push(
-        `ip -n ${ns} link add cni0 type bridge`,
+        `ip -n ${ns} link add cni0 ${like({ kind: 'node', name: node.meta.name }, 'cni0')} type bridge`,
         `ip -n ${ns} addr add ${cidrNth(cidr, 1)}/${cidr.prefix} dev cni0`,
         `ip -n ${ns} link set cni0 up`,
       );
@@ -198,7 +203,7 @@ export class ClusterNetns {
     });
     c.lab.externalClients.forEach((client, i) => {
       const ns = this.addNs(`external/${client.name}`, `x${i}`, script);
-      onLan(ns, `x${i}`, client.address);
+      onLan(ns, `x${i}`, client.address, { kind: 'external', name: client.name });
     });
     c.pods.forEach((pod, i) => {
       if (pod.hostNetwork || pod.podIP === '') return;
@@ -208,8 +213,10 @@ export class ClusterNetns {
       if (cidr === undefined || nodeNs === undefined) return;
       const ns = this.addNs(`pod/${pod.meta.namespace}/${pod.meta.name}`, `p${i}`, script);
       const veth = hostVethName(pod);
+      const podRef: HostRef = { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name };
+      const nodeRef: HostRef = { kind: 'node', name: node!.meta.name };
       script.push(
-        `ip -n ${ns} link add eth0 type veth peer name ${veth} netns ${nodeNs}`,
+        `ip -n ${ns} link add eth0 ${like(podRef, 'eth0')} type veth peer name ${veth} ${like(nodeRef, veth)} netns ${nodeNs}`,
         `ip -n ${nodeNs} link set ${veth} master cni0 up`,
         `ip -n ${ns} addr add ${pod.podIP}/${cidr.prefix} dev eth0`,
         `ip -n ${ns} link set eth0 up`,

@@ -5,9 +5,9 @@
  * line-by-line comparison.
  *
  * What runs on the kernel: every line whose tool exists there and behaves as on a node
- * (REAL_TOOLS). What stays engine-only (reported by the tests): kubectl (no API server),
- * `ip`/`bridge` views (the kernel numbers interfaces and names namespaces its own way), tcpdump
- * (./captures.ts compares it separately where a capture is possible).
+ * (REAL_TOOLS; `ip` only for `ip link`, whose interfaces the namespaces copy from the engine's
+ * topology: names, ifindexes, MACs). What stays engine-only (reported by the tests): kubectl (no
+ * API server) and the other `ip` views. tcpdump is compared by ./captures.ts.
  *
  * Normalised, because they differ by nature: ephemeral ports (the client's and NAT's choice),
  * conntrack timers, curl's elapsed milliseconds, the order conntrack lists entries in (hash
@@ -70,7 +70,16 @@ export function runEngine(e: Experiment): { prompt: string; result: CommandResul
   return out;
 }
 
-const REAL_TOOLS = new Set(['curl', 'dig', 'conntrack', 'iptables', 'sysctl', 'bridge', 'tcpdump']);
+const REAL_TOOLS = new Set([
+  'curl',
+  'dig',
+  'conntrack',
+  'iptables',
+  'sysctl',
+  'bridge',
+  'tcpdump',
+  'ip',
+]);
 
 const found = new Map<string, boolean>();
 function installed(tool: string): boolean {
@@ -88,8 +97,8 @@ export function engineOnlyReason(command: string): string | undefined {
   const tool = words[0] ?? '';
   if (!REAL_TOOLS.has(tool)) return `${tool}: not compared with the kernel`;
   if (!installed(tool)) return `${tool} is not installed here`;
-  if (tool === 'bridge' && !(words[1] === 'link' && words[2] === 'set'))
-    return 'bridge views number interfaces the way the kernel did';
+  if (tool === 'ip' && !/^ip link( \||$)/.test(command.trim()))
+    return 'ip: only `ip link` is compared with the kernel';
   if (tool === 'sysctl') {
     for (const w of words.slice(1)) {
       if (w.startsWith('-')) continue;
@@ -220,9 +229,28 @@ export interface Normalised {
   readonly exitCode: number;
 }
 
-export function normalise(command: string, r: RunResult, ctx: NormaliseContext): Normalised {
+/**
+ * `ip link` / `bridge link` views: a node's or client's eth0 is a NIC in the lab and a veth to
+ * the LAN namespace here, so its entry is set aside; the peer namespace of a veth is printed by
+ * name (`link-netns kpl-…`) or by id (`link-netnsid 0`, the node's unnamed root namespace).
+ */
+function normaliseLinks(text: string, onPod: boolean): string {
+  const entries = text.split(/\n(?=\d+: )/);
+  return entries
+    .filter((e) => onPod || !/^2: eth0[:@]/.test(e))
+    .join('\n')
+    .replace(/link-netns(id)? \S+/g, 'link-netns <peer namespace>');
+}
+
+export function normalise(
+  command: string,
+  r: RunResult,
+  ctx: NormaliseContext,
+  onPod = false,
+): Normalised {
   const tool = command.trim().split(/\s+/)[0];
   let { stdout, stderr } = r;
+  if (tool === 'ip' || tool === 'bridge') stdout = normaliseLinks(stdout, onPod);
   const common = (t: string): string =>
     t
       .replace(/(you are \d+\.\d+\.\d+\.\d+):\d+/g, '$1:<port>')

@@ -85,7 +85,8 @@ export function expectKernelAgrees(
     }
     const norm = s.line.command.startsWith('tcpdump ')
       ? normaliseCapture
-      : normalise.bind(null, s.line.command);
+      : (r: RunResult, c: NormaliseContext) =>
+          normalise(s.line.command, r, c, s.line.target.kind === 'pod');
     if (process.env['KPL_DIFF_DEBUG'] && s.line.command.startsWith('tcpdump '))
       console.log(`ENGINE ${s.prompt}\n${s.engine.stdout}\nKERNEL\n${s.real.stdout}`);
     expect(norm(s.engine, ctx), `line ${s.line.line}: ${s.prompt}`).toEqual(norm(s.real, ctx));
