@@ -1,0 +1,387 @@
+/**
+ * `nft -f -` of the transaction text kube-proxy writes through knftables: one command per line
+ * (`add|flush|delete table|chain|rule|set|map|element …`), applied atomically — any error
+ * leaves the ruleset as it was (nf_tables_abort). Error texts follow nft 1.0.6: the location
+ * `FILE:LINE:COL-COL: Error: …`, the offending line and a caret marker under the object name.
+ */
+import { anonymousSets, parseRule, RuleSyntaxError, tokenize, unquote } from './rule-text';
+import {
+  tableKey,
+  type NftChain,
+  type NftChainType,
+  type NftDataType,
+  type NftElement,
+  type NftHook,
+  type NftSet,
+  type NftState,
+  type NftTable,
+  type NftVerdict,
+} from './types';
+
+export interface NftRunResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
+
+class CommandError extends Error {
+  constructor(
+    message: string,
+    readonly word?: string,
+  ) {
+    super(message);
+  }
+}
+
+const ENOENT = 'No such file or directory';
+const EEXIST = 'File exists';
+const EBUSY = 'Device or resource busy';
+
+function cloneTable(t: NftTable): NftTable {
+  const chains = new Map<string, NftChain>();
+  for (const [k, c] of t.chains) chains.set(k, { ...c, rules: [...c.rules] });
+  const sets = new Map<string, NftSet>();
+  for (const [k, s] of t.sets) sets.set(k, { ...s, elements: new Map(s.elements) });
+  return { ...t, chains, sets };
+}
+
+function cloneState(s: NftState): NftState {
+  const tables = new Map<string, NftTable>();
+  for (const [k, t] of s.tables) tables.set(k, cloneTable(t));
+  return { tables, lastTableHandle: s.lastTableHandle };
+}
+
+/** `{ type filter hook prerouting priority -110 ; comment "…" ; }` → its clauses. */
+function readSpec(tokens: readonly string[]): Map<string, string[]> {
+  const spec = new Map<string, string[]>();
+  if (tokens[0] !== '{') return spec;
+  let current: string[] = [];
+  for (const tok of tokens.slice(1)) {
+    if (tok === ';' || tok === '}') {
+      if (current.length > 0) spec.set(current[0]!, current.slice(1));
+      current = [];
+      continue;
+    }
+    current.push(tok);
+  }
+  return spec;
+}
+
+function readElements(tokens: readonly string[]): NftElement[] {
+  // `{ K . K [comment "C"] [: VERDICT] , … }`
+  const out: NftElement[] = [];
+  let key: string[] = [];
+  let comment: string | undefined;
+  let verdict: NftVerdict | undefined;
+  let i = tokens[0] === '{' ? 1 : 0;
+  const flush = () => {
+    if (key.length === 0) return;
+    out.push({
+      key,
+      ...(verdict !== undefined ? { verdict } : {}),
+      ...(comment !== undefined ? { comment } : {}),
+    });
+    key = [];
+    comment = undefined;
+    verdict = undefined;
+  };
+  for (; i < tokens.length; i++) {
+    const tok = tokens[i]!;
+    if (tok === '}' || tok === ',') {
+      flush();
+      continue;
+    }
+    if (tok === '.') continue;
+    if (tok === 'comment') {
+      comment = unquote(tokens[++i] ?? '');
+      continue;
+    }
+    if (tok === ':') {
+      const v = tokens[++i] ?? '';
+      verdict =
+        v === 'jump' || v === 'goto'
+          ? { kind: v, chain: tokens[++i] ?? '' }
+          : { kind: v as 'accept' | 'drop' | 'return' | 'continue' };
+      continue;
+    }
+    key.push(tok);
+  }
+  flush();
+  return out;
+}
+
+function elementKey(key: readonly string[]): string {
+  return key.join(' . ');
+}
+
+/** Applies one command to `state`. */
+function applyCommand(state: NftState, line: string, nowMs: number): void {
+  const tokens = tokenize(line);
+  const [verb, object, family = '', tableName = ''] = tokens;
+  if (family !== 'ip') throw new CommandError('syntax error', family);
+  const key = tableKey(family, tableName);
+  if (object === 'table') {
+    if (verb === 'add') {
+      const spec = readSpec(tokens.slice(4));
+      const comment = spec.get('comment');
+      const existing = state.tables.get(key);
+      if (existing === undefined) {
+        state.tables.set(key, {
+          family: 'ip',
+          name: tableName,
+          handle: ++state.lastTableHandle,
+          ...(comment !== undefined ? { comment: unquote(comment[0] ?? '') } : {}),
+          chains: new Map(),
+          sets: new Map(),
+          lastHandle: 0,
+        });
+      } else if (comment !== undefined) existing.comment = unquote(comment[0] ?? '');
+      return;
+    }
+    if (verb === 'delete' || verb === 'destroy') {
+      if (!state.tables.delete(key) && verb === 'delete') throw new CommandError(ENOENT, tableName);
+      return;
+    }
+    if (verb === 'flush') {
+      const t = state.tables.get(key);
+      if (t === undefined) throw new CommandError(ENOENT, tableName);
+      for (const c of t.chains.values()) c.rules = [];
+      for (const s of t.sets.values()) s.elements = new Map();
+      return;
+    }
+  }
+  const table = state.tables.get(key);
+  if (table === undefined) throw new CommandError(ENOENT, tableName);
+  const name = tokens[4] ?? '';
+  const rest = tokens.slice(5);
+  switch (object) {
+    case 'chain':
+      return chainCommand(table, verb ?? '', name, rest);
+    case 'rule':
+      return ruleCommand(table, verb ?? '', name, line);
+    case 'set':
+    case 'map':
+      return setCommand(table, verb ?? '', object, name, rest);
+    case 'element':
+      return elementCommand(table, verb ?? '', name, rest, nowMs);
+  }
+  throw new CommandError('syntax error', object);
+}
+
+function chainCommand(table: NftTable, verb: string, name: string, rest: string[]): void {
+  const chain = table.chains.get(name);
+  if (verb === 'add') {
+    const spec = readSpec(rest);
+    const type = spec.get('type');
+    const comment = spec.get('comment');
+    if (chain !== undefined) return; // NLM_F_EXCL is not set by `add`: an existing chain stays
+    table.chains.set(name, {
+      name,
+      handle: ++table.lastHandle,
+      ...(type !== undefined
+        ? {
+            base: {
+              type: type[0] as NftChainType,
+              hook: type[2] as NftHook,
+              priority: Number(type[4]),
+              policy: 'accept',
+            },
+          }
+        : {}),
+      ...(comment !== undefined ? { comment: unquote(comment[0] ?? '') } : {}),
+      rules: [],
+    });
+    return;
+  }
+  if (chain === undefined) throw new CommandError(ENOENT, name);
+  if (verb === 'flush') {
+    chain.rules = [];
+    return;
+  }
+  if (verb === 'delete') {
+    if (chain.rules.length > 0 || chainReferenced(table, name)) throw new CommandError(EBUSY, name);
+    table.chains.delete(name);
+    return;
+  }
+  throw new CommandError('syntax error', verb);
+}
+
+/** A chain still jumped to by a rule or a map element cannot be deleted (EBUSY). */
+function chainReferenced(table: NftTable, name: string): boolean {
+  const hit = (v: NftVerdict | undefined) =>
+    v !== undefined && (v.kind === 'jump' || v.kind === 'goto') && v.chain === name;
+  for (const c of table.chains.values())
+    for (const r of c.rules)
+      for (const s of r.stmts) {
+        if (s.k === 'verdict' && hit(s.verdict)) return true;
+        if (s.k === 'numgen-vmap' && s.entries.some((e) => hit(e.verdict))) return true;
+      }
+  for (const s of table.sets.values())
+    for (const e of s.elements.values()) if (hit(e.verdict)) return true;
+  return false;
+}
+
+function checkReferences(table: NftTable, stmts: ReturnType<typeof parseRule>['stmts']): void {
+  const chain = (v: NftVerdict) => {
+    if ((v.kind === 'jump' || v.kind === 'goto') && !table.chains.has(v.chain))
+      throw new CommandError(ENOENT, v.chain);
+  };
+  for (const s of stmts) {
+    if (
+      (s.k === 'lookup' || s.k === 'update' || s.k === 'vmap') &&
+      !table.sets.has(s.k === 'vmap' ? s.map : s.set)
+    )
+      throw new CommandError(ENOENT, `@${s.k === 'vmap' ? s.map : s.set}`);
+    if (s.k === 'verdict') chain(s.verdict);
+    if (s.k === 'numgen-vmap') s.entries.forEach((e) => chain(e.verdict));
+  }
+}
+
+function ruleCommand(table: NftTable, verb: string, chainName: string, line: string): void {
+  if (verb !== 'add') throw new CommandError('syntax error', verb);
+  const chain = table.chains.get(chainName);
+  if (chain === undefined) throw new CommandError(ENOENT, chainName);
+  // The rule text is everything after `add rule ip TABLE CHAIN `.
+  const at =
+    line.indexOf(chainName, line.indexOf(table.name) + table.name.length) + chainName.length;
+  let parsed;
+  try {
+    parsed = parseRule(line.slice(at));
+  } catch (e) {
+    if (e instanceof RuleSyntaxError) throw new CommandError('syntax error', e.message);
+    throw e;
+  }
+  checkReferences(table, parsed.stmts);
+  table.lastHandle += anonymousSets(parsed.stmts);
+  chain.rules.push({
+    handle: ++table.lastHandle,
+    stmts: parsed.stmts,
+    ...(parsed.comment !== undefined ? { comment: parsed.comment } : {}),
+  });
+}
+
+/** `10800s`, `3h`, `1d2h` → ms. */
+function parseDuration(text: string): number {
+  let ms = 0;
+  for (const m of text.matchAll(/(\d+)(ms|d|h|m|s)/g)) {
+    const n = Number(m[1]);
+    ms += n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'ms'];
+  }
+  return ms;
+}
+
+function setCommand(
+  table: NftTable,
+  verb: string,
+  kind: 'set' | 'map',
+  name: string,
+  rest: string[],
+): void {
+  const set = table.sets.get(name);
+  if (verb === 'add') {
+    if (set !== undefined) return;
+    const spec = readSpec(rest);
+    const type = spec.get('type') ?? [];
+    const colon = type.indexOf(':');
+    const keyType = (colon < 0 ? type : type.slice(0, colon)).filter(
+      (t) => t !== '.',
+    ) as NftDataType[];
+    const flags = spec.get('flags')?.join('').split(',') ?? [];
+    const timeout = spec.get('timeout');
+    const comment = spec.get('comment');
+    table.sets.set(name, {
+      name,
+      handle: ++table.lastHandle,
+      kind,
+      keyType,
+      flags,
+      ...(timeout !== undefined ? { timeoutMs: parseDuration(timeout[0] ?? '') } : {}),
+      ...(comment !== undefined ? { comment: unquote(comment[0] ?? '') } : {}),
+      elements: new Map(),
+    });
+    return;
+  }
+  if (set === undefined || set.kind !== kind) throw new CommandError(ENOENT, name);
+  if (verb === 'flush') set.elements = new Map();
+  else if (verb === 'delete') {
+    if (setReferenced(table, name)) throw new CommandError(EBUSY, name);
+    table.sets.delete(name);
+  } else throw new CommandError('syntax error', verb);
+}
+
+function setReferenced(table: NftTable, name: string): boolean {
+  for (const c of table.chains.values())
+    for (const r of c.rules)
+      for (const s of r.stmts)
+        if ((s.k === 'lookup' || s.k === 'update') && s.set === name) return true;
+        else if (s.k === 'vmap' && s.map === name) return true;
+  return false;
+}
+
+function elementCommand(
+  table: NftTable,
+  verb: string,
+  name: string,
+  rest: string[],
+  nowMs: number,
+): void {
+  const set = table.sets.get(name);
+  if (set === undefined) throw new CommandError(ENOENT, name);
+  for (const e of readElements(rest)) {
+    const k = elementKey(e.key);
+    if (verb === 'add') {
+      if (e.verdict?.kind === 'jump' || e.verdict?.kind === 'goto') {
+        if (!table.chains.has(e.verdict.chain)) throw new CommandError(ENOENT, e.verdict.chain);
+      }
+      const old = set.elements.get(k);
+      if (old !== undefined) {
+        // An existing key with another value: EEXIST (nft_setelem_insert without NLM_F_EXCL
+        // accepts only an identical element).
+        if (JSON.stringify(old.verdict) !== JSON.stringify(e.verdict))
+          throw new CommandError(EEXIST, name);
+        continue;
+      }
+      set.elements.set(
+        k,
+        set.timeoutMs !== undefined ? { ...e, expiresAt: nowMs + set.timeoutMs } : e,
+      );
+    } else if (verb === 'delete') {
+      if (!set.elements.delete(k)) throw new CommandError(ENOENT, name);
+    } else throw new CommandError('syntax error', verb);
+  }
+}
+
+/** `nft -f FILE`: the whole text or nothing. */
+export function nftApply(
+  state: NftState,
+  text: string,
+  opts: { nowMs: number; file?: string },
+): NftRunResult {
+  const file = opts.file ?? '/dev/stdin';
+  const draft = cloneState(state);
+  const lines = text.split('\n');
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]!;
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    try {
+      applyCommand(draft, line, opts.nowMs);
+    } catch (e) {
+      if (!(e instanceof CommandError)) throw e;
+      const col = e.word !== undefined ? line.indexOf(e.word) : -1;
+      const loc =
+        col < 0
+          ? `${file}:${n + 1}:1-${line.length}`
+          : `${file}:${n + 1}:${col + 1}-${col + (e.word ?? '').length}`;
+      const marker =
+        col < 0 ? '^'.repeat(line.length) : ' '.repeat(col) + '^'.repeat((e.word ?? '').length);
+      return {
+        stdout: '',
+        stderr: `${loc}: Error: ${e.message}\n${line}\n${marker}\n`,
+        exitCode: 1,
+      };
+    }
+  }
+  state.tables = draft.tables;
+  state.lastTableHandle = draft.lastTableHandle;
+  return { stdout: '', stderr: '', exitCode: 0 };
+}
