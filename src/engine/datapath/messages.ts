@@ -52,6 +52,13 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.drop.masquerade-no-address': 'MASQUERADE: {iface} has no address',
   'datapath.drop.nat': 'NAT setup failed: {reason}',
   'datapath.drop.loop': 'the packet went round in a loop',
+  'datapath.nft.matched': 'nft {table} {chain}: the rule matches ({outcome})',
+  'datapath.nft.skipped': 'nft {table} {chain}: the rule does not match',
+  'datapath.nft.lookup-hit': 'nft {chain}: {key} found in @{set}: {value}',
+  'datapath.nft.lookup-miss': 'nft {chain}: {key} is not in @{set}',
+  'datapath.nft.numgen': 'nft {chain}: numgen random mod {mod} drew {key}: {value}',
+  'datapath.nft.policy': 'nft {table} {chain}: end of the base chain, policy {policy}',
+  'datapath.drop.nft': 'dropped by nft {table} chain {chain} at {hook}',
 };
 
 /** The English text of an Explanation (its id when the id is unknown). */

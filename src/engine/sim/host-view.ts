@@ -3,6 +3,7 @@
  * a pod or an external client has a network namespace of its own, whose tables start empty
  * (nothing programs iptables inside a pod).
  */
+import { createNftState } from '../nftables';
 import type { ApplyResult, CommandWorld, HostRef, NodeKernelControls } from '../commands/registry';
 import { procNfConntrack } from '../conntrack';
 import { captureLog, hairpinFlag, nodeConntrack, setHairpinFlag } from '../datapath';
@@ -97,6 +98,10 @@ export function hostView(
     host,
     readFile: (path) => (path.startsWith('/proc/') ? procFile(world, host, path) : readFile(path)),
     netfilter: () => hostNetfilter(world, host),
+    // Pods and external clients have their own, empty nf_tables state.
+    nftables: () =>
+      (host.kind === 'node' ? world.kernel(host.name)?.nftables?.state : undefined) ??
+      createNftState(),
     nodeKernel: () => (host.kind === 'node' ? nodeControls(world, host.name) : undefined),
     advanceClock: (ms) => advanceNetwork(world, world.clock.now() + ms),
     runProgram: (spec) => {
