@@ -192,6 +192,30 @@ describe.skipIf(reason !== undefined)('kube-proxy nftables mode against the real
     ]);
   });
 
+  it('a restarted kube-proxy (a new proxier) resyncs over the table it left', () => {
+    const c = nftShapes();
+    expectSame([
+      ...transactions([c], [0]),
+      ...transactions([nftAfterChanges(c)], [0]),
+      ...VIEWS.slice(0, 2),
+    ]);
+  });
+
+  it('kernel errors: a chain still jumped to, an element with another value, a missing element', () => {
+    expectSame([
+      ...transactions([nftShapes()], [0]),
+      { load: 'delete chain ip kube-proxy mark-for-masquerade\n' },
+      {
+        load: 'add element ip kube-proxy service-ips { 10.96.0.20 . tcp . 80 : goto reject-chain }\n',
+      },
+      { load: 'delete element ip kube-proxy service-ips { 1.1.1.1 . tcp . 80 }\n' },
+      {
+        load: 'add chain ip kube-proxy y\nadd rule ip kube-proxy y drop\ndelete chain ip kube-proxy y\n',
+      },
+      { nft: ['list', 'chains'] },
+    ]);
+  });
+
   it('a transaction naming a set that does not exist is refused as a whole', () => {
     expectSame([
       ...transactions([nftShapes()], [0]),

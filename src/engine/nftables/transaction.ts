@@ -34,8 +34,10 @@ class CommandError extends Error {
 }
 
 const ENOENT = 'No such file or directory';
-const EEXIST = 'File exists';
-const EBUSY = 'Device or resource busy';
+// Errors the kernel returns (not nft's own cache lookups) are reported as "Could not process rule".
+const KERNEL_ENOENT = 'Could not process rule: No such file or directory';
+const EEXIST = 'Could not process rule: File exists';
+const EBUSY = 'Could not process rule: Device or resource busy';
 
 function cloneTable(t: NftTable): NftTable {
   const chains = new Map<string, NftChain>();
@@ -199,7 +201,8 @@ function chainCommand(table: NftTable, verb: string, name: string, rest: string[
     return;
   }
   if (verb === 'delete') {
-    if (chain.rules.length > 0 || chainReferenced(table, name)) throw new CommandError(EBUSY, name);
+    // nf_tables_delchain deletes the chain's own rules; a chain still jumped to is busy.
+    if (chainReferenced(table, name)) throw new CommandError(EBUSY, name);
     table.chains.delete(name);
     return;
   }
@@ -338,7 +341,7 @@ function elementCommand(
         // An existing key with another value: EEXIST (nft_setelem_insert without NLM_F_EXCL
         // accepts only an identical element).
         if (JSON.stringify(old.verdict) !== JSON.stringify(e.verdict))
-          throw new CommandError(EEXIST, name);
+          throw new CommandError(EEXIST, k);
         continue;
       }
       set.elements.set(
@@ -346,7 +349,7 @@ function elementCommand(
         set.timeoutMs !== undefined ? { ...e, expiresAt: nowMs + set.timeoutMs } : e,
       );
     } else if (verb === 'delete') {
-      if (!set.elements.delete(k)) throw new CommandError(ENOENT, name);
+      if (!set.elements.delete(k)) throw new CommandError(KERNEL_ENOENT, k);
     } else throw new CommandError('syntax error', verb);
   }
 }
