@@ -77,3 +77,97 @@ describe('pod → ClusterIP in nftables mode', () => {
     expect(last?.outcome).toBe('reject');
   });
 });
+
+const STICKY = `apiVersion: v1
+kind: Service
+metadata:
+  name: sticky
+  namespace: default
+spec:
+  clusterIP: 10.96.1.50
+  selector:
+    app: web
+  sessionAffinity: ClientIP
+  ports:
+  - port: 80
+    targetPort: http
+`;
+
+describe('ClientIP affinity in nftables mode', () => {
+  const world = labWorld({ proxyMode: 'nftables', extra: STICKY });
+  const client = podRef(world, 'client');
+  const first = sendPacket(world, client, tcp(client.ip, 40001, '10.96.1.50', 80, 'S'));
+  const firstDnat = natSteps(first.steps)[0]?.split(' → ')[1];
+
+  it('the first connection draws with numgen and records the client in the affinity set', () => {
+    const updates = nftSteps(first.steps).filter((s) => s.rule.startsWith('update @affinity-'));
+    expect(updates).toHaveLength(1);
+    expect(updates[0]?.lookup).toMatchObject({ key: client.ip, found: false });
+    const set = updates[0]!.rule.slice('update @'.length, updates[0]!.rule.indexOf(' {'));
+    const listed = world
+      .kernel('node-1')!
+      .nftables!.state.tables.get('ip kube-proxy')!
+      .sets.get(set);
+    expect([...listed!.elements.keys()]).toEqual([client.ip]);
+  });
+
+  it('later connections from the client skip numgen: the affinity lookup sends them to the same pod', () => {
+    for (let port = 40002; port < 40012; port++) {
+      const r = sendPacket(world, client, tcp(client.ip, port, '10.96.1.50', 80, 'S'));
+      const hit = nftSteps(r.steps).find(
+        (s) => s.matched && s.rule.startsWith('ip saddr @affinity-'),
+      );
+      expect(hit?.lookup).toMatchObject({ key: client.ip, found: true });
+      expect(nftSteps(r.steps).some((s) => s.rule.startsWith('numgen'))).toBe(false);
+      expect(natSteps(r.steps)[0]?.split(' → ')[1]?.replace(/:\d+>/, '>')).toBe(
+        firstDnat?.replace(/:\d+>/, '>'),
+      );
+    }
+  });
+
+  it('after the 3h timeout the entry is gone and numgen draws again', () => {
+    world.clock.advance(10_800_000 + 1);
+    const r = sendPacket(world, client, tcp(client.ip, 40100, '10.96.1.50', 80, 'S'));
+    expect(nftSteps(r.steps).some((s) => s.matched && s.rule.startsWith('numgen'))).toBe(true);
+  });
+});
+
+const EMPTY = `apiVersion: v1
+kind: Service
+metadata:
+  name: empty
+  namespace: default
+spec:
+  clusterIP: 10.96.1.60
+  selector:
+    app: nothing
+  ports:
+  - port: 80
+`;
+
+describe('a Service without endpoints in nftables mode', () => {
+  it('is rejected through no-endpoint-services → reject-chain (ICMP port unreachable)', () => {
+    const world = labWorld({ proxyMode: 'nftables', extra: EMPTY });
+    const client = podRef(world, 'client');
+    const r = sendPacket(world, client, tcp(client.ip, 40200, '10.96.1.60', 80, 'S'));
+    const matched = nftSteps(r.steps).filter((s) => s.matched);
+    expect(matched.map((s) => `${s.hook} ${s.chain}: ${s.outcome}`)).toEqual([
+      'PREROUTING filter-prerouting-pre-dnat: jump firewall-check',
+      'PREROUTING nat-prerouting: jump services',
+      'FORWARD filter-forward: jump service-endpoints-check',
+      'FORWARD service-endpoints-check: goto reject-chain',
+      'FORWARD reject-chain: reject',
+    ]);
+    expect(matched[3]?.lookup).toEqual({
+      set: 'no-endpoint-services',
+      key: '10.96.1.60 . tcp . 80',
+      found: true,
+      value: 'goto reject-chain',
+    });
+    const icmp = r.steps.find((s) => s.kind === 'send' && s.packet.proto === 'icmp');
+    expect(icmp?.kind === 'send' ? icmp.packet.icmp : undefined).toMatchObject({
+      type: 3,
+      code: 3,
+    });
+  });
+});

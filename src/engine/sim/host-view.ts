@@ -115,6 +115,20 @@ export function hostView(
     },
     kubeProxy: () => {
       const kernel = host.kind === 'node' ? world.kernel(host.name) : undefined;
+      const nft = kernel?.nftables?.lastSync;
+      if (kernel?.nftables !== undefined && nft !== undefined) {
+        // nftables mode: the transactions kube-proxy sent to `nft -f -`, stale chains first.
+        return {
+          mode: 'nftables',
+          restoreInput: nft.staleChainsTransaction + nft.transaction,
+          full: nft.full,
+          restoreError: kernel.nftables.lastError,
+          chainsWritten: nft.servicesWritten,
+          chainsDeleted: nft.chainsDeleted,
+          natRules: 0,
+          filterRules: 0,
+        };
+      }
       const sync = kernel?.lastSync;
       if (kernel === undefined || sync === undefined) return undefined;
       return {
