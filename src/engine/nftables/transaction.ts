@@ -39,18 +39,37 @@ const KERNEL_ENOENT = 'Could not process rule: No such file or directory';
 const EEXIST = 'Could not process rule: File exists';
 const EBUSY = 'Could not process rule: Device or resource busy';
 
-function cloneTable(t: NftTable): NftTable {
-  const chains = new Map<string, NftChain>();
-  for (const [k, c] of t.chains) chains.set(k, { ...c, rules: [...c.rules] });
-  const sets = new Map<string, NftSet>();
-  for (const [k, s] of t.sets) sets.set(k, { ...s, elements: new Map(s.elements) });
-  return { ...t, chains, sets };
+// Copy-on-write drafts: a transaction copies the table's chain and set maps (cheap), and a
+// chain or set only when a command changes it, so a partial sync of a 10,000-Service table
+// does not copy every rule.
+let owned = new WeakSet<object>();
+
+function draftTable(t: NftTable): NftTable {
+  const d = { ...t, chains: new Map(t.chains), sets: new Map(t.sets) };
+  owned.add(d);
+  return d;
 }
 
-function cloneState(s: NftState): NftState {
+function draftState(s: NftState): NftState {
   const tables = new Map<string, NftTable>();
-  for (const [k, t] of s.tables) tables.set(k, cloneTable(t));
+  for (const [k, t] of s.tables) tables.set(k, draftTable(t));
   return { tables, lastTableHandle: s.lastTableHandle };
+}
+
+function ownChain(table: NftTable, chain: NftChain): NftChain {
+  if (owned.has(chain)) return chain;
+  const c = { ...chain, rules: [...chain.rules] };
+  owned.add(c);
+  table.chains.set(c.name, c);
+  return c;
+}
+
+function ownSet(table: NftTable, set: NftSet): NftSet {
+  if (owned.has(set)) return set;
+  const c = { ...set, elements: new Map(set.elements) };
+  owned.add(c);
+  table.sets.set(c.name, c);
+  return c;
 }
 
 /** `{ type filter hook prerouting priority -110 ; comment "…" ; }` → its clauses. */
@@ -117,9 +136,26 @@ function elementKey(key: readonly string[]): string {
 }
 
 /** Applies one command to `state`. */
+/** The first `n` space-separated words of a line and the offset after them. */
+function words(line: string, n: number): { words: string[]; rest: number } {
+  const out: string[] = [];
+  let i = 0;
+  while (out.length < n && i < line.length) {
+    while (line[i] === ' ') i++;
+    let j = line.indexOf(' ', i);
+    if (j < 0) j = line.length;
+    out.push(line.slice(i, j));
+    i = j;
+  }
+  return { words: out, rest: i };
+}
+
 function applyCommand(state: NftState, line: string, nowMs: number): void {
-  const tokens = tokenize(line);
-  const [verb, object, family = '', tableName = ''] = tokens;
+  const head = words(line, 5);
+  const [verb, object, family = '', tableName = ''] = head.words;
+  // Rules are parsed by parseRule; only other commands need their tail as tokens.
+  const tokens =
+    object === 'rule' ? head.words : [...head.words, ...tokenize(line.slice(head.rest))];
   if (family !== 'ip') throw new CommandError('syntax error', family);
   const key = tableKey(family, tableName);
   if (object === 'table') {
@@ -147,8 +183,8 @@ function applyCommand(state: NftState, line: string, nowMs: number): void {
     if (verb === 'flush') {
       const t = state.tables.get(key);
       if (t === undefined) throw new CommandError(ENOENT, tableName);
-      for (const c of t.chains.values()) c.rules = [];
-      for (const s of t.sets.values()) s.elements = new Map();
+      for (const c of t.chains.values()) ownChain(t, c).rules = [];
+      for (const s of t.sets.values()) ownSet(t, s).elements = new Map();
       return;
     }
   }
@@ -197,7 +233,7 @@ function chainCommand(table: NftTable, verb: string, name: string, rest: string[
   }
   if (chain === undefined) throw new CommandError(ENOENT, name);
   if (verb === 'flush') {
-    chain.rules = [];
+    ownChain(table, chain).rules = [];
     return;
   }
   if (verb === 'delete') {
@@ -242,8 +278,9 @@ function checkReferences(table: NftTable, stmts: ReturnType<typeof parseRule>['s
 
 function ruleCommand(table: NftTable, verb: string, chainName: string, line: string): void {
   if (verb !== 'add') throw new CommandError('syntax error', verb);
-  const chain = table.chains.get(chainName);
-  if (chain === undefined) throw new CommandError(ENOENT, chainName);
+  const found = table.chains.get(chainName);
+  if (found === undefined) throw new CommandError(ENOENT, chainName);
+  const chain = ownChain(table, found);
   // The rule text is everything after `add rule ip TABLE CHAIN `.
   const at =
     line.indexOf(chainName, line.indexOf(table.name) + table.name.length) + chainName.length;
@@ -305,7 +342,7 @@ function setCommand(
     return;
   }
   if (set === undefined || set.kind !== kind) throw new CommandError(ENOENT, name);
-  if (verb === 'flush') set.elements = new Map();
+  if (verb === 'flush') ownSet(table, set).elements = new Map();
   else if (verb === 'delete') {
     if (setReferenced(table, name)) throw new CommandError(EBUSY, name);
     table.sets.delete(name);
@@ -328,8 +365,9 @@ function elementCommand(
   rest: string[],
   nowMs: number,
 ): void {
-  const set = table.sets.get(name);
-  if (set === undefined) throw new CommandError(ENOENT, name);
+  const found = table.sets.get(name);
+  if (found === undefined) throw new CommandError(ENOENT, name);
+  const set = ownSet(table, found);
   for (const e of readElements(rest)) {
     const k = elementKey(e.key);
     if (verb === 'add') {
@@ -361,7 +399,8 @@ export function nftApply(
   opts: { nowMs: number; file?: string },
 ): NftRunResult {
   const file = opts.file ?? '/dev/stdin';
-  const draft = cloneState(state);
+  owned = new WeakSet();
+  const draft = draftState(state);
   const lines = text.split('\n');
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n]!;

@@ -35,15 +35,42 @@ export interface PortRender {
 
 const proto = (info: ServicePortInfo) => info.protocol.toLowerCase();
 
-function endpointNames(info: ServicePortInfo, ep: EndpointInfo) {
-  const base = nftEndpointChainNameBase(
-    info.namespace,
-    info.name,
-    info.protocol,
-    info.portName,
-    ep.endpoint,
-  );
-  return { chain: `endpoint-${base}`, affinity: `affinity-${base}` };
+// Chain names hash with SHA-256; a ServicePortInfo lives as long as its Service object, so
+// its endpoints' names are computed once.
+const endpointNameCache = new WeakMap<ServicePortInfo, Map<string, EndpointNames>>();
+
+interface EndpointNames {
+  readonly chain: string;
+  readonly affinity: string;
+}
+
+function endpointNames(info: ServicePortInfo, ep: EndpointInfo): EndpointNames {
+  let byEndpoint = endpointNameCache.get(info);
+  if (byEndpoint === undefined) endpointNameCache.set(info, (byEndpoint = new Map()));
+  let names = byEndpoint.get(ep.endpoint);
+  if (names === undefined) {
+    const base = nftEndpointChainNameBase(
+      info.namespace,
+      info.name,
+      info.protocol,
+      info.portName,
+      ep.endpoint,
+    );
+    names = { chain: `endpoint-${base}`, affinity: `affinity-${base}` };
+    byEndpoint.set(ep.endpoint, names);
+  }
+  return names;
+}
+
+const serviceBaseCache = new WeakMap<ServicePortInfo, string>();
+
+function serviceBase(info: ServicePortInfo): string {
+  let base = serviceBaseCache.get(info);
+  if (base === undefined) {
+    base = nftServicePortChainNameBase(info.namespace, info.name, info.protocol, info.portName);
+    serviceBaseCache.set(info, base);
+  }
+  return base;
 }
 
 /** writeServiceToEndpointRules: affinity lookups, then the numgen dispatch. */
@@ -75,7 +102,7 @@ export function writeServicePort(
 ): PortRender {
   const p = proto(info);
   const port = String(info.port);
-  const base = nftServicePortChainNameBase(info.namespace, info.name, info.protocol, info.portName);
+  const base = serviceBase(info);
   const clusterPolicyChain = `service-${base}`;
   const localPolicyChain = `local-${base}`;
   const externalTrafficChain = `external-${base}`;
