@@ -54,10 +54,9 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.drop.loop': 'the packet went round in a loop',
   'datapath.nft.matched': 'nft {table} {chain}: the rule matches ({outcome})',
   'datapath.nft.skipped': 'nft {table} {chain}: the rule does not match',
-  'datapath.nft.lookup-hit': 'nft {chain}: {key} found in @{set}: {value}',
-  'datapath.nft.lookup-miss': 'nft {chain}: {key} is not in @{set}',
-  'datapath.nft.numgen': 'nft {chain}: numgen random mod {mod} drew {key}: {value}',
-  'datapath.nft.policy': 'nft {table} {chain}: end of the base chain, policy {policy}',
+  'datapath.nft.lookup-hit': 'nft {table} {chain}: {key} is in @{set}: {outcome}',
+  'datapath.nft.lookup-miss': 'nft {table} {chain}: {key} is not in @{set}, next rule',
+  'datapath.nft.numgen': 'nft {table} {chain}: numgen random drew {key}: {outcome}',
   'datapath.drop.nft': 'dropped by nft {table} chain {chain} at {hook}',
 };
 

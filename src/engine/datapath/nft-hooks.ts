@@ -80,10 +80,17 @@ function runChain(
   for (const s of r.steps) {
     if (mode === 'none' || (mode === 'matched' && !s.matched)) continue;
     const params = { table: table.name, chain: s.chain, outcome: s.outcome };
+    let id = s.matched ? 'datapath.nft.matched' : 'datapath.nft.skipped';
+    if (s.lookup !== undefined) {
+      Object.assign(params, { key: s.lookup.key, set: s.lookup.set });
+      if (s.lookup.set === 'numgen') id = 'datapath.nft.numgen';
+      else if (!s.rule.startsWith('update '))
+        id = s.lookup.found ? 'datapath.nft.lookup-hit' : 'datapath.nft.lookup-miss';
+    }
     ctx.rec.add(skb, {
       kind: 'nft-rule',
       at,
-      why: why(s.matched ? 'datapath.nft.matched' : 'datapath.nft.skipped', params),
+      why: why(id, params),
       hook,
       family: 'ip',
       table: table.name,
