@@ -41,7 +41,7 @@ const ACTIVE_STATES: ReadonlySet<IpvsTcpState> = new Set([
 ]);
 
 type Row = readonly IpvsTcpState[];
-const [sNO, sES, sSS, sSR, sFW, sTW, sCL, sCW, sLA, sLI, sSA] = TCP_STATES;
+const [, sES, sSS, sSR, sFW, sTW, sCL, sCW, sLA, sLI] = TCP_STATES;
 /** tcp_states[]: rows syn, fin, ack, rst; columns the current state in TCP_STATES order. */
 const TCP_TABLE: Readonly<Record<'input' | 'output' | 'inputOnly', readonly Row[]>> = {
   input: [
