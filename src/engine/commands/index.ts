@@ -1,5 +1,7 @@
 /** The shell shared by the lab's terminal and the CLI: tokenizer, scripts, registry, tools. */
 import { registerIp } from './ip';
+import { registerIpset } from './ipset';
+import { registerIpvsadm } from './ipvsadm';
 import { registerIptablesCommands } from './iptables';
 import { registerLab } from './lab';
 import { registerNodeTools } from './node-tools';
@@ -72,6 +74,8 @@ export function createLabRegistry(): CommandRegistry {
   registerIptablesCommands(registry);
   registerLab(registry);
   registerNodeTools(registry);
+  registerIpvsadm(registry);
+  registerIpset(registry);
   registerClients(registry);
   return registry;
 }

@@ -14,7 +14,7 @@ import {
   type WalkContext,
 } from '../netfilter';
 import type { HostNetwork, HostRef } from '../routing';
-import { addrTypeOf, hostNet, isLocalAddress } from './net';
+import { addrTypeOf, isLocalAddress, kernelNet } from './net';
 import { ctPacketOf, walkConntrackOf, walkPacketOf, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
 import { nodeDatapath, type NodeDatapath } from './state';
@@ -36,8 +36,8 @@ export interface NodeCtx {
 
 export function nodeCtx(ctx: Ctx, name: string): NodeCtx | undefined {
   const ref: HostRef = { kind: 'node', name };
-  const net = hostNet(ctx.world.cluster, ref);
   const kernel = ctx.world.kernel(name);
+  const net = kernelNet(ctx.world, ref);
   if (net === undefined || kernel === undefined) return undefined;
   return { name, ref, net, nf: kernel.netfilter, dp: nodeDatapath(ctx.world, name) };
 }

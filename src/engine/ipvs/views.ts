@@ -23,6 +23,18 @@ export type ListFormat = 'plain' | 'stats' | 'rate';
 export interface ListOptions {
   readonly format: ListFormat;
   readonly exact?: boolean;
+  /** Without -n: a port's service name (getservbyport), undefined to print the number. */
+  readonly portName?: (port: number, protocol: string) => string | undefined;
+}
+
+/** addrport_to_anyname(): `addr:port`, the port by name unless numeric. */
+function addrPort(
+  addr: string,
+  port: number,
+  protocol: string,
+  opts: Pick<ListOptions, 'portName'>,
+): string {
+  return `${addr}:${opts.portName?.(port, protocol.toLowerCase()) ?? port}`;
 }
 
 /** (int)(a - b) of two u32 values, as the C comparators compute it. */
@@ -109,7 +121,10 @@ const ZERO_RATES: IpvsStats = { conns: 0, inpkts: 0, outpkts: 0, inbytes: 0, out
 
 function serviceEntry(svc: VirtualService, opts: ListOptions): string {
   // "%-4s %s", cut at 33 characters for IPv4.
-  const name = `${pad(svc.protocol, 4)} ${svc.addr}:${svc.port}`.slice(0, 33);
+  const name = `${pad(svc.protocol, 4)} ${addrPort(svc.addr, svc.port, svc.protocol, opts)}`.slice(
+    0,
+    33,
+  );
   const exact = opts.exact ?? false;
   let out: string;
   if (opts.format === 'stats') out = pad(name, 33) + statsCols(svc.stats, exact);
@@ -124,7 +139,7 @@ function serviceEntry(svc: VirtualService, opts: ListOptions): string {
   }
   out += '\n';
   for (const d of glibcMergeSort(svc.destinations, cmpDests)) {
-    const dname = `${d.addr}:${d.port}`.slice(0, 28);
+    const dname = addrPort(d.addr, d.port, svc.protocol, opts).slice(0, 28);
     if (opts.format === 'stats') out += `  -> ${pad(dname, 28)}${statsCols(d.stats, exact)}\n`;
     else if (opts.format === 'rate')
       out += `  -> ${pad(dname, 28)} ${lpad('0', 8)} ${lpad('0', 8)} ${lpad('0', 8)}${largeNum(0, exact)}${largeNum(0, exact)}\n`;
@@ -167,13 +182,17 @@ export function procIpVsConn(ipvs: IpvsState, now: number): string {
 }
 
 /** `ipvsadm -Lnc`: list_conn() over /proc/net/ip_vs_conn, newest entries as the kernel lists them. */
-export function renderIpvsConns(ipvs: IpvsState, now: number): string {
+export function renderIpvsConns(
+  ipvs: IpvsState,
+  now: number,
+  opts: Pick<ListOptions, 'portName'> = {},
+): string {
   expireConns(ipvs, now);
   let out = `IPVS connection entries\npro expire ${pad('state', 11)} ${pad('source', 18)} ${pad('virtual', 18)} destination\n`;
   for (const c of ipvs.conns) {
     const left = secondsLeft(c, now);
     const expire = `${String(Math.floor(left / 60)).padStart(2, '0')}:${String(left % 60).padStart(2, '0')}`;
-    out += `${pad(c.protocol, 3)} ${pad(expire, 6)} ${pad(c.state, 11)} ${pad(`${c.caddr}:${c.cport}`, 18)} ${pad(`${c.vaddr}:${c.vport}`, 18)} ${c.daddr}:${c.dport}\n`;
+    out += `${pad(c.protocol, 3)} ${pad(expire, 6)} ${pad(c.state, 11)} ${pad(addrPort(c.caddr, c.cport, c.protocol, opts), 18)} ${pad(addrPort(c.vaddr, c.vport, c.protocol, opts), 18)} ${addrPort(c.daddr, c.dport, c.protocol, opts)}\n`;
   }
   return out;
 }

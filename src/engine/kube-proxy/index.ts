@@ -54,3 +54,14 @@ export {
   localDetectorFor,
   masqueradeMark,
 } from './iptables/format';
+export {
+  createIpvsProxier,
+  ipvsJumpRuleOps,
+  IPVS_FILTER_CHAINS,
+  IPVS_JUMPS,
+  IPVS_NAT_CHAINS,
+  KUBE_IPSETS,
+  type IpvsNode,
+  type IpvsProxier,
+  type IpvsSyncResult,
+} from './ipvs';

@@ -5,7 +5,9 @@
  */
 import type { ApplyResult, CommandWorld, HostRef, NodeKernelControls } from '../commands/registry';
 import { procNfConntrack } from '../conntrack';
-import { captureLog, hairpinFlag, nodeConntrack, setHairpinFlag } from '../datapath';
+import { captureLog, hairpinFlag, kernelNet, nodeConntrack, setHairpinFlag } from '../datapath';
+import { procIpVsConn } from '../ipvs';
+import { ipsetEnv } from './ipvs-node';
 import { advanceNetwork, runProgram } from './network';
 import { hostNetwork } from '../routing/topology';
 import { createNetfilter, type NetfilterState } from '../netfilter';
@@ -54,6 +56,10 @@ function procFile(world: World, host: HostRef, path: string): string | undefined
   if (path === '/proc/net/nf_conntrack') {
     return procNfConntrack(nodeConntrack(world, host.name), world.clock.now());
   }
+  if (path === '/proc/net/ip_vs_conn') {
+    const kernel = world.kernel(host.name);
+    return kernel === undefined ? undefined : procIpVsConn(kernel.ipvs, world.clock.now());
+  }
   const sysctl = /^\/proc\/sys\/(.+)$/.exec(path);
   if (sysctl !== null) {
     const value = world.kernel(host.name)?.sysctls[sysctl[1]!.replace(/\//g, '.')];
@@ -80,6 +86,12 @@ function nodeControls(world: World, node: string): NodeKernelControls | undefine
     },
     hairpin: (port) => hairpinFlag(world, node, port),
     setHairpin: (port, on) => setHairpinFlag(world, node, port, on),
+    ipvs: () => {
+      const now = world.clock.now();
+      if (kernel.proxier.mode === 'ipvs') kernel.proxier.housekeeping(kernel.ipvs, now);
+      return { state: kernel.ipvs, now };
+    },
+    ipsets: () => ({ state: kernel.ipsets, env: ipsetEnv(kernel) }),
   };
 }
 
@@ -98,6 +110,7 @@ export function hostView(
     readFile: (path) => (path.startsWith('/proc/') ? procFile(world, host, path) : readFile(path)),
     netfilter: () => hostNetfilter(world, host),
     nodeKernel: () => (host.kind === 'node' ? nodeControls(world, host.name) : undefined),
+    network: () => kernelNet(world, host),
     advanceClock: (ms) => advanceNetwork(world, world.clock.now() + ms),
     runProgram: (spec) => {
       const run = runProgram(world, host, spec);
