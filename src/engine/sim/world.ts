@@ -150,6 +150,18 @@ export class World {
     }
   }
 
+  /**
+   * The lab's scenario editor: the edited scenario replaces the running cluster (objects that
+   * still exist keep their addresses). A changed KubeProxyConfiguration restarts kube-proxy on
+   * every node, as an operator does after editing kube-proxy's configuration; the nodes keep
+   * their kernels. Documents with errors are reported and left out, as at load.
+   */
+  reloadScenario(text: string): Diagnostic[] {
+    const { cluster, diagnostics } = loadScenario(text, { previous: this.cluster });
+    this.setCluster(cluster);
+    return diagnostics;
+  }
+
   /** `kubectl apply -f`: objects are created or replaced and controllers re-run. */
   apply(text: string): ReturnType<typeof applyManifests> {
     const result = applyManifests(this.cluster, text, this.nowSeconds());
