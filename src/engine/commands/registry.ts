@@ -10,6 +10,9 @@ import type { HostRef } from '../routing/topology';
 import type { CtTable } from '../conntrack';
 import type { CaptureRecord } from '../datapath';
 import type { ProgramSpec } from '../hosts';
+import type { IpsetEnv, IpsetState } from '../ipset';
+import type { IpvsState } from '../ipvs';
+import type { HostNetwork } from '../routing';
 import type { Pipeline, Redirection } from './shell';
 import { parseCommandLine } from './shell';
 
@@ -63,6 +66,8 @@ export interface CommandWorld {
   runProgram(spec: ProgramSpec): CommandResult;
   /** Packets seen on this host's interfaces since the previous command, for tcpdump. */
   captures(): readonly CaptureRecord[];
+  /** The host's interfaces and routes as its kernel has them now (with kube-ipvs0 on IPVS nodes). */
+  network?(): HostNetwork | undefined;
 }
 
 /** What node-level tools (conntrack, sysctl, bridge) read and change. */
@@ -87,6 +92,10 @@ export interface NodeKernelControls {
   }[];
   hairpin(port: string): boolean;
   setHairpin(port: string, on: boolean): void;
+  /** IPVS (ip_vs) of the node, with kube-proxy's once-a-minute graceful-termination pass run up to now. */
+  ipvs?(): { readonly state: IpvsState; readonly now: number };
+  /** The node's IP sets and what `ipset list` needs from the rest of the kernel. */
+  ipsets?(): { readonly state: IpsetState; readonly env: IpsetEnv };
 }
 
 /** What the node's kube-proxy last did, for the lab's own `lab` command. */
