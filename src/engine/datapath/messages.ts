@@ -52,6 +52,9 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.drop.masquerade-no-address': 'MASQUERADE: {iface} has no address',
   'datapath.drop.nat': 'NAT setup failed: {reason}',
   'datapath.drop.loop': 'the packet went round in a loop',
+  // No packet: kube-proxy's conntrack cleanup after a sync (sim/conntrack-cleanup.ts).
+  'kube-proxy.conntrack.cleanup':
+    'kube-proxy on {node} deletes a UDP conntrack entry whose backend is not a serving endpoint of the Service',
 };
 
 /** The English text of an Explanation (its id when the id is unknown). */
