@@ -66,7 +66,10 @@ interface StepBase {
   readonly seq: number;
   /** Virtual time, ms since the lab started. */
   readonly t: number;
-  /** The packet this step belongs to; a packet keeps its id across NAT rewrites. */
+  /**
+   * The packet this step belongs to; a packet keeps its id across NAT rewrites. 0: no packet
+   * caused the step (kube-proxy deleting a conntrack entry after a sync).
+   */
   readonly packetId: number;
   /** The connection (conntrack entry) the packet belongs to, once known. */
   readonly flowId?: number;

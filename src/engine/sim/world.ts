@@ -7,6 +7,7 @@ import type { Cluster } from '../model/cluster';
 import type { Diagnostic } from '../model/diagnostic';
 import { ManualClock, rngFromSeed, type Rng } from '../model/runtime';
 import { applyManifests, loadScenario } from '../scenario';
+import { cleanStaleEntries, conntrackCleanupRequired } from './conntrack-cleanup';
 import { bootNodeKernel, restartKubeProxy, syncNodeKernel, type NodeKernel } from './node-kernel';
 
 /**
@@ -113,13 +114,19 @@ export class World {
   setCluster(next: Cluster): void {
     // A new node, or a new kube-proxy configuration, means (re)starting kube-proxy there.
     const restart = restartFingerprint(next) !== restartFingerprint(this.cluster);
+    const cleanup = conntrackCleanupRequired(this.cluster, next);
     this.cluster = next;
     const nowMs = this.clock.now();
     if (restart) {
+      // A freshly started kube-proxy has no previous endpoints to compare: no cleanup.
       this.restartNodes(nowMs);
       return;
     }
-    for (const kernel of this.booted.values()) syncNodeKernel(kernel, next, nowMs);
+    for (const kernel of this.booted.values()) {
+      syncNodeKernel(kernel, next, nowMs);
+      // After a successful sync kube-proxy flushes stale UDP conntrack entries.
+      if (cleanup && kernel.lastRestoreError === '') cleanStaleEntries(this, kernel.name, next);
+    }
     for (const syncs of this.pending.values()) syncs.push({ cluster: next, nowMs });
   }
 
