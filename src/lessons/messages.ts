@@ -41,6 +41,14 @@ export const CHECK_MESSAGES: Readonly<Record<string, Text>> = {
     'zh-CN': '{pod} 的网桥端口 {port}：hairpin {state}',
     en: "{pod}'s bridge port {port}: hairpin {state}",
   },
+  'check.rule.present': {
+    'zh-CN': '{node} 上符合条件的规则：{found} 条（应至少 1 条）',
+    en: 'Matching rules on {node}: {found} (there should be one)',
+  },
+  'check.rule.absent': {
+    'zh-CN': '{node} 上符合条件的规则：{found} 条（应为 0）',
+    en: 'Matching rules on {node}: {found} (there should be none)',
+  },
   'check.answer.missing': {
     'zh-CN': '还没有填写答案',
     en: 'No answer yet',

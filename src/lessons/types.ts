@@ -70,6 +70,8 @@ export interface Step {
   readonly predict?: readonly Question[];
   /** Commands to try, as `TARGET$ COMMAND` lines (the panel can paste them into the terminal). */
   readonly commands?: readonly string[];
+  /** One command to send many times with one click (the lab's shell has no loops). */
+  readonly batch?: { readonly command: string; readonly times: number };
   /** YAML the learner adds or changes in the editor, when the step asks for an edit. */
   readonly yaml?: string;
   /** Value questions answered after running the commands (checked against the lab). */

@@ -1,8 +1,8 @@
 /**
  * Every lesson's reference solution, played step by step through the engine (as the learner
- * would: shell commands, manifests, answers). For every step: before its solution, its checks
- * are evaluated and every check must be seen failing somewhere (there, or after the step's
- * deliberately wrong attempt); after the solution, all of them must pass. A check that cannot
+ * would: shell commands, manifests, answers). For every step, every check must be seen failing
+ * somewhere (in the fresh lab, at the step's start, or after the step's deliberately wrong
+ * attempt, whose listed checks must fail); after the solution, all of them must pass. A check that cannot
  * fail, or a solution that does not satisfy its own step, fails the test.
  */
 import { describe, expect, it } from 'vitest';
@@ -40,9 +40,16 @@ describe.each(ready.map((l) => [l.id, l] as const))('lesson %s', (_id, lesson) =
       const { world, answers } = playUpTo(lesson, index);
       const start = traceCursor(world);
       const failedSomewhere = new Set<string>();
+      // At the lesson's start (a fresh lab, nothing answered), …
+      const pristine = fresh(lesson);
+      for (const r of evaluateChecks(labFacts(pristine, 0), step.checks, {})) {
+        if (!r.passed) failedSomewhere.add(r.id);
+      }
+      // … at the step's start, …
       for (const r of evaluateChecks(labFacts(world, start), step.checks, answers)) {
         if (!r.passed) failedSomewhere.add(r.id);
       }
+      // … and after the step's deliberately wrong attempt.
       if (step.wrong !== undefined) {
         const alt = playUpTo(lesson, index);
         const altStart = traceCursor(alt.world);

@@ -5,7 +5,7 @@
  */
 import type { LabFacts, RuleFact } from '../../engine';
 import type { CheckParam } from '../types';
-import { findService, readyEndpoints } from './refs';
+import { addressSet, findService, readyEndpoints, resolveRef } from './refs';
 
 export type ValueFn = (facts: LabFacts, params: Readonly<Record<string, CheckParam>>) => string[];
 
@@ -103,6 +103,36 @@ export const VALUES: Readonly<Record<string, ValueFn>> = {
       (r) => r.chain === 'KUBE-SERVICES' && comment(r) === `${spn} cluster IP`,
     );
     return rule !== undefined ? [String(rule.packets)] : [];
+  },
+  /** What a reference stands for (`gw:node-1`, `pod:default/client`…). */
+  ref: (facts, p) => resolveRef(facts, str(p.ref)),
+  /** How many ready endpoints the Service has. */
+  endpointCount: (facts, p) => [String(readyEndpoints(facts, str(p.service)).length)],
+  /** How many rules of a chain mention `comment` in their comment (0 when none). */
+  ruleCount: (facts, p) => [
+    String(
+      natRules(facts, str(p.node, 'node-1')).filter(
+        (r) => r.chain === str(p.chain, 'KUBE-SERVICES') && comment(r).includes(str(p.comment)),
+      ).length,
+    ),
+  ],
+  /** How many conntrack entries of the node go to `dst` (original direction). */
+  conntrackCount: (facts, p) => {
+    const dst = addressSet(facts, p.dst) ?? new Set<string>();
+    const entries = facts.nodes[str(p.node, 'node-1')]?.conntrack ?? [];
+    return [String(entries.filter((e) => dst.has(e.orig.dst)).length)];
+  },
+  /**
+   * The reply-tuple destination of the newest entry from `src` to port `dport`: the address
+   * the backend answered to, i.e. the source it saw (the node's, after SNAT).
+   */
+  replyDestination: (facts, p) => {
+    const src = addressSet(facts, p.src) ?? new Set<string>();
+    const entries = (facts.nodes[str(p.node, 'node-1')]?.conntrack ?? []).filter(
+      (e) => src.has(e.orig.src) && (p.dport === undefined || e.orig.dport === Number(p.dport)),
+    );
+    const latest = entries.pop();
+    return latest !== undefined ? [latest.reply.dst] : [];
   },
   /** The reply-tuple source of the newest conntrack entry to the address: the backend chosen. */
   replySourceOfLatest: (facts, p) => {

@@ -57,7 +57,11 @@ const spread: CheckFn = ({ facts, params }) => {
     if (e.orig.dst !== vip || !e.seenReply) continue;
     counts.set(e.reply.src, (counts.get(e.reply.src) ?? 0) + 1);
   }
-  const histogram = [...counts].map(([label, count]) => ({ label, count }));
+  const podName = (ip: string) => facts.cluster.pods.find((p) => p.podIP === ip)?.meta.name;
+  const histogram = [...counts].map(([ip, count]) => {
+    const name = podName(ip);
+    return { label: name !== undefined ? `${name} (${ip})` : ip, count };
+  });
   const total = histogram.reduce((a, b) => a + b.count, 0);
   const minTotal = num(params.total, 300);
   const minEach = num(params.minEach, 1);
@@ -121,6 +125,29 @@ const hairpin: CheckFn = ({ facts, params }) => {
   });
 };
 
+/**
+ * `rule`: whether the node's table has a rule in a chain named `chain` (or starting with
+ * `chainPrefix`) whose comment contains `comment` and whose target is `target`.
+ */
+const rule: CheckFn = ({ facts, params }) => {
+  const node = str(params.node, 'node-1');
+  const table = str(params.table, 'nat') as 'nat' | 'filter';
+  const rules = facts.nodes[node]?.rules[table] ?? [];
+  const found = rules.filter(
+    (r) =>
+      (params.chain === undefined || r.chain === params.chain) &&
+      (params.chainPrefix === undefined || r.chain.startsWith(str(params.chainPrefix))) &&
+      (params.comment === undefined || r.text.includes(str(params.comment))) &&
+      (params.target === undefined || r.target === params.target) &&
+      (params.match === undefined || r.text.includes(str(params.match))),
+  );
+  const want = params.present !== false;
+  return outcome(found.length > 0 === want, want ? 'check.rule.present' : 'check.rule.absent', {
+    node,
+    found: found.length,
+  });
+};
+
 /** The learner's answer to a value question equals what the lab shows. */
 const answer: CheckFn = ({ facts, params, answers }) => {
   const question = str(params.question);
@@ -142,5 +169,6 @@ export const CHECK_KINDS: Readonly<Record<string, CheckFn>> = {
   sysctl,
   hairpin,
   answer,
+  rule,
   ...traceKinds,
 };

@@ -43,8 +43,9 @@ const path: CheckFn = ({ facts, params }) => {
   const from = str(params.from);
   const sent = senders(facts.steps);
   const walked = new Map<number, string[]>();
+  const table = str(params.table, 'nat');
   for (const s of facts.steps) {
-    if (s.kind !== 'rule' || !s.matched) continue;
+    if (s.kind !== 'rule' || !s.matched || s.table !== table) continue;
     const list = walked.get(s.packetId) ?? [];
     if (list.length === 0) list.push(s.chain);
     if (s.outcome.startsWith('KUBE-') || s.outcome === 'DNAT') list.push(s.outcome);
