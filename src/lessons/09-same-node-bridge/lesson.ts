@@ -358,7 +358,7 @@ export const lesson: Lesson = {
         {
           run: [
             'node-1$ conntrack -F',
-            ...Array.from({ length: 9 }, () => 'pod/client$ curl -sS -m 1 http://10.96.1.1/'),
+            ...Array.from({ length: 6 }, () => 'pod/client$ curl -sS -m 1 http://10.96.1.1/'),
             'node-1$ conntrack -L -p tcp',
           ].join('\n'),
         },

@@ -27,31 +27,26 @@ export function evaluateChecks(
 }
 
 /**
- * A lesson being done in one World: remembers where the current step began in the trace, so
- * that trace checks judge only what happened since. When the World is replaced (the scenario
- * was edited and reloaded), the new World's trace counts from its start.
+ * Where the current step began, for the lab host (the worker) that owns the World: trace checks
+ * judge only what happened since. A World that replaced the one the step began in (the
+ * scenario was reloaded) counts from its own start.
  */
-export class LessonSession {
-  private world: World;
-  private stepStart: number;
+export class LessonTracker {
+  private world: World | undefined;
+  private stepStart = 0;
 
-  constructor(world: World) {
+  /** The learner moved to a step: only what happens from now on counts for its checks. */
+  beginStep(world: World): void {
     this.world = world;
     this.stepStart = traceCursor(world);
   }
 
-  /** The lab now runs in another World (a reloaded scenario). */
-  replaceWorld(world: World): void {
-    this.world = world;
-    this.stepStart = 0;
-  }
-
-  /** The learner moved to a new step: only what happens from now on counts for its checks. */
-  beginStep(): void {
-    this.stepStart = traceCursor(this.world);
-  }
-
-  check(checks: readonly CheckSpec[], answers: Readonly<Record<string, string>>): CheckResult[] {
-    return evaluateChecks(labFacts(this.world, this.stepStart), checks, answers);
+  check(
+    world: World,
+    checks: readonly CheckSpec[],
+    answers: Readonly<Record<string, string>>,
+  ): CheckResult[] {
+    const from = world === this.world ? this.stepStart : 0;
+    return evaluateChecks(labFacts(world, from), checks, answers);
   }
 }
