@@ -11,6 +11,15 @@ export { World, LAB_EPOCH_SECONDS, type WorldOptions } from './sim/world';
 export { runScript, type RunScriptOptions } from './sim/run-script';
 export { hostView } from './sim/host-view';
 export { traceCursor, traceSince } from './sim/network';
+export {
+  labFacts,
+  type LabFacts,
+  type NodeFacts,
+  type ConntrackFact,
+  type RuleFact,
+  type TupleFact,
+  type BridgePortFact,
+} from './sim/facts';
 export * from '../protocol/trace';
 export { explainText, DATAPATH_MESSAGES } from './datapath';
 export { buildTopology, hostNetwork } from './routing/topology';
