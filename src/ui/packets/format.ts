@@ -37,8 +37,12 @@ export function stepTitle(s: LabStep): string {
       return `${s.bridge} ${s.inPort}${s.outPort ? ` → ${s.outPort}` : ''}`;
     case 'verdict':
       return s.verdict;
+    case 'nft-rule':
+      return `nft ${s.table} ${s.chain} → ${s.matched ? s.outcome : 'no match'}`;
+    case 'ipvs':
+      return `IPVS ${s.service} ${s.action}${s.realServer ? ` → ${s.realServer}` : ''}`;
     default:
-      // A step kind newer than this UI (e.g. another proxy mode's): show its kind.
+      // A step kind newer than this UI: show its kind.
       return (s as { kind: string }).kind;
   }
 }
