@@ -14,14 +14,35 @@ test('switch proxy mode and the node switches; each edits the scenario and appli
   await page.getByRole('radio', { name: 'ipvs' }).click();
   await expect(page.getByRole('radio', { name: 'ipvs' })).toHaveAttribute('aria-checked', 'true');
   expect(await lab.editorText()).toMatch(/^mode: ipvs/m);
-  // Until the IPVS proxier lands the lab says so; once it has, the rules view is ipvsadm's.
+  // IPVS mode: the rules view is ipvsadm's, kube-ipvs0 holds the VIPs, and the DNS query
+  // goes kube-ipvs0 (local) → IPVS → a real server.
   await lab.tab(/Rules/);
-  const command = (await page.locator('.rules-panel .cmd').textContent()) ?? '';
-  if (command === 'iptables-save -c') {
-    await lab.tab(/Settings/);
-    await expect(page.getByTestId('mode-unsupported')).toContainText('ipvs');
-  } else expect(command).toBe('ipvsadm -Ln');
+  await expect(page.locator('.rules-panel .cmd')).toHaveText('ipvsadm -Ln');
+  await expect(page.getByTestId('rules-text')).toContainText('UDP  10.96.0.10:53 rr');
+  await expect(page.locator('.iface', { hasText: 'kube-ipvs0' }).first()).toBeVisible();
+  await lab.send();
+  for (let i = 0; i < 60 && !(await lab.currentStation()).startsWith('IPVS'); i++) {
+    await lab.stepForward();
+  }
+  expect(await lab.currentStation()).toContain('IPVS schedule');
+  await expect(page.locator('.station.current')).toContainText(
+    /UDP {2}10\.96\.0\.10:53 → 10\.244\.0\.[23]:53/,
+  );
   await lab.shot('20-mode-ipvs');
+
+  // nftables mode: kube-proxy's nft chains and map lookups.
+  await lab.tab(/Settings/);
+  await page.getByRole('radio', { name: 'nftables' }).click();
+  await expect(page.getByRole('radio', { name: 'nftables' })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
+  await lab.send();
+  for (let i = 0; i < 80 && (await lab.currentStation()) !== 'DNAT'; i++) await lab.stepForward();
+  await expect(page.locator('.station', { hasText: '@service-ips' }).first()).toBeVisible();
+  await lab.tab(/Rules/);
+  await expect(page.locator('.rules-panel .cmd')).toHaveText('nft list ruleset');
+  await lab.shot('22-mode-nftables');
   await lab.tab(/Settings/);
   await page.getByRole('radio', { name: 'iptables' }).click();
   await expect(page.getByRole('radio', { name: 'iptables' })).toHaveAttribute(

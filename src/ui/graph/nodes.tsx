@@ -46,13 +46,18 @@ export const NodeGroup = memo(function NodeGroup({ data }: NodeProps) {
 });
 
 export const IfaceNode = memo(function IfaceNode({ data }: NodeProps) {
+  const { t } = useTranslation();
   const { iface, host, small } = data as { iface: TopoInterface; host: string; small?: boolean };
   const here = useHere(host, iface.name);
   return (
     <div className={`iface iface-${iface.type}${small ? ' small' : ''}${here ? ' here' : ''}`}>
       <Handles />
       <span className="iface-name">{iface.name}</span>
-      {!small && iface.addresses[0] !== undefined && <code>{iface.addresses[0]}</code>}
+      {iface.type === 'dummy' ? (
+        <code>{t('graph.vips', { n: iface.addresses.length })}</code>
+      ) : (
+        !small && iface.addresses[0] !== undefined && <code>{iface.addresses[0]}</code>
+      )}
     </div>
   );
 });

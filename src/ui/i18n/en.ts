@@ -20,6 +20,7 @@ export const EN = {
   graph: {
     label: 'Cluster graph',
     controls: 'Zoom controls',
+    vips: '{{n}} VIPs',
     lan: 'LAN',
     services: 'Services (virtual IPs: they exist only as rules)',
     pickSource: 'Send from {{name}}',

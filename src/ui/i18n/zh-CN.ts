@@ -21,6 +21,7 @@ export const ZH: Catalogue = {
   graph: {
     label: '集群拓扑图',
     controls: '缩放控制',
+    vips: '{{n}} 个 VIP',
     lan: '局域网',
     services: 'Service（虚拟 IP：只以规则的形式存在）',
     pickSource: '从 {{name}} 发送',

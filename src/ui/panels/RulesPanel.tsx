@@ -108,7 +108,7 @@ export function RulesPanel() {
     <div className="rules-panel" ref={ref}>
       <div className="panel-tools">
         <NodePicker />
-        <code className="cmd">{views?.rulesCommand}</code>
+        <code className="cmd">{(cursor >= 0 ? base : views)?.rulesCommand}</code>
         {isSave && (
           <>
             <select

@@ -82,6 +82,11 @@ export function createAppStore(deps: StoreDeps): AppStore {
         try {
           const answer = await deps.lab.call('apply', text);
           took(answer, text);
+          // A trace recorded on the cluster before the change would replay stale rules.
+          if (answer.accepted) {
+            stopTimer();
+            set({ trace: undefined, cursor: -1, playing: false });
+          }
           set({
             lastApply: { accepted: answer.accepted, ruleDiffs: answer.ruleDiffs },
             engine: 'ready',
