@@ -10,6 +10,20 @@ import { countersAt, parseCounters, type RuleCounter } from '../store/trace-mode
 import { NodePicker, useActiveNode } from './NodePicker';
 import { BUILTIN_ORDER, parseSave, type SavedTable } from './save-model';
 
+/** The line of `nft list ruleset` that holds this rule of this table and chain. */
+function nftRuleLine(text: string, table: string, chain: string, rule: string): number {
+  let inTable = false;
+  let inChain = false;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!.trim();
+    if (l.startsWith('table ')) inTable = l.split(' ')[2] === table;
+    else if (l.startsWith('chain ')) inChain = inTable && l.split(' ')[1] === chain;
+    else if (inChain && l === rule.trim()) return i;
+  }
+  return -1;
+}
+
 function Counter({ c }: { c: RuleCounter | undefined }) {
   return <span className="counter">[{c ? `${c.packets}:${c.bytes}` : '0:0'}]</span>;
 }
@@ -95,8 +109,12 @@ export function RulesPanel() {
     for (const tb of tables)
       for (const c of tb.chains.values())
         for (const r of c.rules) if (`${r.table}/${r.chain}/${r.num}` === current) return r.line;
+    if (step?.at.host !== node) return -1;
+    if (step.kind === 'nft-rule') return nftRuleLine(text, step.table, step.chain, step.rule);
+    // ipvsadm -Ln: the virtual server the packet was scheduled on (or the real server line).
+    if (step.kind === 'ipvs') return text.split('\n').findIndex((l) => l.startsWith(step.service));
     return -1;
-  }, [tables, current]);
+  }, [tables, current, step, node, text]);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     ref.current?.querySelector('.current-rule')?.scrollIntoView({ block: 'nearest' });
