@@ -7,7 +7,8 @@
  *  2. the whole CLI run (`kube-proxy-lab run` on a scenario, script `node-1$ iptables-save`:
  *     parse + sync + save), for 1,000 and 10,000 Services, as a child process, with peak RSS;
  *  3. the real `iptables-restore` of the same rules for 1,000 Services in a throwaway
- *     network namespace, and the engine/kernel ratio.
+ *     network namespace, and the engine/kernel ratio;
+ *  4. nftables mode for 10 … 10,000 Services (bench/nftables.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { main } from '../src/cli/main';
+import { nftablesBench } from './nftables';
 import {
   generateScaleScenario,
   loadScenario,
@@ -298,6 +300,8 @@ async function bench(): Promise<void> {
     const ratio = medianOf(cli[1_000]!.walls) / real;
     console.log(`  CLI 1k / iptables-restore ${ratio.toFixed(3).padStart(10)}   ${verdict(ratio, 0.1, '')}`); // prettier-ignore
   } else console.log(`  CLI 1k / iptables-restore   ${real ?? 'not run'}`);
+
+  nftablesBench();
 }
 
 const childIndex = process.argv.indexOf('--child-cli');
