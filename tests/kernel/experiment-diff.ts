@@ -184,9 +184,9 @@ export async function runBoth(e: Experiment, lab: ClusterNetns, world: World): P
  * the namespaces again (also when something fails).
  */
 export async function runExperiment(
-  name: string,
+  experiment: string | Experiment,
 ): Promise<{ steps: Step[]; ctx: NormaliseContext }> {
-  const e = readExperiment(name);
+  const e = typeof experiment === 'string' ? readExperiment(experiment) : experiment;
   const world = experimentWorld(e);
   const lab = await ClusterNetns.build(world);
   const before = normaliseContext(world.cluster);
