@@ -5,6 +5,7 @@
  */
 import type { Cluster } from '../model/cluster';
 import type { NetfilterState } from '../netfilter';
+import type { NftState } from '../nftables';
 import type { HostRef } from '../routing/topology';
 import type { CtTable } from '../conntrack';
 import type { CaptureRecord } from '../datapath';
@@ -50,6 +51,8 @@ export interface CommandWorld {
   applyManifests(text: string): ApplyResult;
   /** The iptables state of this host's network namespace (a node's kernel, or a pod's own). */
   netfilter(): NetfilterState;
+  /** The nf_tables state of this host's network namespace (kube-proxy's table in nftables mode). */
+  nftables?(): NftState;
   /** On a node: what its kube-proxy did last (undefined on pods and external clients). */
   kubeProxy(): KubeProxyStatus | undefined;
   /** On a node: its conntrack table, sysctls and bridge ports (undefined elsewhere). */

@@ -13,6 +13,7 @@ import {
   type TraverseResult,
   type WalkContext,
 } from '../netfilter';
+import type { NftState } from '../nftables';
 import type { HostNetwork, HostRef } from '../routing';
 import { addrTypeOf, hostNet, isLocalAddress } from './net';
 import { ctPacketOf, walkConntrackOf, walkPacketOf, type HookDevices, type Skb } from './packet';
@@ -31,6 +32,8 @@ export interface NodeCtx {
   readonly ref: HostRef;
   readonly net: HostNetwork;
   readonly nf: NetfilterState;
+  /** kube-proxy's nf_tables state (nftables mode). */
+  readonly nft?: NftState;
   readonly dp: NodeDatapath;
 }
 
@@ -39,7 +42,15 @@ export function nodeCtx(ctx: Ctx, name: string): NodeCtx | undefined {
   const net = hostNet(ctx.world.cluster, ref);
   const kernel = ctx.world.kernel(name);
   if (net === undefined || kernel === undefined) return undefined;
-  return { name, ref, net, nf: kernel.netfilter, dp: nodeDatapath(ctx.world, name) };
+  const nft = kernel.nftables?.state;
+  return {
+    name,
+    ref,
+    net,
+    nf: kernel.netfilter,
+    ...(nft !== undefined ? { nft } : {}),
+    dp: nodeDatapath(ctx.world, name),
+  };
 }
 
 /** What a hook decided: go on, drop, or REJECT (ipt_REJECT sends an answer, then drops). */

@@ -18,6 +18,7 @@ import {
   type NodeCtx,
 } from './hooks';
 import { natHook } from './nat';
+import { nftFilter } from './nft-hooks';
 import { fibLookup, martianSource, type FibResult } from './net';
 import { DEFAULT_TTL, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
@@ -52,6 +53,7 @@ export function prerouting(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices)
     () => walkTables(ctx, node, skb, hook, ['raw'], devs),
     () => (conntrackIn(ctx, node, skb, devs.inIface), ACCEPT),
     () => walkTables(ctx, node, skb, hook, ['mangle'], devs),
+    () => nftFilter(ctx, node, skb, hook, devs, -150, -100),
     () => natHook(ctx, node, skb, hook, devs),
   );
 }
@@ -70,7 +72,11 @@ export function postrouting(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices
 /** FORWARD: mangle, filter, security (no nat table at FORWARD). */
 export function forwardHook(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices): Fate {
   enterHook(ctx, node, skb, 'FORWARD', ['mangle', 'filter', 'security'], devs.inIface);
-  return walkTables(ctx, node, skb, 'FORWARD', ['mangle', 'filter', 'security'], devs);
+  return chain(
+    () => walkTables(ctx, node, skb, 'FORWARD', ['mangle', 'filter'], devs),
+    () => nftFilter(ctx, node, skb, 'FORWARD', devs, -150, 50),
+    () => walkTables(ctx, node, skb, 'FORWARD', ['security'], devs),
+  );
 }
 
 /** ip_rcv() on `iface` of a node; `prerouted`: br_netfilter already ran PREROUTING. */
@@ -147,7 +153,9 @@ function localDeliver(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string): Outcome
   const devs: HookDevices = { inIface: iface, physIn: skb.physIn };
   enterHook(ctx, node, skb, hook, ['mangle', 'filter', 'security', 'nat'], iface);
   const fate = chain(
-    () => walkTables(ctx, node, skb, hook, ['mangle', 'filter', 'security'], devs),
+    () => walkTables(ctx, node, skb, hook, ['mangle', 'filter'], devs),
+    () => nftFilter(ctx, node, skb, hook, devs, -150, 50),
+    () => walkTables(ctx, node, skb, hook, ['security'], devs),
     () => natHook(ctx, node, skb, hook, devs),
     () => confirm(ctx, node, skb, iface),
   );
@@ -244,6 +252,7 @@ export function nodeOutput(ctx: Ctx, name: string, skb: Skb): Outcome {
     () => walkTables(ctx, node, skb, hook, ['raw'], devs),
     () => (conntrackIn(ctx, node, skb, devs.outIface), ACCEPT),
     () => walkTables(ctx, node, skb, hook, ['mangle'], devs),
+    () => nftFilter(ctx, node, skb, hook, devs, -150, -100),
     () => natHook(ctx, node, skb, hook, devs),
   );
   if (fate.kind === 'accept' && skb.header.dst !== dstBefore) {
@@ -261,7 +270,13 @@ export function nodeOutput(ctx: Ctx, name: string, skb: Skb): Outcome {
       routeStep(fib, 'datapath.route.rerouted');
     }
   }
-  if (fate.kind === 'accept') fate = walkTables(ctx, node, skb, hook, ['filter', 'security'], devs);
+  if (fate.kind === 'accept') {
+    fate = chain(
+      () => walkTables(ctx, node, skb, hook, ['filter'], devs),
+      () => nftFilter(ctx, node, skb, hook, devs, -100, 50),
+      () => walkTables(ctx, node, skb, hook, ['security'], devs),
+    );
+  }
   if (fate.kind !== 'accept')
     return settle(ctx, node, skb, fate, devs.outIface, { local: fib.type === 'local' });
   return output(ctx, node, skb, oifOf(fib), fib.type === 'unicast' ? fib.nexthop : skb.header.dst);

@@ -3,6 +3,7 @@
  * a pod or an external client has a network namespace of its own, whose tables start empty
  * (nothing programs iptables inside a pod).
  */
+import { createNftState } from '../nftables';
 import type { ApplyResult, CommandWorld, HostRef, NodeKernelControls } from '../commands/registry';
 import { procNfConntrack } from '../conntrack';
 import { captureLog, hairpinFlag, nodeConntrack, setHairpinFlag } from '../datapath';
@@ -103,6 +104,10 @@ export function hostView(
     host,
     readFile: (path) => (path.startsWith('/proc/') ? procFile(world, host, path) : readFile(path)),
     netfilter: () => hostNetfilter(world, host),
+    // Pods and external clients have their own, empty nf_tables state.
+    nftables: () =>
+      (host.kind === 'node' ? world.kernel(host.name)?.nftables?.state : undefined) ??
+      createNftState(),
     nodeKernel: () => (host.kind === 'node' ? nodeControls(world, host.name) : undefined),
     advanceClock: (ms) => advanceNetwork(world, world.clock.now() + ms),
     runProgram: (spec) => {
@@ -116,6 +121,20 @@ export function hostView(
     },
     kubeProxy: () => {
       const kernel = host.kind === 'node' ? world.kernel(host.name) : undefined;
+      const nft = kernel?.nftables?.lastSync;
+      if (kernel?.nftables !== undefined && nft !== undefined) {
+        // nftables mode: the transactions kube-proxy sent to `nft -f -`, stale chains first.
+        return {
+          mode: 'nftables',
+          restoreInput: nft.staleChainsTransaction + nft.transaction,
+          full: nft.full,
+          restoreError: kernel.nftables.lastError,
+          chainsWritten: nft.servicesWritten,
+          chainsDeleted: nft.chainsDeleted,
+          natRules: 0,
+          filterRules: 0,
+        };
+      }
       const sync = kernel?.lastSync;
       if (kernel === undefined || sync === undefined) return undefined;
       return {

@@ -15,6 +15,7 @@ import {
   iptablesRestore,
   type NetfilterState,
 } from '../netfilter';
+import { bootNodeNftables, syncNodeNftables, type NodeNftables } from './node-nftables';
 
 /** One operation an agent performed on the node's iptables, as it ran it (for replay on a real kernel). */
 export type KernelOp =
@@ -33,6 +34,8 @@ export interface NodeKernel {
   lastRestoreError: string;
   /** net.* sysctls as the lab set them for this node. */
   readonly sysctls: Record<string, string>;
+  /** kube-proxy's nf_tables state and proxier when its mode is `nftables`. */
+  readonly nftables?: NodeNftables;
 }
 
 /** Sysctl defaults on a node where br_netfilter is loaded (every bridge-CNI Kubernetes node). */
@@ -105,6 +108,7 @@ export function bootNodeKernel(
     lastRestoreError: '',
     sysctls,
     ...(ops ? { ops } : {}),
+    ...(cluster.kubeProxy.mode === 'nftables' ? { nftables: bootNodeNftables(node, cluster) } : {}),
   };
 }
 
@@ -113,7 +117,15 @@ export function bootNodeKernel(
  * (`iptables -C`, then `-I` when missing, as kube-proxy's EnsureChain/EnsureRule do), then
  * the restore input is piped to `iptables-restore --noflush --counters`.
  */
-export function syncNodeKernel(kernel: NodeKernel, cluster: Cluster, nowMs: number): SyncResult {
+export function syncNodeKernel(
+  kernel: NodeKernel,
+  cluster: Cluster,
+  nowMs: number,
+): SyncResult | undefined {
+  if (kernel.nftables !== undefined) {
+    syncNodeNftables(kernel.nftables, cluster, nowMs);
+    return undefined;
+  }
   const result = kernel.proxier.sync(cluster, { now: nowMs });
   const run = (argv: readonly string[]) => {
     kernel.ops?.push({ iptables: argv });
