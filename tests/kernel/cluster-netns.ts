@@ -51,6 +51,9 @@ export class ClusterNetns {
 
   /** Builds the namespaces of `world`'s cluster and replays its nodes' kernel operations. */
   static async build(world: World): Promise<ClusterNetns> {
+    // Only iptables mode's operations are recorded as iptables/iptables-restore runs.
+    if (world.cluster.kubeProxy.mode !== 'iptables')
+      throw new Error(`kube-proxy mode ${world.cluster.kubeProxy.mode}: only iptables is replayed`);
     const lab = new ClusterNetns(world);
     try {
       lab.buildTopology(world);
