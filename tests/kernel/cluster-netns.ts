@@ -177,15 +177,15 @@ export class ClusterNetns {
       script.push(
         `ip -n ${ns} link add eth0 ${this.like(host, 'eth0')} type veth peer name ${port} netns ${lan}`,
         `ip -n ${lan} link set ${port} master lan0 up`,
-        `ip -n ${ns} addr add ${address}/24 dev eth0`,
+        `ip -n ${ns} addr add ${address}/24 brd + dev eth0`,
         `ip -n ${ns} link set eth0 up`,
+        // The LAN's gateway (.1) is the default route, as on the engine's hosts.
+        `ip -n ${ns} route add default via ${address.replace(/\.\d+$/, '.1')} dev eth0`,
       );
     };
     c.nodes.forEach((node, i) => {
       const ns = this.addNs(`node/${node.meta.name}`, `n${i}`, script);
       onLan(ns, `n${i}`, node.internalIP, { kind: 'node', name: node.meta.name });
-      const gw = node.internalIP.replace(/\.\d+$/, '.1');
-      script.push(`ip -n ${ns} route add default via ${gw} dev eth0`);
       const sysctls = { ...world.kernel(node.meta.name)?.sysctls, ...KUBE_PROXY_SYSCTLS };
       const settable = Object.entries(sysctls).filter(([k]) => PER_NETNS_SYSCTL.test(k));
       script.push(
@@ -198,7 +198,7 @@ export class ClusterNetns {
       if (cidr === undefined) return;
       script.push(
         `ip -n ${ns} link add cni0 ${this.like({ kind: 'node', name: node.meta.name }, 'cni0')} type bridge`,
-        `ip -n ${ns} addr add ${cidrNth(cidr, 1)}/${cidr.prefix} dev cni0`,
+        `ip -n ${ns} addr add ${cidrNth(cidr, 1)}/${cidr.prefix} brd + dev cni0`,
         `ip -n ${ns} link set cni0 up`,
       );
       if (c.kubelet.hairpinMode === 'promiscuous-bridge')
@@ -216,7 +216,10 @@ export class ClusterNetns {
     this.runScript(script);
   }
 
-  /** What the CNI bridge plugin does for a pod: a veth pair, the address, the default route. */
+  /**
+   * What the CNI bridge plugin does for a pod: a veth pair, the address (with its broadcast, as
+   * the netlink library computes it: `brd +`), the default route.
+   */
   private addPod(pod: Pod, script: string[]): void {
     const node = this.cluster.nodes.find((n) => n.meta.name === pod.nodeName);
     const cidr = node && cidrParse(node.podCIDR, { allowHostBits: true });
@@ -231,7 +234,7 @@ export class ClusterNetns {
     script.push(
       `ip -n ${ns} link add eth0 ${this.like(podRef, 'eth0')} type veth peer name ${veth} ${this.like(nodeRef, veth)} netns ${nodeNs}`,
       `ip -n ${nodeNs} link set ${veth} master cni0 up`,
-      `ip -n ${ns} addr add ${pod.podIP}/${cidr.prefix} dev eth0`,
+      `ip -n ${ns} addr add ${pod.podIP}/${cidr.prefix} brd + dev eth0`,
       `ip -n ${ns} link set eth0 up`,
       `ip -n ${ns} route add default via ${cidrNth(cidr, 1)} dev eth0`,
     );

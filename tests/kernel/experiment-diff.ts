@@ -7,8 +7,8 @@
  *
  * What runs on the kernel: every line whose tool exists there and behaves as on a node
  * (REAL_TOOLS: curl, dig, conntrack, iptables, sysctl, bridge, tcpdump (./captures.ts), and
- * `ip link`, whose interfaces the namespaces copy from the engine's topology: names, ifindexes,
- * MACs). What stays engine-only (reported by the tests): kubectl (no API server) and the other
+ * `ip link`, `ip route`, `ip -4 addr`: the namespaces copy the engine's topology, interface
+ * names, ifindexes and MACs included). What stays engine-only (reported by the tests): kubectl (no API server) and the other
  * `ip` views.
  */
 import { spawnSync } from 'node:child_process';
@@ -105,8 +105,9 @@ export function engineOnlyReason(command: string): string | undefined {
   const tool = words[0] ?? '';
   if (!REAL_TOOLS.has(tool)) return `${tool}: not compared with the kernel`;
   if (!installed(tool)) return `${tool} is not installed here`;
-  if (tool === 'ip' && !/^ip link( \||$)/.test(command.trim()))
-    return 'ip: only `ip link` is compared with the kernel';
+  // IPv6 is off in the namespaces: addresses are compared for IPv4 only.
+  if (tool === 'ip' && !/^ip (link|route|-4 addr)( \||$)/.test(command.trim()))
+    return 'ip: only `ip link`, `ip route` and `ip -4 addr` are compared with the kernel';
   if (tool === 'sysctl') {
     for (const w of words.slice(1)) {
       if (w.startsWith('-')) continue;
