@@ -249,7 +249,11 @@ export class ClusterNetns {
       if (ns === undefined) continue;
       for (const op of ops.slice(this.opsDone.get(node.meta.name) ?? 0)) {
         const argv =
-          'restore' in op ? ['iptables-restore', ...op.args] : ['iptables', ...op.iptables];
+          'restore' in op
+            ? ['iptables-restore', ...op.args]
+            : 'ipset' in op
+              ? ['ipset', ...op.ipset]
+              : ['iptables', ...op.iptables];
         const r = sh(['ip', 'netns', 'exec', ns, ...argv], 'restore' in op ? op.restore : '');
         // `iptables -C` fails when the rule is missing (kube-proxy then inserts it) and `-N`
         // when the chain exists (EnsureChain): kube-proxy reads those failures as answers.
