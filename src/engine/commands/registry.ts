@@ -77,6 +77,13 @@ export interface NodeKernelControls {
     readonly name: string;
     readonly ifindex: number;
     readonly peerIfindex: number;
+    /**
+     * What `bridge link` prints after `@`: iproute2's bridge/link.c resolves the veth's peer
+     * ifindex with ll_index_to_name() in the node's own namespace, without looking at the peer's
+     * namespace (unlike `ip link`'s `@ifN`), so a pod's peer (its eth0, ifindex 2) prints as the
+     * node's ifindex 2, `eth0` (seen on kernel 6.18 / iproute2 6.1 in tests/kernel).
+     */
+    readonly peerLabel: string;
   }[];
   hairpin(port: string): boolean;
   setHairpin(port: string, on: boolean): void;

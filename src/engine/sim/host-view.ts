@@ -75,9 +75,15 @@ function nodeControls(world: World, node: string): NodeKernelControls | undefine
     },
     bridgePorts: () => {
       const net = hostNetwork(world.cluster, { kind: 'node', name: node });
-      return (net?.interfaces ?? [])
+      const own = net?.interfaces ?? [];
+      return own
         .filter((i) => i.master === 'cni0')
-        .map((i) => ({ name: i.name, ifindex: i.ifindex, peerIfindex: i.peerIfindex ?? 0 }));
+        .map((i) => {
+          const peerIfindex = i.peerIfindex ?? 0;
+          const same = own.find((o) => o.ifindex === peerIfindex);
+          const peerLabel = same?.name ?? `if${peerIfindex}`;
+          return { name: i.name, ifindex: i.ifindex, peerIfindex, peerLabel };
+        });
     },
     hairpin: (port) => hairpinFlag(world, node, port),
     setHairpin: (port, on) => setHairpinFlag(world, node, port, on),
