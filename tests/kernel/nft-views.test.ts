@@ -189,6 +189,8 @@ describe.skipIf(reason !== undefined)('kube-proxy nftables mode against the real
       { load: nftablesCleanupTransaction() },
       { nft: ['list', 'ruleset'] },
       { nft: ['list', 'table', ...T] },
+      // Run again without a table: the error kube-proxy ignores (IsNotFound).
+      { load: nftablesCleanupTransaction() },
     ]);
   });
 
@@ -212,6 +214,20 @@ describe.skipIf(reason !== undefined)('kube-proxy nftables mode against the real
       {
         load: 'add chain ip kube-proxy y\nadd rule ip kube-proxy y drop\ndelete chain ip kube-proxy y\n',
       },
+      ...[
+        'delete chain ip kube-proxy nope',
+        'flush chain ip kube-proxy nope',
+        'flush set ip kube-proxy nope',
+        'flush map ip kube-proxy nope',
+        'delete set ip kube-proxy nope',
+        'delete map ip kube-proxy nope',
+        'add rule ip kube-proxy nope drop',
+        'add element ip kube-proxy nope { 1.2.3.4 }',
+        'delete element ip kube-proxy nope { 1.2.3.4 }',
+        'flush table ip nope',
+        'delete table ip nope',
+        'add chain ip nope x',
+      ].map((line) => ({ load: `${line}\n` })),
       { nft: ['list', 'chains'] },
     ]);
   });

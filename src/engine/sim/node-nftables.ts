@@ -51,7 +51,11 @@ export function syncNodeNftables(n: NodeNftables, cluster: Cluster, nowMs: numbe
   return result;
 }
 
-/** kube-proxy's nftables CleanupLeftovers: the `ip kube-proxy` table is deleted. */
-export function cleanupNodeNftables(state: NftState, nowMs: number): void {
-  nftApply(state, nftablesCleanupTransaction(), { nowMs });
+/**
+ * kube-proxy's nftables CleanupLeftovers on a node's nf_tables state: the `ip kube-proxy` table
+ * is deleted; when there is none, nft's "No such file or directory" is ignored as kube-proxy
+ * ignores it. Returns whether a table was deleted.
+ */
+export function cleanupNodeNftables(state: NftState, nowMs: number): boolean {
+  return nftApply(state, nftablesCleanupTransaction(), { nowMs }).exitCode === 0;
 }

@@ -176,10 +176,13 @@ export function createNftablesProxier(opts: NftablesProxierOptions): NftablesPro
   };
 }
 
-/** CleanupLeftovers for nftables mode: the whole table goes (add first so delete cannot fail). */
+/**
+ * nftables.CleanupLeftovers (run by kube-proxy at start in iptables and IPVS modes, and by
+ * `--cleanup`): one transaction per family deleting the whole table; a table that is not there
+ * is not an error (knftables.IsNotFound). IPv4 only in the lab.
+ */
 export function nftablesCleanupTransaction(): string {
   const tx = new Transaction();
-  tx.lines.push('add table ip kube-proxy');
   tx.deleteTable();
   return tx.text();
 }
