@@ -19,6 +19,11 @@ import {
   slice,
   slicePort,
 } from '../../src/engine/kube-proxy/testing/fixtures';
+import {
+  bootNodeNftables,
+  syncNodeNftables,
+  type NodeNftables,
+} from '../../src/engine/sim/node-nftables';
 import { nftUnavailableReason, runNftBoth, type NftStep } from './nft-differential';
 
 const reason = nftUnavailableReason();
@@ -194,13 +199,24 @@ describe.skipIf(reason !== undefined)('kube-proxy nftables mode against the real
     ]);
   });
 
-  it('a restarted kube-proxy (a new proxier) resyncs over the table it left', () => {
+  it('a restarted kube-proxy resyncs over the table it left, then deletes the stale chains', () => {
     const c = nftShapes();
-    expectSame([
-      ...transactions([c], [0]),
-      ...transactions([nftAfterChanges(c)], [0]),
-      ...VIEWS.slice(0, 2),
-    ]);
+    const after = nftAfterChanges(c);
+    const steps: NftStep[] = [];
+    const record = (n: NodeNftables, cl: Cluster, now: number) => {
+      const r = syncNodeNftables(n, cl, now);
+      expect(n.lastError).toBe('');
+      for (const tx of [r.staleChainsTransaction, r.transaction])
+        if (tx !== '') steps.push({ load: tx });
+    };
+    const first = bootNodeNftables(c.nodes[0]!, c);
+    record(first, c, 0);
+    // A new kube-proxy process: it lists the chains and sets its predecessor left.
+    const second: NodeNftables = { ...bootNodeNftables(c.nodes[0]!, after), state: first.state };
+    record(second, after, 5000);
+    record(second, after, 7000);
+    expect(steps.some((s) => 'load' in s && s.load.startsWith('delete chain'))).toBe(true);
+    expectSame([...steps, ...VIEWS.slice(0, 2)]);
   });
 
   it('kernel errors: a chain still jumped to, an element with another value, a missing element', () => {

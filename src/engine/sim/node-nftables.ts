@@ -36,7 +36,14 @@ export function bootNodeNftables(node: ClusterNode, cluster: Cluster): NodeNftab
 }
 
 export function syncNodeNftables(n: NodeNftables, cluster: Cluster, nowMs: number): NftSyncResult {
-  const result = n.proxier.sync(cluster, { now: nowMs });
+  // kube-proxy lists the table's chains and sets every sync (a restarted kube-proxy finds
+  // what its predecessor left and cleans it up).
+  const table = n.state.tables.get('ip kube-proxy');
+  const result = n.proxier.sync(cluster, {
+    now: nowMs,
+    existingChains: table?.chains.keys() ?? [],
+    existingSets: table?.sets.keys() ?? [],
+  });
   let error = '';
   if (result.staleChainsTransaction !== '') {
     error = nftApply(n.state, result.staleChainsTransaction, { nowMs }).stderr;
