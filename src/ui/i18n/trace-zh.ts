@@ -48,4 +48,10 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'datapath.drop.masquerade-no-address': 'MASQUERADE：{iface} 没有地址',
   'datapath.drop.nat': 'NAT 设置失败：{reason}',
   'datapath.drop.loop': '数据包在环路中打转',
+  'datapath.nft.matched': 'nft {table} {chain}：规则匹配（{outcome}）',
+  'datapath.nft.skipped': 'nft {table} {chain}：规则不匹配',
+  'datapath.nft.lookup-hit': 'nft {table} {chain}：{key} 在 @{set} 中：{outcome}',
+  'datapath.nft.lookup-miss': 'nft {table} {chain}：{key} 不在 @{set} 中，看下一条规则',
+  'datapath.nft.numgen': 'nft {table} {chain}：numgen 随机数抽到 {key}：{outcome}',
+  'datapath.drop.nft': '在 {hook} 被 nft {table} 的链 {chain} 丢弃',
 };
