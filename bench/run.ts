@@ -165,7 +165,46 @@ function realRestore(restoreInput: string): number | string {
   }
 }
 
+/**
+ * IPVS mode at N Services (ClusterIP, 10 endpoints each): kube-proxy's first sync on a node
+ * (virtual servers, real servers, ipset entries, the iptables restore input) and a warm resync
+ * (IPVS mode has no partial syncs: every sync walks every Service).
+ */
+function ipvsFigures(services: number) {
+  const text = generateScaleScenario(services).replace(/^mode: iptables$/m, 'mode: ipvs');
+  const { cluster } = loadScenario(text);
+  const world = new World(cluster);
+  let t = performance.now();
+  const kernel = world.kernel('node-1')!;
+  const first = performance.now() - t;
+  const sync = kernel.lastSync!;
+  const warm = median(3, () => world.setCluster({ ...cluster }));
+  t = performance.now();
+  const entries = kernel.ipsets.sets.reduce((n, set) => n + set.count, 0);
+  return {
+    first,
+    warm: warm / world.kernels.size,
+    virtualServers: kernel.ipvs.services.length,
+    realServers: kernel.ipvs.services.reduce((n, v) => n + v.destinations.length, 0),
+    rules: sync.natRules + sync.filterRules,
+    entries,
+    bound: kernel.kubeIpvs0?.addresses.length ?? 0,
+  };
+}
+
 async function bench(): Promise<void> {
+  console.log('IPVS mode: kube-proxy sync on node-1 (N ClusterIP Services × 10 endpoints)');
+  console.log(
+    '  Services  virtual  real      iptables  ipset    kube-ipvs0  first sync  warm sync',
+  );
+  console.log('            servers  servers   rules     entries  addresses');
+  for (const n of [10, 100, 1_000, 10_000]) {
+    const f = ipvsFigures(n);
+    console.log(
+      `  ${String(n).padStart(8)}  ${String(f.virtualServers).padStart(7)}  ${String(f.realServers).padStart(7)}  ${String(f.rules).padStart(8)}  ${String(f.entries).padStart(7)}  ${String(f.bound).padStart(10)}  ${ms(f.first).padStart(10)}  ${ms(f.warm).padStart(9)}`,
+    );
+  }
+  console.log('');
   console.log('kube-proxy-lab benchmark (iptables mode; figures per node; medians)\n');
   const s10k = syncFigures(10_000);
   console.log('kube-proxy sync, 10,000 Services × 10 endpoints (per node)');

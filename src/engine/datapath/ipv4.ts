@@ -203,7 +203,8 @@ function ipvsSendOrCont(
       iface,
       { local: true },
     );
-  const fib = fibLookup(node.net, skb.header.dst);
+  // Masq rewrote the destination; Route/Tunnel keep the virtual address and route to the server.
+  const fib = fibLookup(node.net, v.nexthop ?? skb.header.dst);
   if (fib === undefined || fib.type !== 'unicast')
     return refuse(
       ctx,
