@@ -14,3 +14,5 @@ export { traceCursor, traceSince } from './sim/network';
 export * from '../protocol/trace';
 export type { CommandResult } from './commands/registry';
 export { generateScaleScenario } from './testing/scale-scenario';
+export { createNftablesProxier, type NftablesProxier } from './kube-proxy';
+export { createNftState, nftApply, nftCommand, type NftState } from './nftables';

@@ -161,7 +161,33 @@ export type TraceStep =
       readonly connState?: string;
       readonly before?: PacketHeader;
       readonly after?: PacketHeader;
-    });
+    })
+  | NftRuleStep;
+
+/**
+ * (v2) One nftables rule evaluated in a base chain's walk (kube-proxy's nftables mode): the
+ * rule as `nft list` prints it, whether it matched, what it did, and the set or map lookup it
+ * made (`service-ips` with the key `10.96.0.10 . udp . 53`, `numgen` with the number drawn).
+ */
+export type NftRuleStep = StepBase & {
+  readonly kind: 'nft-rule';
+  readonly hook: Hook;
+  readonly family: 'ip';
+  readonly table: string;
+  readonly chain: string;
+  /** The rule's handle, as `nft -a list` shows it. */
+  readonly handle: number;
+  readonly rule: string;
+  readonly matched: boolean;
+  /** `continue`, `jump X`, `goto X`, `return`, `accept`, `drop`, `reject`, `dnat to …`, `masquerade`, or `policy accept`. */
+  readonly outcome: string;
+  readonly lookup?: {
+    readonly set: string;
+    readonly key: string;
+    readonly found: boolean;
+    readonly value?: string;
+  };
+};
 
 /** A whole trace, as `kube-proxy-lab run --json` writes it. */
 export interface Trace {

@@ -3,6 +3,7 @@ import { registerIp } from './ip';
 import { registerIpset } from './ipset';
 import { registerIpvsadm } from './ipvsadm';
 import { registerIptablesCommands } from './iptables';
+import { registerNft } from './nft';
 import { registerLab } from './lab';
 import { registerNodeTools } from './node-tools';
 import { registerClients } from './clients';
@@ -72,6 +73,7 @@ export function createStandardRegistry(): CommandRegistry {
 export function createLabRegistry(): CommandRegistry {
   const registry = createStandardRegistry();
   registerIptablesCommands(registry);
+  registerNft(registry);
   registerLab(registry);
   registerNodeTools(registry);
   registerIpvsadm(registry);

@@ -5,6 +5,7 @@
  */
 import type { Cluster } from '../model/cluster';
 import type { NetfilterState } from '../netfilter';
+import type { NftState } from '../nftables';
 import type { HostRef } from '../routing/topology';
 import type { CtTable } from '../conntrack';
 import type { CaptureRecord } from '../datapath';
@@ -53,6 +54,8 @@ export interface CommandWorld {
   applyManifests(text: string): ApplyResult;
   /** The iptables state of this host's network namespace (a node's kernel, or a pod's own). */
   netfilter(): NetfilterState;
+  /** The nf_tables state of this host's network namespace (kube-proxy's table in nftables mode). */
+  nftables?(): NftState;
   /** On a node: what its kube-proxy did last (undefined on pods and external clients). */
   kubeProxy(): KubeProxyStatus | undefined;
   /** On a node: its conntrack table, sysctls and bridge ports (undefined elsewhere). */
@@ -79,6 +82,13 @@ export interface NodeKernelControls {
     readonly name: string;
     readonly ifindex: number;
     readonly peerIfindex: number;
+    /**
+     * What `bridge link` prints after `@`: iproute2's bridge/link.c resolves the veth's peer
+     * ifindex with ll_index_to_name() in the node's own namespace, without looking at the peer's
+     * namespace (unlike `ip link`'s `@ifN`), so a pod's peer (its eth0, ifindex 2) prints as the
+     * node's ifindex 2, `eth0` (seen on kernel 6.18 / iproute2 6.1 in tests/kernel).
+     */
+    readonly peerLabel: string;
   }[];
   hairpin(port: string): boolean;
   setHairpin(port: string, on: boolean): void;

@@ -13,6 +13,7 @@ import {
   type TraverseResult,
   type WalkContext,
 } from '../netfilter';
+import type { NftState } from '../nftables';
 import type { HostNetwork, HostRef } from '../routing';
 import { testTuple } from '../ipset';
 import { addrTypeOf, isLocalAddress, kernelNet } from './net';
@@ -32,6 +33,8 @@ export interface NodeCtx {
   readonly ref: HostRef;
   readonly net: HostNetwork;
   readonly nf: NetfilterState;
+  /** kube-proxy's nf_tables state (nftables mode). */
+  readonly nft?: NftState;
   readonly dp: NodeDatapath;
 }
 
@@ -40,7 +43,15 @@ export function nodeCtx(ctx: Ctx, name: string): NodeCtx | undefined {
   const kernel = ctx.world.kernel(name);
   const net = kernelNet(ctx.world, ref);
   if (net === undefined || kernel === undefined) return undefined;
-  return { name, ref, net, nf: kernel.netfilter, dp: nodeDatapath(ctx.world, name) };
+  const nft = kernel.nftables?.state;
+  return {
+    name,
+    ref,
+    net,
+    nf: kernel.netfilter,
+    ...(nft !== undefined ? { nft } : {}),
+    dp: nodeDatapath(ctx.world, name),
+  };
 }
 
 /** What a hook decided: go on, drop, or REJECT (ipt_REJECT sends an answer, then drops). */

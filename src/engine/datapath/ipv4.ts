@@ -19,6 +19,7 @@ import {
 } from './hooks';
 import { ipvsReply, ipvsRequest, type IpvsVerdict } from './ipvs';
 import { natHook } from './nat';
+import { nftFilter } from './nft-hooks';
 import { fibLookup, martianSource, type FibResult } from './net';
 import { DEFAULT_TTL, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
@@ -53,6 +54,7 @@ export function prerouting(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices)
     () => walkTables(ctx, node, skb, hook, ['raw'], devs),
     () => (conntrackIn(ctx, node, skb, devs.inIface), ACCEPT),
     () => walkTables(ctx, node, skb, hook, ['mangle'], devs),
+    () => nftFilter(ctx, node, skb, hook, devs, -150, -100),
     () => natHook(ctx, node, skb, hook, devs),
   );
 }
@@ -75,7 +77,11 @@ export function postrouting(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices
  */
 export function forwardHook(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices): Fate {
   enterHook(ctx, node, skb, 'FORWARD', ['mangle', 'filter', 'security'], devs.inIface);
-  const fate = walkTables(ctx, node, skb, 'FORWARD', ['mangle', 'filter', 'security'], devs);
+  const fate = chain(
+    () => walkTables(ctx, node, skb, 'FORWARD', ['mangle', 'filter'], devs),
+    () => nftFilter(ctx, node, skb, 'FORWARD', devs, -150, 50),
+    () => walkTables(ctx, node, skb, 'FORWARD', ['security'], devs),
+  );
   if (fate.kind === 'accept') ipvsReply(ctx, node, skb, 'FORWARD', devs.inIface);
   return fate;
 }
@@ -156,7 +162,12 @@ function localDeliver(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string): Outcome
   const hook: Hook = 'INPUT';
   const devs: HookDevices = { inIface: iface, physIn: skb.physIn };
   enterHook(ctx, node, skb, hook, ['mangle', 'filter', 'security', 'nat'], iface);
-  let fate = walkTables(ctx, node, skb, hook, ['mangle', 'filter', 'security'], devs);
+  let fate = chain(
+    () => walkTables(ctx, node, skb, hook, ['mangle', 'filter'], devs),
+    () => nftFilter(ctx, node, skb, hook, devs, -150, 50),
+    () => walkTables(ctx, node, skb, hook, ['security'], devs),
+  );
+  // IPVS at NF_IP_PRI_NAT_SRC - 2 / - 1: after the filter tables, before nat INPUT.
   if (fate.kind === 'accept' && ipvsReply(ctx, node, skb, hook, iface).kind === 'pass') {
     const ipvs = ipvsRequest(ctx, node, skb, hook, iface);
     if (ipvs.kind !== 'pass' && !(ipvs.kind === 'forward' && ipvs.local))
@@ -225,7 +236,11 @@ function ipvsSendOrCont(
   const hook: Hook = 'OUTPUT';
   const devs: HookDevices = { outIface: fib.dev, physIn: skb.physIn };
   enterHook(ctx, node, skb, hook, ['raw', 'mangle', 'filter', 'security'], fib.dev);
-  const fate = walkTables(ctx, node, skb, hook, ['raw', 'mangle', 'filter', 'security'], devs);
+  const fate = chain(
+    () => walkTables(ctx, node, skb, hook, ['raw', 'mangle', 'filter'], devs),
+    () => nftFilter(ctx, node, skb, hook, devs, -100, 50),
+    () => walkTables(ctx, node, skb, hook, ['security'], devs),
+  );
   if (fate.kind !== 'accept') return settle(ctx, node, skb, fate, fib.dev, { local: false });
   return output(ctx, node, skb, fib.dev, fib.nexthop);
 }
@@ -312,6 +327,7 @@ export function nodeOutput(ctx: Ctx, name: string, skb: Skb): Outcome {
     () => walkTables(ctx, node, skb, hook, ['raw'], devs),
     () => (conntrackIn(ctx, node, skb, devs.outIface), ACCEPT),
     () => walkTables(ctx, node, skb, hook, ['mangle'], devs),
+    () => nftFilter(ctx, node, skb, hook, devs, -150, -100),
     () => natHook(ctx, node, skb, hook, devs),
   );
   if (fate.kind === 'accept' && skb.header.dst !== dstBefore) {
@@ -343,7 +359,13 @@ export function nodeOutput(ctx: Ctx, name: string, skb: Skb): Outcome {
       }
     }
   }
-  if (fate.kind === 'accept') fate = walkTables(ctx, node, skb, hook, ['filter', 'security'], devs);
+  if (fate.kind === 'accept') {
+    fate = chain(
+      () => walkTables(ctx, node, skb, hook, ['filter'], devs),
+      () => nftFilter(ctx, node, skb, hook, devs, -100, 50),
+      () => walkTables(ctx, node, skb, hook, ['security'], devs),
+    );
+  }
   if (fate.kind !== 'accept')
     return settle(ctx, node, skb, fate, devs.outIface, { local: fib.type === 'local' });
   return output(ctx, node, skb, oifOf(fib), fib.type === 'unicast' ? fib.nexthop : skb.header.dst);

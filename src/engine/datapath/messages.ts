@@ -64,6 +64,12 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.drop.masquerade-no-address': 'MASQUERADE: {iface} has no address',
   'datapath.drop.nat': 'NAT setup failed: {reason}',
   'datapath.drop.loop': 'the packet went round in a loop',
+  'datapath.nft.matched': 'nft {table} {chain}: the rule matches ({outcome})',
+  'datapath.nft.skipped': 'nft {table} {chain}: the rule does not match',
+  'datapath.nft.lookup-hit': 'nft {table} {chain}: {key} is in @{set}: {outcome}',
+  'datapath.nft.lookup-miss': 'nft {table} {chain}: {key} is not in @{set}, next rule',
+  'datapath.nft.numgen': 'nft {table} {chain}: numgen random drew {key}: {outcome}',
+  'datapath.drop.nft': 'dropped by nft {table} chain {chain} at {hook}',
 };
 
 /** The English text of an Explanation (its id when the id is unknown). */

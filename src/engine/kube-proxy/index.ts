@@ -1,6 +1,6 @@
 /**
  * kube-proxy as the lab models it: Services + EndpointSlices → the rules a real kube-proxy
- * (v1.33+) writes. One proxier per node and mode; iptables mode is implemented.
+ * (v1.33+) writes. One proxier per node and mode: iptables and nftables modes are implemented.
  */
 export {
   base32Encode,
@@ -65,3 +65,11 @@ export {
   type IpvsProxier,
   type IpvsSyncResult,
 } from './ipvs';
+export {
+  createNftablesProxier,
+  isNftServiceChainName,
+  nftablesCleanupTransaction,
+  type NftablesProxier,
+  type NftablesProxierOptions,
+  type NftSyncResult,
+} from './nftables/proxier';

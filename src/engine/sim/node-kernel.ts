@@ -22,6 +22,12 @@ import {
   iptablesRestore,
   type NetfilterState,
 } from '../netfilter';
+import {
+  bootNodeNftables,
+  cleanupNodeNftables,
+  syncNodeNftables,
+  type NodeNftables,
+} from './node-nftables';
 
 /** One operation an agent performed on the node's iptables, as it ran it (for replay on a real kernel). */
 export type KernelOp =
@@ -51,6 +57,13 @@ export interface NodeKernel {
   lastRestoreError: string;
   /** net.* sysctls as the lab set them for this node. */
   readonly sysctls: Record<string, string>;
+  /**
+   * kube-proxy's nf_tables state and proxier once nftables mode ran (the state stays after a
+   * switch to another mode, its `ip kube-proxy` table deleted by that mode's cleanup).
+   */
+  nftables?: NodeNftables;
+  /** The mode the running kube-proxy was started with. */
+  mode: ProxyMode;
 }
 
 /** Sysctl defaults on a node where br_netfilter is loaded (every bridge-CNI Kubernetes node). */
@@ -117,15 +130,17 @@ export function bootNodeKernel(
     ipvs: createIpvsState(),
     ipsets: createIpsetState(),
     ...(ops ? { ops } : {}),
+    mode: cluster.kubeProxy.mode,
+    ...(cluster.kubeProxy.mode === 'nftables' ? { nftables: bootNodeNftables(node, cluster) } : {}),
   };
   if (cluster.kubeProxy.mode === 'ipvs') ipvsPrivilegedInit(kernel, cluster);
   return kernel;
 }
 
-/** The lab's nftables proxier is built on another branch; wire it into startProxier when it lands. */
-const NFTABLES_PROXIER_AVAILABLE = false;
-
-/** cmd/kube-proxy/app: the proxier of the configured mode (nftables: not in this branch yet). */
+/**
+ * cmd/kube-proxy/app: the iptables-based proxier of the configured mode (nftables mode's proxier
+ * lives in `kernel.nftables`; the iptables one is kept for its type only and never synced).
+ */
 function startProxier(
   node: ClusterNode,
   cluster: Cluster,
@@ -179,13 +194,26 @@ function ipvsPrivilegedInit(kernel: NodeKernel, cluster: Cluster): void {
  * IPVS modes are both "iptables based": switching between them cleans up nothing; only a switch
  * to nftables removes their leftovers, and a switch from nftables removes its table.
  */
-export function restartKubeProxy(kernel: NodeKernel, node: ClusterNode, cluster: Cluster): void {
+export function restartKubeProxy(
+  kernel: NodeKernel,
+  node: ClusterNode,
+  cluster: Cluster,
+  nowMs: number,
+): void {
   // Sysctls the scenario sets for the node are (re)applied, as an operator's sysctl.d would.
   Object.assign(kernel.sysctls, cluster.lab.sysctls[node.meta.name] ?? {});
-  platformCleanup(kernel, cluster.kubeProxy.mode);
+  const mode = cluster.kubeProxy.mode;
+  platformCleanup(kernel, mode, nowMs);
+  kernel.mode = mode;
   kernel.proxier = startProxier(node, cluster, kernel.sysctls);
   delete kernel.lastSync;
-  if (cluster.kubeProxy.mode === 'ipvs') ipvsPrivilegedInit(kernel, cluster);
+  if (mode === 'nftables') {
+    // A new process, a new proxier; the nf_tables state is the kernel's.
+    const fresh = bootNodeNftables(node, cluster);
+    kernel.nftables =
+      kernel.nftables === undefined ? fresh : { ...fresh, state: kernel.nftables.state };
+  } else if (kernel.nftables !== undefined) delete kernel.nftables.lastSync;
+  if (mode === 'ipvs') ipvsPrivilegedInit(kernel, cluster);
 }
 
 /**
@@ -193,14 +221,11 @@ export function restartKubeProxy(kernel: NodeKernel, node: ClusterNode, cluster:
  * use by the currently-configured mode". iptables and IPVS leftovers go only when the new mode
  * is nftables; nftables leftovers go when it is iptables or IPVS.
  */
-function platformCleanup(kernel: NodeKernel, mode: ProxyMode): void {
-  // Until the lab has an nftables proxier, `mode: nftables` runs the iptables one (as before):
-  // cleaning up iptables rules it is about to write again would only confuse.
-  if (mode === 'nftables' && NFTABLES_PROXIER_AVAILABLE) {
+function platformCleanup(kernel: NodeKernel, mode: ProxyMode, nowMs: number): void {
+  if (mode === 'nftables') {
     cleanupIptablesLeftovers(kernel);
     cleanupIpvsLeftovers(kernel);
-  }
-  // nftables.CleanupLeftovers (deleting `table ip kube-proxy`) belongs to the nftables proxier.
+  } else if (kernel.nftables !== undefined) cleanupNodeNftables(kernel.nftables.state, nowMs);
 }
 
 /**
@@ -212,7 +237,11 @@ export function syncNodeKernel(
   kernel: NodeKernel,
   cluster: Cluster,
   nowMs: number,
-): SyncResult | IpvsSyncResult {
+): SyncResult | IpvsSyncResult | undefined {
+  if (kernel.mode === 'nftables' && kernel.nftables !== undefined) {
+    syncNodeNftables(kernel.nftables, cluster, nowMs);
+    return undefined;
+  }
   const proxier = kernel.proxier;
   const result =
     proxier.mode === 'ipvs'
