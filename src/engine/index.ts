@@ -10,7 +10,9 @@ export { DEFAULT_SCENARIO, DEFAULT_SCENARIO_NAME, loadScenario, applyManifests }
 export { World, LAB_EPOCH_SECONDS, type WorldOptions } from './sim/world';
 export { runScript, type RunScriptOptions } from './sim/run-script';
 export { hostView } from './sim/host-view';
-export { traceCursor, traceSince } from './sim/network';
+export { setTraceDetail, traceCursor, traceSince } from './sim/network';
+export { flowControls } from './sim/flows';
 export * from '../protocol/trace';
 export type { CommandResult } from './commands/registry';
 export { generateScaleScenario } from './testing/scale-scenario';
+export { generateLoadScenario, loadServiceIP } from './testing/load-scenario';
