@@ -21,7 +21,11 @@ export {
   type BridgePortFact,
 } from './sim/facts';
 export * from '../protocol/trace';
+export { explainText, DATAPATH_MESSAGES } from './datapath';
+export { buildTopology, hostNetwork } from './routing/topology';
 export type { CommandResult } from './commands/registry';
+export { runCommandLine } from './commands/registry';
+export { createLabRegistry } from './commands';
 export { generateScaleScenario } from './testing/scale-scenario';
 export { createNftablesProxier, type NftablesProxier } from './kube-proxy';
 export { createNftState, nftApply, nftCommand, type NftState } from './nftables';

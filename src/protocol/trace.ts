@@ -66,7 +66,10 @@ interface StepBase {
   readonly seq: number;
   /** Virtual time, ms since the lab started. */
   readonly t: number;
-  /** The packet this step belongs to; a packet keeps its id across NAT rewrites. */
+  /**
+   * The packet this step belongs to; a packet keeps its id across NAT rewrites. 0: no packet
+   * caused the step (kube-proxy deleting a conntrack entry after a sync).
+   */
   readonly packetId: number;
   /** The connection (conntrack entry) the packet belongs to, once known. */
   readonly flowId?: number;
@@ -135,7 +138,34 @@ export type TraceStep =
       readonly kind: 'verdict';
       readonly verdict: 'ACCEPT' | 'DROP' | 'REJECT' | 'DELIVERED' | 'LOST';
     })
-  | NftRuleStep;
+  | NftRuleStep
+  /**
+   * IPVS (ip_vs) handled the packet (protocol v2): a request to a virtual server at LOCAL_IN
+   * (or LOCAL_OUT for the node's own), or a real server's reply at FORWARD/LOCAL_IN.
+   */
+  | (StepBase & {
+      readonly kind: 'ipvs';
+      readonly hook: Hook;
+      /** The virtual server as ipvsadm names it: `TCP  10.96.0.10:53`. */
+      readonly service: string;
+      readonly scheduler: string;
+      /**
+       * schedule: the scheduler picked a real server for a new connection; persistent: the
+       * client's persistence template chose it; existing: the packet belongs to a connection;
+       * reply: a real server's answer, source restored to the virtual server; no-destination:
+       * no real server available (ICMP port unreachable); expired: expire_nodest_conn ended a
+       * connection whose real server is gone.
+       */
+      readonly action:
+        'schedule' | 'persistent' | 'existing' | 'reply' | 'no-destination' | 'expired';
+      /** `ip:port` of the real server. */
+      readonly realServer?: string;
+      readonly forward?: 'Masq' | 'Local' | 'Tunnel' | 'Route';
+      /** The IPVS connection's state after this packet, as `ipvsadm -Lnc` prints it. */
+      readonly connState?: string;
+      readonly before?: PacketHeader;
+      readonly after?: PacketHeader;
+    });
 
 /**
  * (v2) One nftables rule evaluated in a base chain's walk (kube-proxy's nftables mode): the

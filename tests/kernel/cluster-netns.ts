@@ -240,7 +240,11 @@ export class ClusterNetns {
         sh(['ip', 'netns', 'exec', ns, 'nfacct', 'add', name]);
       for (const op of world.kernel(node.meta.name)?.ops ?? []) {
         const argv =
-          'restore' in op ? ['iptables-restore', ...op.args] : ['iptables', ...op.iptables];
+          'restore' in op
+            ? ['iptables-restore', ...op.args]
+            : 'ipset' in op
+              ? ['ipset', ...op.ipset]
+              : ['iptables', ...op.iptables];
         const r = sh(['ip', 'netns', 'exec', ns, ...argv], 'restore' in op ? op.restore : '');
         // `iptables -C` fails when the rule is missing (kube-proxy then inserts it) and `-N`
         // when the chain exists (EnsureChain): kube-proxy reads those failures as answers.

@@ -1,5 +1,7 @@
 /** The shell shared by the lab's terminal and the CLI: tokenizer, scripts, registry, tools. */
 import { registerIp } from './ip';
+import { registerIpset } from './ipset';
+import { registerIpvsadm } from './ipvsadm';
 import { registerIptablesCommands } from './iptables';
 import { registerNft } from './nft';
 import { registerLab } from './lab';
@@ -74,6 +76,8 @@ export function createLabRegistry(): CommandRegistry {
   registerNft(registry);
   registerLab(registry);
   registerNodeTools(registry);
+  registerIpvsadm(registry);
+  registerIpset(registry);
   registerClients(registry);
   return registry;
 }

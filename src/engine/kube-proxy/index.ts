@@ -62,3 +62,14 @@ export {
   type NftablesProxierOptions,
   type NftSyncResult,
 } from './nftables/proxier';
+export {
+  createIpvsProxier,
+  ipvsJumpRuleOps,
+  IPVS_FILTER_CHAINS,
+  IPVS_JUMPS,
+  IPVS_NAT_CHAINS,
+  KUBE_IPSETS,
+  type IpvsNode,
+  type IpvsProxier,
+  type IpvsSyncResult,
+} from './ipvs';

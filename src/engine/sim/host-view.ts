@@ -6,7 +6,11 @@
 import { createNftState } from '../nftables';
 import type { ApplyResult, CommandWorld, HostRef, NodeKernelControls } from '../commands/registry';
 import { procNfConntrack } from '../conntrack';
-import { captureLog, hairpinFlag, nodeConntrack, setHairpinFlag } from '../datapath';
+import { captureLog, hairpinFlag, kernelNet, nodeConntrack, setHairpinFlag } from '../datapath';
+import { procIpVsConn } from '../ipvs';
+import { ipsetEnv } from './ipvs-node';
+import { deletePodNow, restartDeploymentNow, scaleDeploymentNow } from './control-plane';
+import { flowControls } from './flows';
 import { advanceNetwork, runProgram } from './network';
 import { hostNetwork } from '../routing/topology';
 import { createNetfilter, type NetfilterState } from '../netfilter';
@@ -55,6 +59,10 @@ function procFile(world: World, host: HostRef, path: string): string | undefined
   if (path === '/proc/net/nf_conntrack') {
     return procNfConntrack(nodeConntrack(world, host.name), world.clock.now());
   }
+  if (path === '/proc/net/ip_vs_conn') {
+    const kernel = world.kernel(host.name);
+    return kernel === undefined ? undefined : procIpVsConn(kernel.ipvs, world.clock.now());
+  }
   const sysctl = /^\/proc\/sys\/(.+)$/.exec(path);
   if (sysctl !== null) {
     const value = world.kernel(host.name)?.sysctls[sysctl[1]!.replace(/\//g, '.')];
@@ -87,7 +95,17 @@ function nodeControls(world: World, node: string): NodeKernelControls | undefine
     },
     hairpin: (port) => hairpinFlag(world, node, port),
     setHairpin: (port, on) => setHairpinFlag(world, node, port, on),
+    ipvs: () => {
+      const now = world.clock.now();
+      if (kernel.proxier.mode === 'ipvs') kernel.proxier.housekeeping(kernel.ipvs, now);
+      return { state: kernel.ipvs, now };
+    },
+    ipsets: () => ({ state: kernel.ipsets, env: ipsetEnv(kernel) }),
   };
+}
+
+function hasDeployment(world: World, ns: string, name: string): boolean {
+  return world.cluster.deployments.some((d) => d.meta.namespace === ns && d.meta.name === name);
 }
 
 export function hostView(
@@ -109,6 +127,7 @@ export function hostView(
       (host.kind === 'node' ? world.kernel(host.name)?.nftables?.state : undefined) ??
       createNftState(),
     nodeKernel: () => (host.kind === 'node' ? nodeControls(world, host.name) : undefined),
+    network: () => kernelNet(world, host),
     advanceClock: (ms) => advanceNetwork(world, world.clock.now() + ms),
     runProgram: (spec) => {
       const run = runProgram(world, host, spec);
@@ -148,6 +167,17 @@ export function hostView(
         filterRules: sync.filterRules,
       };
     },
+    workloads: () => ({
+      deletePod: (ns, name) =>
+        world.cluster.pods.some((p) => p.meta.namespace === ns && p.meta.name === name)
+          ? deletePodNow(world, ns, name)
+          : undefined,
+      scaleDeployment: (ns, name, replicas) =>
+        hasDeployment(world, ns, name) && (scaleDeploymentNow(world, ns, name, replicas), true),
+      restartDeployment: (ns, name) =>
+        hasDeployment(world, ns, name) && (restartDeploymentNow(world, ns, name), true),
+    }),
+    flows: () => flowControls(world, host),
     applyManifests(text: string): ApplyResult {
       const result = world.apply(text);
       return {
