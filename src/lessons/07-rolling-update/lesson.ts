@@ -14,15 +14,6 @@ export const lesson: Lesson = {
     'zh-CN': '第 7 章 7.7 节“长连接与端点变化”；本章练习第 3 题',
     en: 'Chapter 7, section 7.7, long connections and endpoint changes; exercise 3',
   },
-  waitingFor: {
-    feature:
-      'rolling updates (kubectl rollout restart / scale / delete pod, long-lived flows, kube-proxy UDP conntrack cleanup)',
-    note: {
-      'zh-CN':
-        '本课的文字已经完整；它需要的滚动更新功能（rollout restart、长连接、UDP conntrack 清理）还没有进入实验室，所以暂时不能自动检查。',
-      en: 'This lesson’s text is complete; the rolling-update features it needs (rollout restart, long-lived flows, UDP conntrack cleanup) are not in the lab yet, so it cannot be checked automatically for now.',
-    },
-  },
   scenario,
   steps: [
     {
@@ -369,7 +360,7 @@ export const lesson: Lesson = {
           run: 'pod/client$ lab flow open q udp 10.96.1.53:5353\npod/client$ lab flow send q hello\nnode-1$ conntrack -L -p udp',
         },
         {
-          run: 'node-1$ kubectl delete pod ECHO-POD --wait=false\nnode-1$ sleep 31\npod/client$ lab flow send q back again\nnode-1$ conntrack -L -p udp',
+          run: 'node-1$ kubectl delete pod echo-5bbcdfbcfd-7jcxs --wait=false\nnode-1$ sleep 31\npod/client$ lab flow send q back again\nnode-1$ conntrack -L -p udp',
         },
       ],
       wrong: {

@@ -37,5 +37,9 @@ export function stepTitle(s: LabStep): string {
       return `${s.bridge} ${s.inPort}${s.outPort ? ` → ${s.outPort}` : ''}`;
     case 'verdict':
       return s.verdict;
+    case 'nft-rule':
+      return `nft ${s.table} ${s.chain} handle ${s.handle} → ${s.matched ? s.outcome : 'no match'}`;
+    case 'ipvs':
+      return `IPVS ${s.service} ${s.action}${s.realServer !== undefined ? ` → ${s.realServer}` : ''}`;
   }
 }
