@@ -8,7 +8,8 @@
  *     parse + sync + save), for 1,000 and 10,000 Services, as a child process, with peak RSS;
  *  3. the real `iptables-restore` of the same rules for 1,000 Services in a throwaway
  *     network namespace, and the engine/kernel ratio;
- *  4. nftables mode for 10 … 10,000 Services (bench/nftables.ts).
+ *  4. nftables mode for 10 … 10,000 Services (bench/nftables.ts);
+ *  5. IPVS mode for 10 … 10,000 Services (bench/ipvs.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { main } from '../src/cli/main';
+import { ipvsBench } from './ipvs';
 import { nftablesBench } from './nftables';
 import {
   generateScaleScenario,
@@ -302,6 +304,7 @@ async function bench(): Promise<void> {
   } else console.log(`  CLI 1k / iptables-restore   ${real ?? 'not run'}`);
 
   nftablesBench();
+  ipvsBench();
 }
 
 const childIndex = process.argv.indexOf('--child-cli');

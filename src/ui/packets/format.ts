@@ -38,8 +38,8 @@ export function stepTitle(s: LabStep): string {
     case 'verdict':
       return s.verdict;
     case 'nft-rule':
-      return `nft ${s.table} ${s.chain} handle ${s.handle} → ${s.matched ? s.outcome : 'no match'}`;
+      return `nft ${s.table} ${s.chain} → ${s.matched ? s.outcome : 'no match'}`;
     case 'ipvs':
-      return `IPVS ${s.service} ${s.action}${s.realServer !== undefined ? ` → ${s.realServer}` : ''}`;
+      return `IPVS ${s.service} ${s.action}${s.realServer ? ` → ${s.realServer}` : ''}`;
   }
 }
