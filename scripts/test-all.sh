@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh machine: installs what the tests need and is
-# missing (Debian packages: iptables, conntrack, nfacct, nftables and iproute2 for the
-# differential tests against the real kernel; chromium for the end-to-end tests), then the
-# format/type/lint/unit checks, the kernel differential tests, the build, and the e2e suite.
+# missing (Debian packages: iptables, conntrack, nfacct, nftables, iproute2, curl, dig and
+# tcpdump for the differential tests against the real kernel; chromium for the end-to-end
+# tests), then the format/type/lint/unit checks, the kernel differential tests, the build, and
+# the e2e suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,10 @@ command -v nfacct >/dev/null 2>&1 || need+=(nfacct)
 command -v nft >/dev/null 2>&1 || need+=(nftables)
 command -v ipset >/dev/null 2>&1 || need+=(ipset)
 command -v ip >/dev/null 2>&1 || need+=(iproute2)
+# Real clients for the experiments' differential tests (tests/kernel/experiments-*.test.ts).
+command -v curl >/dev/null 2>&1 || need+=(curl)
+command -v dig >/dev/null 2>&1 || need+=(bind9-dnsutils)
+command -v tcpdump >/dev/null 2>&1 || need+=(tcpdump)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 # CJK glyphs for the zh-CN screenshots the e2e tests keep.
 [ -d /usr/share/fonts/opentype/noto ] || need+=(fonts-noto-cjk)

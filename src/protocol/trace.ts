@@ -5,7 +5,7 @@
  *
  * Bump TRACE_PROTOCOL_VERSION on any change a consumer could notice.
  */
-export const TRACE_PROTOCOL_VERSION = 1;
+export const TRACE_PROTOCOL_VERSION = 2;
 
 export type Hook = 'PREROUTING' | 'INPUT' | 'FORWARD' | 'OUTPUT' | 'POSTROUTING';
 export type TableName = 'raw' | 'mangle' | 'nat' | 'filter' | 'security';
@@ -137,7 +137,60 @@ export type TraceStep =
   | (StepBase & {
       readonly kind: 'verdict';
       readonly verdict: 'ACCEPT' | 'DROP' | 'REJECT' | 'DELIVERED' | 'LOST';
+    })
+  | NftRuleStep
+  /**
+   * IPVS (ip_vs) handled the packet (protocol v2): a request to a virtual server at LOCAL_IN
+   * (or LOCAL_OUT for the node's own), or a real server's reply at FORWARD/LOCAL_IN.
+   */
+  | (StepBase & {
+      readonly kind: 'ipvs';
+      readonly hook: Hook;
+      /** The virtual server as ipvsadm names it: `TCP  10.96.0.10:53`. */
+      readonly service: string;
+      readonly scheduler: string;
+      /**
+       * schedule: the scheduler picked a real server for a new connection; persistent: the
+       * client's persistence template chose it; existing: the packet belongs to a connection;
+       * reply: a real server's answer, source restored to the virtual server; no-destination:
+       * no real server available (ICMP port unreachable); expired: expire_nodest_conn ended a
+       * connection whose real server is gone.
+       */
+      readonly action:
+        'schedule' | 'persistent' | 'existing' | 'reply' | 'no-destination' | 'expired';
+      /** `ip:port` of the real server. */
+      readonly realServer?: string;
+      readonly forward?: 'Masq' | 'Local' | 'Tunnel' | 'Route';
+      /** The IPVS connection's state after this packet, as `ipvsadm -Lnc` prints it. */
+      readonly connState?: string;
+      readonly before?: PacketHeader;
+      readonly after?: PacketHeader;
     });
+
+/**
+ * (v2) One nftables rule evaluated in a base chain's walk (kube-proxy's nftables mode): the
+ * rule as `nft list` prints it, whether it matched, what it did, and the set or map lookup it
+ * made (`service-ips` with the key `10.96.0.10 . udp . 53`, `numgen` with the number drawn).
+ */
+export type NftRuleStep = StepBase & {
+  readonly kind: 'nft-rule';
+  readonly hook: Hook;
+  readonly family: 'ip';
+  readonly table: string;
+  readonly chain: string;
+  /** The rule's handle, as `nft -a list` shows it. */
+  readonly handle: number;
+  readonly rule: string;
+  readonly matched: boolean;
+  /** `continue`, `jump X`, `goto X`, `return`, `accept`, `drop`, `reject`, `dnat to …`, `masquerade`, or `policy accept`. */
+  readonly outcome: string;
+  readonly lookup?: {
+    readonly set: string;
+    readonly key: string;
+    readonly found: boolean;
+    readonly value?: string;
+  };
+};
 
 /** A whole trace, as `kube-proxy-lab run --json` writes it. */
 export interface Trace {

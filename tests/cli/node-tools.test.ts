@@ -47,8 +47,10 @@ describe('node tools', () => {
     );
     // The built-in scenario's kubelet runs hairpin-veth: every pod port has the flag.
     expect(r.out.split('\n')[0]).toBe('4');
+    // `@eth0`, not `@if2`: iproute2's bridge names the peer ifindex in the node's own namespace
+    // (tests/kernel/experiments-a.test.ts, experiment 03, compares it with the kernel).
     expect(r.out.split('\n')[1]).toMatch(
-      /^4: veth[0-9a-f]{8}@if2: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 master cni0 state forwarding priority 32 cost 2 $/,
+      /^4: veth[0-9a-f]{8}@eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 master cni0 state forwarding priority 32 cost 2 $/,
     );
     const port = /veth[0-9a-f]{8}/.exec(r.out)![0];
     const off = await run(

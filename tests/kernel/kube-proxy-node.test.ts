@@ -133,9 +133,9 @@ describe.skipIf(reason !== undefined)('a node programmed by kubelet and kube-pro
           const r = run(['iptables-restore', ...op.args], op.restore);
           expect(r.stderr, "the kernel accepts kube-proxy's restore input").toBe('');
           expect(r.exitCode).toBe(0);
-        } else {
+        } else if ('iptables' in op) {
           run(['iptables', ...op.iptables]);
-        }
+        } else run(['ipset', ...op.ipset]);
       }
       const engineSave = iptablesSave(kernel.netfilter, { nowEpochSeconds: world.wallSeconds() });
       // Not vacuous: kube-proxy wrote service chains and restored them.
@@ -170,7 +170,8 @@ describe.skipIf(reason !== undefined)('the built-in scenario', () => {
       for (const op of kernel.ops ?? []) {
         if ('restore' in op)
           expect(run(['iptables-restore', ...op.args], op.restore).exitCode).toBe(0);
-        else run(['iptables', ...op.iptables]);
+        else if ('iptables' in op) run(['iptables', ...op.iptables]);
+        else run(['ipset', ...op.ipset]);
       }
       const engine = iptablesSave(kernel.netfilter, { nowEpochSeconds: world.wallSeconds() });
       expect(engine.stdout).toContain('-j KUBE-SEP-YIL6JZP7A3QYXJU2');

@@ -1,6 +1,9 @@
 /** The shell shared by the lab's terminal and the CLI: tokenizer, scripts, registry, tools. */
 import { registerIp } from './ip';
+import { registerIpset } from './ipset';
+import { registerIpvsadm } from './ipvsadm';
 import { registerIptablesCommands } from './iptables';
+import { registerNft } from './nft';
 import { registerLab } from './lab';
 import { registerNodeTools } from './node-tools';
 import { registerClients } from './clients';
@@ -70,8 +73,11 @@ export function createStandardRegistry(): CommandRegistry {
 export function createLabRegistry(): CommandRegistry {
   const registry = createStandardRegistry();
   registerIptablesCommands(registry);
+  registerNft(registry);
   registerLab(registry);
   registerNodeTools(registry);
+  registerIpvsadm(registry);
+  registerIpset(registry);
   registerClients(registry);
   return registry;
 }

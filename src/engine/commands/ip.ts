@@ -6,7 +6,7 @@ import { registerCommand } from './registry';
 
 export function registerIp(registry: CommandRegistry): void {
   registerCommand(registry, 'ip', (ctx, argv) => {
-    const net = hostNetwork(ctx.world.cluster, ctx.world.host);
+    const net = ctx.world.network?.() ?? hostNetwork(ctx.world.cluster, ctx.world.host);
     if (net === undefined)
       return { stdout: '', stderr: 'lab: this host is not in the lab topology\n', exitCode: 1 };
     return runIp(net, argv.slice(1));

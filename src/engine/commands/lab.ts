@@ -5,6 +5,9 @@
  *                       --counters` on this node (real kube-proxy logs it only at -v=9)
  *   lab sync            what that sync was: full or partial, chains (re)written and deleted
  *   lab flow …          named long-lived TCP/UDP flows from this host (./lab-flow.ts)
+ *
+ * In nftables mode `restore-input` prints the transaction kube-proxy last sent to `nft -f -`
+ * (through knftables), and `sync` names the Services whose chains it rewrote.
  */
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
@@ -27,6 +30,16 @@ function lab(ctx: CommandContext, argv: string[]): CommandResult {
     return { stdout: '', stderr: 'lab: kube-proxy runs on nodes only; pick a node\n', exitCode: 1 };
   }
   if (sub === 'restore-input') return { stdout: status.restoreInput, stderr: '', exitCode: 0 };
+  if (status.mode === 'nftables') {
+    const nft = [
+      'mode: nftables',
+      `last sync: ${status.full ? 'full' : 'partial (only changed services rewritten)'}`,
+      `nft -f: ${status.restoreError === '' ? 'accepted' : `failed: ${status.restoreError.trim()}`}`,
+      `services rewritten: ${status.chainsWritten.length === 0 ? '(none)' : status.chainsWritten.join(' ')}`,
+      `chains deleted: ${status.chainsDeleted.length === 0 ? '(none)' : status.chainsDeleted.join(' ')}`,
+    ];
+    return { stdout: `${nft.join('\n')}\n`, stderr: '', exitCode: 0 };
+  }
   const lines = [
     `mode: ${status.mode}`,
     `last sync: ${status.full ? 'full' : 'partial (only changed services rewritten)'}`,

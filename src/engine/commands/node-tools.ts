@@ -90,7 +90,7 @@ function bridge(ctx: CommandContext, argv: string[]): CommandResult {
   let out = '';
   for (const p of ports) {
     if (only !== undefined && p.name !== only) continue;
-    out += `${p.ifindex}: ${p.name}@if${p.peerIfindex}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 master cni0 state forwarding priority 32 cost 2 \n`;
+    out += `${p.ifindex}: ${p.name}@${p.peerLabel}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 master cni0 state forwarding priority 32 cost 2 \n`;
     if (details && node !== undefined) {
       out += `    hairpin ${node.hairpin(p.name) ? 'on' : 'off'} guard off root_block off fastleave off learning on flood on mcast_flood on bcast_flood on mcast_router 1 mcast_to_unicast off neigh_suppress off vlan_tunnel off isolated off locked off \n`;
     }

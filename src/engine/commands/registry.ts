@@ -5,10 +5,14 @@
  */
 import type { Cluster } from '../model/cluster';
 import type { NetfilterState } from '../netfilter';
+import type { NftState } from '../nftables';
 import type { HostRef } from '../routing/topology';
 import type { CtTable } from '../conntrack';
 import type { CaptureRecord } from '../datapath';
 import type { ProgramSpec } from '../hosts';
+import type { IpsetEnv, IpsetState } from '../ipset';
+import type { IpvsState } from '../ipvs';
+import type { HostNetwork } from '../routing';
 import type { Pipeline, Redirection } from './shell';
 import { parseCommandLine } from './shell';
 
@@ -50,6 +54,8 @@ export interface CommandWorld {
   applyManifests(text: string): ApplyResult;
   /** The iptables state of this host's network namespace (a node's kernel, or a pod's own). */
   netfilter(): NetfilterState;
+  /** The nf_tables state of this host's network namespace (kube-proxy's table in nftables mode). */
+  nftables?(): NftState;
   /** On a node: what its kube-proxy did last (undefined on pods and external clients). */
   kubeProxy(): KubeProxyStatus | undefined;
   /** On a node: its conntrack table, sysctls and bridge ports (undefined elsewhere). */
@@ -60,6 +66,8 @@ export interface CommandWorld {
   runProgram(spec: ProgramSpec): CommandResult;
   /** Packets seen on this host's interfaces since the previous command, for tcpdump. */
   captures(): readonly CaptureRecord[];
+  /** The host's interfaces and routes as its kernel has them now (with kube-ipvs0 on IPVS nodes). */
+  network?(): HostNetwork | undefined;
   /** kubectl's writes beyond apply: the control plane acts on them as the clock advances. */
   workloads(): WorkloadControls;
   /** The lab's named long-lived flows of this host (`lab flow`). */
@@ -113,9 +121,20 @@ export interface NodeKernelControls {
     readonly name: string;
     readonly ifindex: number;
     readonly peerIfindex: number;
+    /**
+     * What `bridge link` prints after `@`: iproute2's bridge/link.c resolves the veth's peer
+     * ifindex with ll_index_to_name() in the node's own namespace, without looking at the peer's
+     * namespace (unlike `ip link`'s `@ifN`), so a pod's peer (its eth0, ifindex 2) prints as the
+     * node's ifindex 2, `eth0` (seen on kernel 6.18 / iproute2 6.1 in tests/kernel).
+     */
+    readonly peerLabel: string;
   }[];
   hairpin(port: string): boolean;
   setHairpin(port: string, on: boolean): void;
+  /** IPVS (ip_vs) of the node, with kube-proxy's once-a-minute graceful-termination pass run up to now. */
+  ipvs?(): { readonly state: IpvsState; readonly now: number };
+  /** The node's IP sets and what `ipset list` needs from the rest of the kernel. */
+  ipsets?(): { readonly state: IpsetState; readonly env: IpsetEnv };
 }
 
 /** What the node's kube-proxy last did, for the lab's own `lab` command. */

@@ -13,8 +13,10 @@ import {
   type TraverseResult,
   type WalkContext,
 } from '../netfilter';
+import type { NftState } from '../nftables';
 import type { HostNetwork, HostRef } from '../routing';
-import { addrTypeOf, hostNet, isLocalAddress } from './net';
+import { testTuple } from '../ipset';
+import { addrTypeOf, isLocalAddress, kernelNet } from './net';
 import { ctPacketOf, walkConntrackOf, walkPacketOf, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
 import { nodeDatapath, type NodeDatapath } from './state';
@@ -31,15 +33,25 @@ export interface NodeCtx {
   readonly ref: HostRef;
   readonly net: HostNetwork;
   readonly nf: NetfilterState;
+  /** kube-proxy's nf_tables state (nftables mode). */
+  readonly nft?: NftState;
   readonly dp: NodeDatapath;
 }
 
 export function nodeCtx(ctx: Ctx, name: string): NodeCtx | undefined {
   const ref: HostRef = { kind: 'node', name };
-  const net = hostNet(ctx.world.cluster, ref);
   const kernel = ctx.world.kernel(name);
+  const net = kernelNet(ctx.world, ref);
   if (net === undefined || kernel === undefined) return undefined;
-  return { name, ref, net, nf: kernel.netfilter, dp: nodeDatapath(ctx.world, name) };
+  const nft = kernel.nftables?.state;
+  return {
+    name,
+    ref,
+    net,
+    nf: kernel.netfilter,
+    ...(nft !== undefined ? { nft } : {}),
+    dp: nodeDatapath(ctx.world, name),
+  };
 }
 
 /** What a hook decided: go on, drop, or REJECT (ipt_REJECT sends an answer, then drops). */
@@ -76,6 +88,44 @@ function walkContext(ctx: Ctx, node: NodeCtx, skb: Skb): WalkContext {
     rng: ctx.world.rng,
     now: ctx.world.clock.now(),
     store: node.dp.walkStore,
+    ipsetTest: (name, dims, packet) => {
+      const set = ctx.world.kernel(node.name)?.ipsets.sets.find((x) => x.name === name);
+      if (set === undefined) return false;
+      const side = (i: number): 'src' | 'dst' | undefined => dims[i];
+      const ipOf = (d: 'src' | 'dst' | undefined) =>
+        d === 'src' ? packet.src : d === 'dst' ? packet.dst : undefined;
+      const portOf = (d: 'src' | 'dst' | undefined) =>
+        d === 'src' ? packet.sport : d === 'dst' ? packet.dport : undefined;
+      if (set.type === 'bitmap:port') {
+        const port = portOf(side(0));
+        return port !== undefined && testTuple(set, { port });
+      }
+      const tuple: { ip?: string; proto?: string; port?: number; ip2?: string } = {};
+      const ip = ipOf(side(0));
+      if (ip !== undefined) tuple.ip = ip;
+      const port = portOf(side(1));
+      if (port !== undefined) tuple.port = port;
+      tuple.proto = packet.protocol;
+      const ip2 = ipOf(side(2));
+      if (ip2 !== undefined) tuple.ip2 = ip2;
+      return testTuple(set, tuple);
+    },
+    ipvs: (packet) => {
+      // xt_ipvs: the packet's IPVS connection (skb->ipvs_property) as the request path left it.
+      const ipvs = ctx.world.kernel(node.name)?.ipvs;
+      const conn = ipvs?.conns.find(
+        (c) =>
+          !c.template &&
+          c.daddr === packet.dst &&
+          c.dport === packet.dport &&
+          c.caddr === packet.src &&
+          c.cport === packet.sport,
+      );
+      if (conn === undefined) return undefined;
+      const method =
+        conn.dest?.fwd === 'Route' ? 'GATE' : conn.dest?.fwd === 'Tunnel' ? 'IPIP' : 'MASQ';
+      return { vaddr: conn.vaddr, vport: conn.vport, method };
+    },
   };
 }
 

@@ -17,7 +17,9 @@ import {
   type Fate,
   type NodeCtx,
 } from './hooks';
+import { ipvsReply, ipvsRequest, type IpvsVerdict } from './ipvs';
 import { natHook } from './nat';
+import { nftFilter } from './nft-hooks';
 import { fibLookup, martianSource, type FibResult } from './net';
 import { DEFAULT_TTL, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
@@ -52,6 +54,7 @@ export function prerouting(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices)
     () => walkTables(ctx, node, skb, hook, ['raw'], devs),
     () => (conntrackIn(ctx, node, skb, devs.inIface), ACCEPT),
     () => walkTables(ctx, node, skb, hook, ['mangle'], devs),
+    () => nftFilter(ctx, node, skb, hook, devs, -150, -100),
     () => natHook(ctx, node, skb, hook, devs),
   );
 }
@@ -67,10 +70,20 @@ export function postrouting(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices
   );
 }
 
-/** FORWARD: mangle, filter, security (no nat table at FORWARD). */
+/**
+ * FORWARD: mangle, filter, security (no nat table at FORWARD), then IPVS's ip_vs_reply4
+ * (priority 100): a real server's answer gets the virtual server as its source — routed or,
+ * through br_netfilter, bridged.
+ */
 export function forwardHook(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices): Fate {
   enterHook(ctx, node, skb, 'FORWARD', ['mangle', 'filter', 'security'], devs.inIface);
-  return walkTables(ctx, node, skb, 'FORWARD', ['mangle', 'filter', 'security'], devs);
+  const fate = chain(
+    () => walkTables(ctx, node, skb, 'FORWARD', ['mangle', 'filter'], devs),
+    () => nftFilter(ctx, node, skb, 'FORWARD', devs, -150, 50),
+    () => walkTables(ctx, node, skb, 'FORWARD', ['security'], devs),
+  );
+  if (fate.kind === 'accept') ipvsReply(ctx, node, skb, 'FORWARD', devs.inIface);
+  return fate;
 }
 
 /** ip_rcv() on `iface` of a node; `prerouted`: br_netfilter already ran PREROUTING. */
@@ -135,7 +148,10 @@ function refuse(
   });
 }
 
-/** ip_local_deliver(): INPUT (mangle, filter, security, nat SNAT), confirm, the socket layer. */
+/**
+ * ip_local_deliver(): INPUT (mangle, filter, security; IPVS at priority 98/99; nat SNAT),
+ * confirm, the socket layer.
+ */
 function localDeliver(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string): Outcome {
   ctx.rec.add(skb, {
     kind: 'route',
@@ -146,11 +162,21 @@ function localDeliver(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string): Outcome
   const hook: Hook = 'INPUT';
   const devs: HookDevices = { inIface: iface, physIn: skb.physIn };
   enterHook(ctx, node, skb, hook, ['mangle', 'filter', 'security', 'nat'], iface);
-  const fate = chain(
-    () => walkTables(ctx, node, skb, hook, ['mangle', 'filter', 'security'], devs),
-    () => natHook(ctx, node, skb, hook, devs),
-    () => confirm(ctx, node, skb, iface),
+  let fate = chain(
+    () => walkTables(ctx, node, skb, hook, ['mangle', 'filter'], devs),
+    () => nftFilter(ctx, node, skb, hook, devs, -150, 50),
+    () => walkTables(ctx, node, skb, hook, ['security'], devs),
   );
+  if (fate.kind === 'accept' && ipvsReply(ctx, node, skb, hook, iface).kind === 'pass') {
+    const ipvs = ipvsRequest(ctx, node, skb, hook, iface);
+    if (ipvs.kind !== 'pass' && !(ipvs.kind === 'forward' && ipvs.local))
+      return ipvsSendOrCont(ctx, node, skb, ipvs, iface, { local: true, inIface: iface });
+  }
+  if (fate.kind === 'accept')
+    fate = chain(
+      () => natHook(ctx, node, skb, hook, devs),
+      () => confirm(ctx, node, skb, iface),
+    );
   if (fate.kind !== 'accept')
     return settle(ctx, node, skb, fate, iface, { local: true, inIface: iface });
   ctx.rec.verdict(
@@ -160,6 +186,57 @@ function localDeliver(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string): Outcome
     why('datapath.delivered', { host: node.name }),
   );
   return { kind: 'delivered', host: node.ref, iface, packet: skb.header };
+}
+
+/**
+ * What IPVS does with a request it took: ip_vs_leave() answers ICMP port unreachable; a
+ * packet for a remote real server is routed to it and re-injected at LOCAL_OUT
+ * (ip_vs_nat_send_or_cont: raw, mangle, filter, security — the nat table is not consulted
+ * again, the connection's NAT is set up) and sent through POSTROUTING.
+ */
+function ipvsSendOrCont(
+  ctx: Ctx,
+  node: NodeCtx,
+  skb: Skb,
+  v: Exclude<IpvsVerdict, { kind: 'pass' }>,
+  iface: string | undefined,
+  rejected: { local: boolean; inIface?: string },
+): Outcome {
+  if (v.kind === 'no-destination')
+    return ctx.stack.reject(ctx, node.name, skb, 'icmp-port-unreachable', rejected);
+  if (v.kind === 'drop')
+    return settle(
+      ctx,
+      node,
+      skb,
+      { kind: 'drop', reason: 'netfilter', why: why('ipvs.drop') },
+      iface,
+      { local: true },
+    );
+  const fib = fibLookup(node.net, skb.header.dst);
+  if (fib === undefined || fib.type !== 'unicast')
+    return refuse(
+      ctx,
+      node,
+      skb,
+      iface ?? 'lo',
+      'no-route',
+      why('datapath.drop.no-route', { dst: skb.header.dst }),
+    );
+  ctx.rec.add(skb, {
+    kind: 'route',
+    at: place(node.ref),
+    why: why('ipvs.route', { dst: skb.header.dst }),
+    decision: 'output',
+    oif: fib.dev,
+    ...(fib.via !== undefined ? { via: fib.via } : {}),
+  });
+  const hook: Hook = 'OUTPUT';
+  const devs: HookDevices = { outIface: fib.dev, physIn: skb.physIn };
+  enterHook(ctx, node, skb, hook, ['raw', 'mangle', 'filter', 'security'], fib.dev);
+  const fate = walkTables(ctx, node, skb, hook, ['raw', 'mangle', 'filter', 'security'], devs);
+  if (fate.kind !== 'accept') return settle(ctx, node, skb, fate, fib.dev, { local: false });
+  return output(ctx, node, skb, fib.dev, fib.nexthop);
 }
 
 /** ip_forward(): TTL, FORWARD, then ip_output(). */
@@ -244,6 +321,7 @@ export function nodeOutput(ctx: Ctx, name: string, skb: Skb): Outcome {
     () => walkTables(ctx, node, skb, hook, ['raw'], devs),
     () => (conntrackIn(ctx, node, skb, devs.outIface), ACCEPT),
     () => walkTables(ctx, node, skb, hook, ['mangle'], devs),
+    () => nftFilter(ctx, node, skb, hook, devs, -150, -100),
     () => natHook(ctx, node, skb, hook, devs),
   );
   if (fate.kind === 'accept' && skb.header.dst !== dstBefore) {
@@ -261,7 +339,27 @@ export function nodeOutput(ctx: Ctx, name: string, skb: Skb): Outcome {
       routeStep(fib, 'datapath.route.rerouted');
     }
   }
-  if (fate.kind === 'accept') fate = walkTables(ctx, node, skb, hook, ['filter', 'security'], devs);
+  if (fate.kind === 'accept' && ipvsReply(ctx, node, skb, hook, devs.outIface).kind === 'pass') {
+    // ip_vs_local_request4 (LOCAL_OUT): the node's own connection to a virtual server.
+    const ipvs = ipvsRequest(ctx, node, skb, hook, devs.outIface);
+    if (ipvs.kind === 'no-destination' || ipvs.kind === 'drop')
+      return ipvsSendOrCont(ctx, node, skb, ipvs, devs.outIface, { local: true });
+    if (ipvs.kind === 'forward') {
+      const again = fibLookup(node.net, skb.header.dst);
+      if (again !== undefined) {
+        fib = again;
+        devs = { outIface: oifOf(fib) };
+        routeStep(fib, 'datapath.route.rerouted');
+      }
+    }
+  }
+  if (fate.kind === 'accept') {
+    fate = chain(
+      () => walkTables(ctx, node, skb, hook, ['filter'], devs),
+      () => nftFilter(ctx, node, skb, hook, devs, -100, 50),
+      () => walkTables(ctx, node, skb, hook, ['security'], devs),
+    );
+  }
   if (fate.kind !== 'accept')
     return settle(ctx, node, skb, fate, devs.outIface, { local: fib.type === 'local' });
   return output(ctx, node, skb, oifOf(fib), fib.type === 'unicast' ? fib.nexthop : skb.header.dst);

@@ -5,6 +5,18 @@
 import type { Explanation } from '../../protocol/trace';
 
 export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
+  'ipvs.schedule':
+    'IPVS: {service} ({scheduler}) schedules a new connection to real server {rs} ({fwd}); IPVS state {state}',
+  'ipvs.persistent':
+    "IPVS: {service} is persistent (ClientIP affinity): the client's template sends it to {rs}; IPVS state {state}",
+  'ipvs.existing': 'IPVS: the packet belongs to a connection to {rs} ({fwd}); IPVS state {state}',
+  'ipvs.reply':
+    'IPVS: reply from real server {rs}: source restored to {service}; IPVS state {state}',
+  'ipvs.no-destination':
+    'IPVS: {service} has no available real server: ICMP port unreachable (ip_vs_leave)',
+  'ipvs.expired': 'IPVS: real server {rs} is gone: expire_nodest_conn=1 ends its connection entry',
+  'ipvs.drop': 'IPVS drops the packet: its connection has no real server any more',
+  'ipvs.route': 'IPVS routes the rewritten packet to {dst} and re-injects it at LOCAL_OUT',
   'datapath.send': '{host} sends the packet',
   'datapath.send.kernel': "{host}'s kernel generates an answer",
   'datapath.wire': 'the frame goes from {from} to {to}',
@@ -52,6 +64,12 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.drop.masquerade-no-address': 'MASQUERADE: {iface} has no address',
   'datapath.drop.nat': 'NAT setup failed: {reason}',
   'datapath.drop.loop': 'the packet went round in a loop',
+  'datapath.nft.matched': 'nft {table} {chain}: the rule matches ({outcome})',
+  'datapath.nft.skipped': 'nft {table} {chain}: the rule does not match',
+  'datapath.nft.lookup-hit': 'nft {table} {chain}: {key} is in @{set}: {outcome}',
+  'datapath.nft.lookup-miss': 'nft {table} {chain}: {key} is not in @{set}, next rule',
+  'datapath.nft.numgen': 'nft {table} {chain}: numgen random drew {key}: {outcome}',
+  'datapath.drop.nft': 'dropped by nft {table} chain {chain} at {hook}',
   // No packet: kube-proxy's conntrack cleanup after a sync (sim/conntrack-cleanup.ts).
   'kube-proxy.conntrack.cleanup':
     'kube-proxy on {node} deletes a UDP conntrack entry whose backend is not a serving endpoint of the Service',

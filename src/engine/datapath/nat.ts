@@ -22,6 +22,7 @@ import {
 } from '../conntrack';
 import type { NatRequest } from '../netfilter';
 import { ACCEPT, hookIface, walkTable, type Fate, type NodeCtx } from './hooks';
+import { nftNatLookup } from './nft-hooks';
 import { primaryAddress } from './net';
 import { ctPacketOf, withAddresses, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
@@ -75,8 +76,21 @@ export function natHook(ctx: Ctx, node: NodeCtx, skb: Skb, hook: Hook, devs: Hoo
       };
     }
     let range: NatRange | null = null;
-    if (r.nat !== undefined) {
-      const wanted = rangeOf(node, r.nat, skb, devs.outIface);
+    let request = r.nat;
+    if (request === undefined) {
+      // kube-proxy's nat chains (nftables mode) are the next NAT lookup functions.
+      const n = nftNatLookup(ctx, node, skb, hook, devs);
+      if (n?.drop === true) {
+        return {
+          kind: 'drop',
+          reason: 'netfilter',
+          why: why('datapath.drop.netfilter', { table: 'nat', hook }),
+        };
+      }
+      request = n?.nat;
+    }
+    if (request !== undefined) {
+      const wanted = rangeOf(node, request, skb, devs.outIface);
       if (wanted === undefined) {
         return {
           kind: 'drop',

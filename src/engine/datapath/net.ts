@@ -6,7 +6,15 @@
 import type { Cluster, Pod } from '../model/cluster';
 import { cidrContains, cidrParse, ipToInt } from '../model/ip';
 import { defaultAddrType, type AddrType } from '../netfilter';
-import { hostNetwork, hostVethName, lanOf, type HostNetwork, type HostRef } from '../routing';
+import {
+  hostNetwork,
+  hostVethName,
+  lanOf,
+  withDummyInterface,
+  type HostNetwork,
+  type HostRef,
+} from '../routing';
+import type { World } from '../sim/world';
 
 const cache = new WeakMap<Cluster, Map<string, HostNetwork | undefined>>();
 
@@ -17,6 +25,25 @@ export function hostNet(cluster: Cluster, ref: HostRef): HostNetwork | undefined
   const key = JSON.stringify(ref);
   if (!byHost.has(key)) byHost.set(key, hostNetwork(cluster, ref));
   return byHost.get(key);
+}
+
+const withDummy = new WeakMap<object, WeakMap<HostNetwork, HostNetwork>>();
+
+/**
+ * A node's network as its kernel has it now: the lab topology plus the interfaces agents
+ * created (kube-proxy's kube-ipvs0 with the service addresses bound to it).
+ */
+export function kernelNet(world: World, ref: HostRef): HostNetwork | undefined {
+  const net = hostNet(world.cluster, ref);
+  if (net === undefined || ref.kind !== 'node') return net;
+  const dummy = world.kernel(ref.name)?.kubeIpvs0;
+  if (dummy === undefined) return net;
+  let byNet = withDummy.get(dummy);
+  if (byNet === undefined) withDummy.set(dummy, (byNet = new WeakMap()));
+  let merged = byNet.get(net);
+  if (merged === undefined)
+    byNet.set(net, (merged = withDummyInterface(net, 'kube-ipvs0', dummy.addresses)));
+  return merged;
 }
 
 interface InetAddr {

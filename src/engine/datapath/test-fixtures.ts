@@ -16,6 +16,8 @@ export interface Variant {
   readonly hairpinMode?: 'hairpin-veth' | 'promiscuous-bridge' | 'none';
   /** Documents appended to the scenario. */
   readonly extra?: string;
+  /** KubeProxyConfiguration mode (default iptables). */
+  readonly proxyMode?: 'iptables' | 'nftables';
 }
 
 const IDLE_POD = `apiVersion: v1
@@ -59,6 +61,7 @@ export function scenarioText(v: Variant = {}): string {
   }
   if (v.hairpinMode !== undefined)
     t = edit(t, 'hairpinMode: hairpin-veth', `hairpinMode: ${v.hairpinMode}`);
+  if (v.proxyMode !== undefined) t = edit(t, 'mode: iptables ', `mode: ${v.proxyMode} `);
   if (v.extra !== undefined) t = `${t}---\n${v.extra}`;
   return t;
 }

@@ -1,6 +1,6 @@
 /**
  * kube-proxy as the lab models it: Services + EndpointSlices → the rules a real kube-proxy
- * (v1.33+) writes. One proxier per node and mode; iptables mode is implemented.
+ * (v1.33+) writes. One proxier per node and mode: iptables and nftables modes are implemented.
  */
 export {
   base32Encode,
@@ -54,3 +54,22 @@ export {
   localDetectorFor,
   masqueradeMark,
 } from './iptables/format';
+export {
+  createNftablesProxier,
+  isNftServiceChainName,
+  nftablesCleanupTransaction,
+  type NftablesProxier,
+  type NftablesProxierOptions,
+  type NftSyncResult,
+} from './nftables/proxier';
+export {
+  createIpvsProxier,
+  ipvsJumpRuleOps,
+  IPVS_FILTER_CHAINS,
+  IPVS_JUMPS,
+  IPVS_NAT_CHAINS,
+  KUBE_IPSETS,
+  type IpvsNode,
+  type IpvsProxier,
+  type IpvsSyncResult,
+} from './ipvs';

@@ -19,6 +19,7 @@ import { asXtError, renderError, XtError } from './errors';
 import { executeCommand } from './execute';
 import { chainRestore, policySet, type Work } from './ops';
 import { detach, lineCache, type LineCache, type LineEntry } from './parse-cache';
+import { fastRuleLine } from './rule-fast';
 import { parseArgs, assertValidChainName, type ParsedArgs } from './rule-parse';
 import { isBuiltinChain, isTableName } from './tables';
 import { tokenizeRestoreLine } from './tokenize';
@@ -167,6 +168,10 @@ function ruleLine(
     if (b === undefined) throw XtError.param(`Bad line ${line}: need :`);
     if (withCounters) counters = { packets: Number(p) || 0, bytes: Number(b) || 0 };
     rest = rest.slice(close + 1);
+  }
+  if (counters === undefined) {
+    const fast = fastRuleLine(table, rest);
+    if (fast !== undefined) return fast;
   }
   const argv = tokenizeRestoreLine(rest);
   if (counters !== undefined)

@@ -12,6 +12,7 @@ export {
   qemuMac,
   hashBytes,
   sortRoutes,
+  withDummyInterface,
   type HostNetwork,
   type HostRef,
   type IfAddress,

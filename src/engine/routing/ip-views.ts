@@ -12,12 +12,14 @@ export type Family = 'all' | 'inet' | 'inet6';
 /** Link flags as print_link_flags() prints them (ipaddress.c). */
 export function linkFlags(i: NetInterface): string {
   if (i.type === 'loopback') return '<LOOPBACK,UP,LOWER_UP>';
+  if (i.type === 'dummy') return '<BROADCAST,NOARP>';
   return i.carrier ? '<BROADCAST,MULTICAST,UP,LOWER_UP>' : '<NO-CARRIER,BROADCAST,MULTICAST,UP>';
 }
 
 /** RFC 2863 operstate as `ip` names it: lo never reports one (UNKNOWN). */
 export function operState(i: NetInterface): 'UP' | 'DOWN' | 'UNKNOWN' {
   if (i.type === 'loopback') return 'UNKNOWN';
+  if (i.type === 'dummy') return 'DOWN';
   return i.carrier ? 'UP' : 'DOWN';
 }
 
@@ -36,7 +38,9 @@ function netnsSuffix(i: NetInterface): string {
 function headerLine(i: NetInterface, withMode: boolean): string {
   const master = i.master === undefined ? '' : ` master ${i.master}`;
   const mode = withMode ? ' mode DEFAULT' : '';
-  return `${i.ifindex}: ${linkName(i)}: ${linkFlags(i)} mtu ${i.mtu} qdisc ${i.qdisc}${master} state ${operState(i)}${mode} group default qlen 1000`;
+  // A dummy link has no tx queue (dev->tx_queue_len 0): iproute2 prints no qlen.
+  const qlen = i.type === 'dummy' ? '' : ' qlen 1000';
+  return `${i.ifindex}: ${linkName(i)}: ${linkFlags(i)} mtu ${i.mtu} qdisc ${i.qdisc}${master} state ${operState(i)}${mode} group default${qlen}`;
 }
 
 /**

@@ -57,7 +57,7 @@ export interface IfAddress {
 export interface NetInterface {
   readonly ifindex: number;
   readonly name: string;
-  readonly type: 'loopback' | 'nic' | 'bridge' | 'veth';
+  readonly type: 'loopback' | 'nic' | 'bridge' | 'veth' | 'dummy';
   /** For a veth: the peer's ifindex (printed as `@ifN`). */
   readonly peerIfindex?: number;
   /** For a veth: the peer's namespace, by name (`link-netns`) or id (`link-netnsid`). */
@@ -67,7 +67,7 @@ export interface NetInterface {
   /** Carrier present (LOWER_UP); a bridge without ports has none. */
   readonly carrier: boolean;
   readonly master?: string;
-  readonly qdisc: 'noqueue' | 'pfifo_fast';
+  readonly qdisc: 'noqueue' | 'pfifo_fast' | 'noop';
   readonly addresses: readonly IfAddress[];
 }
 
@@ -273,6 +273,36 @@ export function hostNetwork(cluster: Cluster, host: HostRef): HostNetwork | unde
   if (client === undefined) return undefined;
   const { iface, routes } = nicHost(client.address, `nic:external:${client.name}`);
   return { host, interfaces: [LOOPBACK, iface], routes: sortRoutes(routes) };
+}
+
+/**
+ * kube-proxy's IPVS dummy device (netlink LinkAdd of a `dummy` link, never set up): NOARP,
+ * DOWN, qdisc noop, no tx queue, a kernel random MAC; each bound address a /32 `scope global`.
+ * The lab numbers it after the node's other interfaces.
+ */
+export function withDummyInterface(
+  net: HostNetwork,
+  name: string,
+  addresses: readonly string[],
+): HostNetwork {
+  const ifindex = net.interfaces.reduce((m, i) => Math.max(m, i.ifindex), 0) + 1;
+  const host = net.host.kind === 'node' ? net.host.name : '';
+  const dummy: NetInterface = {
+    ifindex,
+    name,
+    type: 'dummy',
+    mac: randomLocalMac(`dummy:${host}/${name}`),
+    mtu: 1500,
+    carrier: false,
+    qdisc: 'noop',
+    addresses: addresses.map((address) => ({
+      family: 'inet',
+      address,
+      prefix: 32,
+      scope: 'global',
+    })),
+  };
+  return { ...net, interfaces: [...net.interfaces, dummy] };
 }
 
 /** Every host of the lab: nodes, pods (hostNetwork pods share their node's view), external clients. */

@@ -3,9 +3,12 @@
  * a pod or an external client has a network namespace of its own, whose tables start empty
  * (nothing programs iptables inside a pod).
  */
+import { createNftState } from '../nftables';
 import type { ApplyResult, CommandWorld, HostRef, NodeKernelControls } from '../commands/registry';
 import { procNfConntrack } from '../conntrack';
-import { captureLog, hairpinFlag, nodeConntrack, setHairpinFlag } from '../datapath';
+import { captureLog, hairpinFlag, kernelNet, nodeConntrack, setHairpinFlag } from '../datapath';
+import { procIpVsConn } from '../ipvs';
+import { ipsetEnv } from './ipvs-node';
 import { deletePodNow, restartDeploymentNow, scaleDeploymentNow } from './control-plane';
 import { flowControls } from './flows';
 import { advanceNetwork, runProgram } from './network';
@@ -56,6 +59,10 @@ function procFile(world: World, host: HostRef, path: string): string | undefined
   if (path === '/proc/net/nf_conntrack') {
     return procNfConntrack(nodeConntrack(world, host.name), world.clock.now());
   }
+  if (path === '/proc/net/ip_vs_conn') {
+    const kernel = world.kernel(host.name);
+    return kernel === undefined ? undefined : procIpVsConn(kernel.ipvs, world.clock.now());
+  }
   const sysctl = /^\/proc\/sys\/(.+)$/.exec(path);
   if (sysctl !== null) {
     const value = world.kernel(host.name)?.sysctls[sysctl[1]!.replace(/\//g, '.')];
@@ -76,12 +83,24 @@ function nodeControls(world: World, node: string): NodeKernelControls | undefine
     },
     bridgePorts: () => {
       const net = hostNetwork(world.cluster, { kind: 'node', name: node });
-      return (net?.interfaces ?? [])
+      const own = net?.interfaces ?? [];
+      return own
         .filter((i) => i.master === 'cni0')
-        .map((i) => ({ name: i.name, ifindex: i.ifindex, peerIfindex: i.peerIfindex ?? 0 }));
+        .map((i) => {
+          const peerIfindex = i.peerIfindex ?? 0;
+          const same = own.find((o) => o.ifindex === peerIfindex);
+          const peerLabel = same?.name ?? `if${peerIfindex}`;
+          return { name: i.name, ifindex: i.ifindex, peerIfindex, peerLabel };
+        });
     },
     hairpin: (port) => hairpinFlag(world, node, port),
     setHairpin: (port, on) => setHairpinFlag(world, node, port, on),
+    ipvs: () => {
+      const now = world.clock.now();
+      if (kernel.proxier.mode === 'ipvs') kernel.proxier.housekeeping(kernel.ipvs, now);
+      return { state: kernel.ipvs, now };
+    },
+    ipsets: () => ({ state: kernel.ipsets, env: ipsetEnv(kernel) }),
   };
 }
 
@@ -103,7 +122,12 @@ export function hostView(
     host,
     readFile: (path) => (path.startsWith('/proc/') ? procFile(world, host, path) : readFile(path)),
     netfilter: () => hostNetfilter(world, host),
+    // Pods and external clients have their own, empty nf_tables state.
+    nftables: () =>
+      (host.kind === 'node' ? world.kernel(host.name)?.nftables?.state : undefined) ??
+      createNftState(),
     nodeKernel: () => (host.kind === 'node' ? nodeControls(world, host.name) : undefined),
+    network: () => kernelNet(world, host),
     advanceClock: (ms) => advanceNetwork(world, world.clock.now() + ms),
     runProgram: (spec) => {
       const run = runProgram(world, host, spec);
@@ -116,6 +140,20 @@ export function hostView(
     },
     kubeProxy: () => {
       const kernel = host.kind === 'node' ? world.kernel(host.name) : undefined;
+      const nft = kernel?.nftables?.lastSync;
+      if (kernel?.nftables !== undefined && nft !== undefined) {
+        // nftables mode: the transactions kube-proxy sent to `nft -f -`, stale chains first.
+        return {
+          mode: 'nftables',
+          restoreInput: nft.staleChainsTransaction + nft.transaction,
+          full: nft.full,
+          restoreError: kernel.nftables.lastError,
+          chainsWritten: nft.servicesWritten,
+          chainsDeleted: nft.chainsDeleted,
+          natRules: 0,
+          filterRules: 0,
+        };
+      }
       const sync = kernel?.lastSync;
       if (kernel === undefined || sync === undefined) return undefined;
       return {

@@ -2,37 +2,63 @@
  * One node's kernel state as far as Service networking goes, and the two agents that program
  * it at boot: kubelet (its iptables hint chain and martian-protection rule) and kube-proxy.
  */
-import type { Cluster, ClusterNode } from '../model/cluster';
+import type { Cluster, ClusterNode, ProxyMode } from '../model/cluster';
+import { createIpsetState, type IpsetState } from '../ipset';
+import { createIpvsState, type IpvsState } from '../ipvs';
 import {
   createIptablesProxier,
+  createIpvsProxier,
   jumpRuleArgv,
   type IptablesProxier,
+  type IpvsProxier,
+  type IpvsSyncResult,
   type SyncResult,
 } from '../kube-proxy';
+import { cleanupIptablesLeftovers, cleanupIpvsLeftovers } from './cleanup';
+import { ipvsNodeOf } from './ipvs-node';
 import {
   createNetfilter,
   iptablesCommand,
   iptablesRestore,
   type NetfilterState,
 } from '../netfilter';
+import {
+  bootNodeNftables,
+  cleanupNodeNftables,
+  syncNodeNftables,
+  type NodeNftables,
+} from './node-nftables';
 
 /** One operation an agent performed on the node's iptables, as it ran it (for replay on a real kernel). */
 export type KernelOp =
   | { readonly iptables: readonly string[] }
-  | { readonly restore: string; readonly args: readonly string[] };
+  | { readonly restore: string; readonly args: readonly string[] }
+  | { readonly ipset: readonly string[] };
+
+/** The proxier kube-proxy runs, by mode (one small switch in `startProxier`). */
+export type NodeProxier = IptablesProxier | IpvsProxier;
 
 export interface NodeKernel {
   readonly name: string;
   /** When recording, every iptables operation kubelet and kube-proxy ran, in order. */
   readonly ops?: KernelOp[];
   readonly netfilter: NetfilterState;
-  readonly proxier: IptablesProxier;
+  /** The running kube-proxy's proxier (replaced when kube-proxy restarts with a new configuration). */
+  proxier: NodeProxier;
   /** The last sync kube-proxy ran on this node (its restore input is shown as kube-proxy wrote it). */
-  lastSync?: SyncResult;
+  lastSync?: SyncResult | IpvsSyncResult;
+  /** IPVS services, real servers and connections (ip_vs); empty unless IPVS mode ran. */
+  readonly ipvs: IpvsState;
+  /** IP sets (ip_set). */
+  readonly ipsets: IpsetState;
+  /** The dummy interface kube-ipvs0 and its addresses, once the IPVS proxier created it. */
+  kubeIpvs0?: { readonly addresses: readonly string[] };
   /** The output of the last iptables-restore kube-proxy ran ('' when it succeeded). */
   lastRestoreError: string;
   /** net.* sysctls as the lab set them for this node. */
   readonly sysctls: Record<string, string>;
+  /** kube-proxy's nf_tables state and proxier when its mode is `nftables`. */
+  nftables?: NodeNftables;
 }
 
 /** Sysctl defaults on a node where br_netfilter is loaded (every bridge-CNI Kubernetes node). */
@@ -90,22 +116,105 @@ export function bootNodeKernel(
     iptablesCommand(netfilter, argv);
   }
   const sysctls = { ...DEFAULT_SYSCTLS, ...(cluster.lab.sysctls[node.meta.name] ?? {}) };
-  const proxier = createIptablesProxier({
-    nodeName: node.meta.name,
-    nodeIPs: [node.internalIP, ...(node.externalIP !== undefined ? [node.externalIP] : [])],
-    podCIDR: node.podCIDR,
-    config: cluster.kubeProxy,
-    nfacct: true,
-    tcpBeLiberal: sysctls['net.netfilter.nf_conntrack_tcp_be_liberal'] !== '0',
-  });
-  return {
+  const kernel: NodeKernel = {
     name: node.meta.name,
     netfilter,
-    proxier,
+    proxier: startProxier(node, cluster, sysctls),
     lastRestoreError: '',
     sysctls,
+    ipvs: createIpvsState(),
+    ipsets: createIpsetState(),
     ...(ops ? { ops } : {}),
+    ...(cluster.kubeProxy.mode === 'nftables' ? { nftables: bootNodeNftables(node, cluster) } : {}),
   };
+  if (cluster.kubeProxy.mode === 'ipvs') ipvsPrivilegedInit(kernel, cluster);
+  return kernel;
+}
+
+/**
+ * cmd/kube-proxy/app: the proxier of the configured mode. In nftables mode the iptables proxier
+ * object exists but never syncs: `kernel.nftables` holds the nftables proxier.
+ */
+function startProxier(
+  node: ClusterNode,
+  cluster: Cluster,
+  sysctls: Record<string, string>,
+): NodeProxier {
+  switch (cluster.kubeProxy.mode) {
+    case 'ipvs':
+      return createIpvsProxier({
+        nodeName: node.meta.name,
+        nodeIP: node.internalIP,
+        podCIDR: node.podCIDR,
+        config: cluster.kubeProxy,
+      });
+    default:
+      return createIptablesProxier({
+        nodeName: node.meta.name,
+        nodeIPs: [node.internalIP, ...(node.externalIP !== undefined ? [node.externalIP] : [])],
+        podCIDR: node.podCIDR,
+        config: cluster.kubeProxy,
+        nfacct: true,
+        tcpBeLiberal: sysctls['net.netfilter.nf_conntrack_tcp_be_liberal'] !== '0',
+      });
+  }
+}
+
+/**
+ * The IPVS proxier's NewProxier(): the sysctls it ensures (vs/conntrack, expire_nodest_conn,
+ * expire_quiescent_template, ip_forward; arp_ignore/arp_announce with strictARP; conn_reuse_mode
+ * is left alone on kernels >= 5.9) and `ipvsadm --set` when a timeout is configured.
+ */
+function ipvsPrivilegedInit(kernel: NodeKernel, cluster: Cluster): void {
+  const c = cluster.kubeProxy;
+  Object.assign(kernel.sysctls, {
+    'net.ipv4.vs.conntrack': '1',
+    'net.ipv4.vs.expire_nodest_conn': '1',
+    'net.ipv4.vs.expire_quiescent_template': '1',
+    'net.ipv4.ip_forward': '1',
+    ...(c.ipvsStrictARP
+      ? { 'net.ipv4.conf.all.arp_ignore': '1', 'net.ipv4.conf.all.arp_announce': '2' }
+      : {}),
+  });
+  if (c.ipvsTcpTimeout > 0) kernel.ipvs.timeouts.tcp = c.ipvsTcpTimeout;
+  if (c.ipvsTcpFinTimeout > 0) kernel.ipvs.timeouts.tcpfin = c.ipvsTcpFinTimeout;
+  if (c.ipvsUdpTimeout > 0) kernel.ipvs.timeouts.udp = c.ipvsUdpTimeout;
+}
+
+/**
+ * kube-proxy restarts on the node with a new configuration: the kernel keeps everything
+ * (conntrack, kubelet's rules, the previous mode's rules, IPVS, ipsets); the new process runs
+ * `platformCleanup` (cmd/kube-proxy/app/server_linux.go) and starts its proxier. iptables and
+ * IPVS modes are both "iptables based": switching between them cleans up nothing; only a switch
+ * to nftables removes their leftovers, and a switch from nftables removes its table.
+ */
+export function restartKubeProxy(kernel: NodeKernel, node: ClusterNode, cluster: Cluster): void {
+  // Sysctls the scenario sets for the node are (re)applied, as an operator's sysctl.d would.
+  Object.assign(kernel.sysctls, cluster.lab.sysctls[node.meta.name] ?? {});
+  platformCleanup(kernel, cluster.kubeProxy.mode);
+  kernel.proxier = startProxier(node, cluster, kernel.sysctls);
+  if (cluster.kubeProxy.mode === 'nftables') {
+    // The kernel's nf_tables state outlives the process; only the proxier is new.
+    kernel.nftables = bootNodeNftables(node, cluster, kernel.nftables?.state);
+  }
+  delete kernel.lastSync;
+  if (cluster.kubeProxy.mode === 'ipvs') ipvsPrivilegedInit(kernel, cluster);
+}
+
+/**
+ * platformCleanup(mode, cleanupAndExit=false): "only remove rules that are definitely not in
+ * use by the currently-configured mode". iptables and IPVS leftovers go only when the new mode
+ * is nftables; nftables leftovers go when it is iptables or IPVS.
+ */
+function platformCleanup(kernel: NodeKernel, mode: ProxyMode): void {
+  if (mode === 'nftables') {
+    cleanupIptablesLeftovers(kernel);
+    cleanupIpvsLeftovers(kernel);
+  } else if (kernel.nftables !== undefined) {
+    // nftables.CleanupLeftovers: `delete table ip kube-proxy` (element timers play no part).
+    cleanupNodeNftables(kernel.nftables.state, 0);
+    delete kernel.nftables;
+  }
 }
 
 /**
@@ -113,8 +222,20 @@ export function bootNodeKernel(
  * (`iptables -C`, then `-I` when missing, as kube-proxy's EnsureChain/EnsureRule do), then
  * the restore input is piped to `iptables-restore --noflush --counters`.
  */
-export function syncNodeKernel(kernel: NodeKernel, cluster: Cluster, nowMs: number): SyncResult {
-  const result = kernel.proxier.sync(cluster, { now: nowMs });
+export function syncNodeKernel(
+  kernel: NodeKernel,
+  cluster: Cluster,
+  nowMs: number,
+): SyncResult | IpvsSyncResult | undefined {
+  if (kernel.nftables !== undefined) {
+    syncNodeNftables(kernel.nftables, cluster, nowMs);
+    return undefined;
+  }
+  const proxier = kernel.proxier;
+  const result =
+    proxier.mode === 'ipvs'
+      ? proxier.sync(cluster, ipvsNodeOf(kernel, cluster), nowMs)
+      : proxier.sync(cluster, { now: nowMs });
   const run = (argv: readonly string[]) => {
     kernel.ops?.push({ iptables: argv });
     return iptablesCommand(kernel.netfilter, argv);
@@ -122,6 +243,7 @@ export function syncNodeKernel(kernel: NodeKernel, cluster: Cluster, nowMs: numb
   if (result.jumpRulesEnsured) {
     for (const op of kernel.proxier.jumpRules()) {
       if (op.kind === 'chain') {
+        // EnsureChain: `-N`, an existing chain is fine.
         run(jumpRuleArgv(op));
         continue;
       }

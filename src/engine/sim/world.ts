@@ -8,7 +8,7 @@ import type { Diagnostic } from '../model/diagnostic';
 import { ManualClock, rngFromSeed, type Rng } from '../model/runtime';
 import { applyManifests, loadScenario } from '../scenario';
 import { cleanStaleEntries, conntrackCleanupRequired } from './conntrack-cleanup';
-import { bootNodeKernel, syncNodeKernel, type NodeKernel } from './node-kernel';
+import { bootNodeKernel, restartKubeProxy, syncNodeKernel, type NodeKernel } from './node-kernel';
 
 /**
  * What wall-clock time the lab's clock 0 stands for (tools that print dates — iptables-save's
@@ -22,6 +22,13 @@ function restartFingerprint(cluster: Cluster): string {
   const { source: _source, ...config } = cluster.kubeProxy;
   const nodes = cluster.nodes.map((n) => [n.meta.name, n.internalIP, n.externalIP, n.podCIDR]);
   return JSON.stringify([nodes, config, cluster.lab.sysctls]);
+}
+
+/** A sync kube-proxy would have run on a node nobody looked at yet; `restart`: it restarted first. */
+interface PendingSync {
+  readonly cluster: Cluster;
+  readonly nowMs: number;
+  readonly restart?: boolean;
 }
 
 export interface WorldOptions {
@@ -41,7 +48,7 @@ export class World {
    * there since it (re)started: the cluster it saw and when. The first look replays them in
    * order, so the kernel ends up exactly as if it had been running all along.
    */
-  private pending = new Map<string, { cluster: Cluster; nowMs: number }[]>();
+  private pending = new Map<string, PendingSync[]>();
   private readonly recordKernelOps: boolean;
 
   constructor(cluster: Cluster, opts: WorldOptions = {}) {
@@ -106,19 +113,60 @@ export class World {
    */
   setCluster(next: Cluster): void {
     // A new node, or a new kube-proxy configuration, means (re)starting kube-proxy there.
-    const nodesChanged = restartFingerprint(next) !== restartFingerprint(this.cluster);
+    const restart = restartFingerprint(next) !== restartFingerprint(this.cluster);
     const cleanup = conntrackCleanupRequired(this.cluster, next);
     this.cluster = next;
-    if (nodesChanged) this.bootNodes();
-    else {
-      const nowMs = this.clock.now();
-      for (const kernel of this.booted.values()) {
-        syncNodeKernel(kernel, next, nowMs);
-        // After a successful sync kube-proxy flushes stale UDP conntrack entries.
-        if (cleanup && kernel.lastRestoreError === '') cleanStaleEntries(this, kernel.name, next);
-      }
-      for (const syncs of this.pending.values()) syncs.push({ cluster: next, nowMs });
+    const nowMs = this.clock.now();
+    if (restart) {
+      // A freshly started kube-proxy has no previous endpoints to compare: no cleanup.
+      this.restartNodes(nowMs);
+      return;
     }
+    for (const kernel of this.booted.values()) {
+      syncNodeKernel(kernel, next, nowMs);
+      // After a successful sync kube-proxy flushes stale UDP conntrack entries.
+      if (cleanup && kernel.lastRestoreError === '') cleanStaleEntries(this, kernel.name, next);
+    }
+    for (const syncs of this.pending.values()) syncs.push({ cluster: next, nowMs });
+  }
+
+  /**
+   * The operator changed kube-proxy's configuration (or the nodes changed) and restarted it:
+   * each node keeps its kernel (conntrack, kubelet's rules, whatever the previous mode left);
+   * the new kube-proxy cleans up as it does at start and syncs. New nodes boot; removed
+   * nodes are forgotten.
+   */
+  private restartNodes(nowMs: number): void {
+    const names = new Set(this.cluster.nodes.map((n) => n.meta.name));
+    for (const name of [...this.booted.keys(), ...this.pending.keys()]) {
+      if (names.has(name)) continue;
+      this.booted.delete(name);
+      this.pending.delete(name);
+    }
+    for (const node of this.cluster.nodes) {
+      const name = node.meta.name;
+      const kernel = this.booted.get(name);
+      if (kernel !== undefined) {
+        restartKubeProxy(kernel, node, this.cluster);
+        syncNodeKernel(kernel, this.cluster, nowMs);
+      } else {
+        const syncs = this.pending.get(name);
+        if (syncs !== undefined) syncs.push({ cluster: this.cluster, nowMs, restart: true });
+        else this.pending.set(name, [{ cluster: this.cluster, nowMs }]);
+      }
+    }
+  }
+
+  /**
+   * The lab's scenario editor: the edited scenario replaces the running cluster (objects that
+   * still exist keep their addresses). A changed KubeProxyConfiguration restarts kube-proxy on
+   * every node, as an operator does after editing kube-proxy's configuration; the nodes keep
+   * their kernels. Documents with errors are reported and left out, as at load.
+   */
+  reloadScenario(text: string): Diagnostic[] {
+    const { cluster, diagnostics } = loadScenario(text, { previous: this.cluster });
+    this.setCluster(cluster);
+    return diagnostics;
   }
 
   /** `kubectl apply -f`: objects are created or replaced and controllers re-run. */
@@ -128,7 +176,7 @@ export class World {
     return result;
   }
 
-  /** (Re)starts kubelet and kube-proxy on every node; each boots when first looked at. */
+  /** Starts kubelet and kube-proxy on every node; each boots when first looked at. */
   private bootNodes(): void {
     this.booted.clear();
     const nowMs = this.clock.now();
@@ -143,7 +191,13 @@ export class World {
     const first = syncs[0]!;
     const node = first.cluster.nodes.find((n) => n.meta.name === nodeName)!;
     const kernel = bootNodeKernel(node, first.cluster, { recordOps: this.recordKernelOps });
-    for (const { cluster, nowMs } of syncs) syncNodeKernel(kernel, cluster, nowMs);
+    for (const { cluster, nowMs, restart } of syncs) {
+      if (restart) {
+        const now = cluster.nodes.find((n) => n.meta.name === nodeName);
+        if (now !== undefined) restartKubeProxy(kernel, now, cluster);
+      }
+      syncNodeKernel(kernel, cluster, nowMs);
+    }
     this.booted.set(nodeName, kernel);
     return kernel;
   }

@@ -82,6 +82,7 @@ export interface SyncResult {
 }
 
 export interface IptablesProxier {
+  readonly mode: 'iptables';
   sync(cluster: Cluster, opts?: SyncOptions): SyncResult;
   /** The `-N`/`-C`+`-I` operations kube-proxy performs for built-in-chain jumps and the canary. */
   jumpRules(): JumpRuleOp[];
@@ -204,6 +205,7 @@ export function createIptablesProxier(opts: IptablesProxierOptions): IptablesPro
   }
 
   return {
+    mode: 'iptables',
     sync,
     jumpRules: jumpRuleOps,
     forceFullSync() {

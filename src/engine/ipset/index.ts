@@ -1,0 +1,4 @@
+/** IP sets (net/netfilter/ipset) and the `ipset` tool. */
+export * from './sets';
+export { renderSave, renderSet, runIpset, type IpsetEnv, type IpsetResult } from './cli';
+export { jhash2 } from './jhash';

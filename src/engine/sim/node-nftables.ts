@@ -1,0 +1,61 @@
+/**
+ * kube-proxy in nftables mode on a node: its proxier's transactions go to the node's
+ * nf_tables state as `nft -f -` would apply them (the stale-chain deletion first, in its own
+ * transaction, as kube-proxy runs it). kubelet keeps its iptables rules in this mode too.
+ */
+import type { Cluster, ClusterNode } from '../model/cluster';
+import {
+  createNftablesProxier,
+  nftablesCleanupTransaction,
+  type NftablesProxier,
+  type NftSyncResult,
+} from '../kube-proxy/nftables/proxier';
+import { createNftState, nftApply, type NftState } from '../nftables';
+
+export interface NodeNftables {
+  readonly state: NftState;
+  readonly proxier: NftablesProxier;
+  /** The last sync, with the transactions as kube-proxy sent them. */
+  lastSync?: NftSyncResult;
+  /** nft's stderr for the last transaction ('' when it succeeded). */
+  lastError: string;
+}
+
+export function bootNodeNftables(
+  node: ClusterNode,
+  cluster: Cluster,
+  state: NftState = createNftState(),
+): NodeNftables {
+  return {
+    state,
+    proxier: createNftablesProxier({
+      nodeName: node.meta.name,
+      nodeIPs: [node.internalIP, ...(node.externalIP !== undefined ? [node.externalIP] : [])],
+      podCIDR: node.podCIDR,
+      config: cluster.kubeProxy,
+      serviceCIDRs: cluster.lab.serviceCIDR,
+    }),
+    lastError: '',
+  };
+}
+
+export function syncNodeNftables(n: NodeNftables, cluster: Cluster, nowMs: number): NftSyncResult {
+  const result = n.proxier.sync(cluster, { now: nowMs });
+  let error = '';
+  if (result.staleChainsTransaction !== '') {
+    error = nftApply(n.state, result.staleChainsTransaction, { nowMs }).stderr;
+  }
+  const r = nftApply(n.state, result.transaction, { nowMs });
+  if (r.exitCode !== 0) {
+    error = r.stderr;
+    n.proxier.syncFailed();
+  }
+  n.lastError = error;
+  n.lastSync = result;
+  return result;
+}
+
+/** kube-proxy's nftables CleanupLeftovers: the `ip kube-proxy` table is deleted. */
+export function cleanupNodeNftables(state: NftState, nowMs: number): void {
+  nftApply(state, nftablesCleanupTransaction(), { nowMs });
+}

@@ -1,0 +1,46 @@
+/**
+ * Differential tests of experiments 04–06 (scenarios/) against a cluster of real network
+ * namespaces with real sockets; see ./experiments-a.test.ts for what is compared.
+ */
+import { describe, expect, it } from 'vitest';
+import { clusterNetnsUnavailableReason } from './cluster-netns';
+import { runExperiment } from './experiment-diff';
+import { describeAgreement, expectKernelAgrees } from './kernel-agrees';
+
+const reason = clusterNetnsUnavailableReason();
+if (reason !== undefined)
+  console.log(`skipping the experiments' kernel differential tests (04-06): ${reason}`);
+
+describe.skipIf(reason !== undefined)('experiments on the real kernel', () => {
+  it('04 NodePort from outside: the source the pod sees', async () => {
+    const { steps, ctx } = await runExperiment('04-nodeport-source');
+    const a = expectKernelAgrees(steps, ctx);
+    console.log(describeAgreement('04', a));
+    expect(a.compared).toBe(7);
+  });
+
+  it('05 externalTrafficPolicy: Local', async () => {
+    const { steps, ctx } = await runExperiment('05-external-traffic-policy-local');
+    const a = expectKernelAgrees(steps, ctx);
+    console.log(describeAgreement('05', a));
+    expect(a.compared).toBe(steps.length);
+  });
+
+  it('06 load distribution: every endpoint answers, nothing else', async () => {
+    const { steps, ctx } = await runExperiment('06-load-distribution');
+    const a = expectKernelAgrees(steps, ctx, {
+      // conntrack counts one entry per connection, by the endpoint that answered.
+      selfCheck: (step, out, lastRun) => {
+        const m = /grep -c 'src=(\S+) dst=/.exec(step.line.command);
+        if (m === null) return false;
+        const pod = lastRun.filter((o) => o.includes(` at ${m[1]}:`)).length;
+        expect(pod).toBeGreaterThan(0);
+        expect(out.stdout).toBe(`${pod}\n`);
+        return true;
+      },
+    });
+    console.log(describeAgreement('06', a));
+    expect(a.runs).toHaveLength(1);
+    expect(Object.keys(a.runs[0]!.real)).toHaveLength(3);
+  });
+});

@@ -1,0 +1,228 @@
+/**
+ * Differential tests of kube-proxy's nftables mode: the transactions the engine's proxier
+ * writes are loaded with the real `nft -f -` (nftables 1.0.6) in a throwaway namespace and
+ * into the engine's nf_tables model; `nft list …` must then print the same, line for line.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Cluster, ClusterNode } from '../../src/engine/model/cluster';
+import {
+  createNftablesProxier,
+  nftablesCleanupTransaction,
+} from '../../src/engine/kube-proxy/nftables/proxier';
+import {
+  cluster as makeCluster,
+  endpoint,
+  kubeProxyConfig,
+  meta,
+  port,
+  service,
+  slice,
+  slicePort,
+} from '../../src/engine/kube-proxy/testing/fixtures';
+import { nftUnavailableReason, runNftBoth, type NftStep } from './nft-differential';
+
+const reason = nftUnavailableReason();
+if (reason !== undefined) console.log(`skipping nft differential tests: ${reason}`);
+
+const NODE: ClusterNode = {
+  meta: meta('', 'node-1'),
+  podCIDR: '10.244.0.0/24',
+  addresses: [{ type: 'InternalIP', address: '192.168.1.10' }],
+  internalIP: '192.168.1.10',
+};
+
+/** Every service shape kube-proxy's nftables mode writes differently. */
+export function nftShapes(patch: Parameters<typeof kubeProxyConfig>[0] = {}): Cluster {
+  const onNode = { node: 'node-1' };
+  const offNode = { node: 'node-2' };
+  const base = makeCluster(
+    [
+      service('default', 'web', '10.96.0.20', { ports: [port('http', 80, { targetPort: 8080 })] }),
+      service('default', 'web-np', '10.96.0.21', {
+        type: 'NodePort',
+        ports: [port('http', 80, { targetPort: 8080, nodePort: 30080 })],
+      }),
+      service('default', 'local', '10.96.0.22', {
+        type: 'NodePort',
+        externalTrafficPolicy: 'Local',
+        ports: [port('http', 80, { targetPort: 8080, nodePort: 30081 })],
+      }),
+      service('default', 'lb', '10.96.0.23', {
+        type: 'LoadBalancer',
+        ports: [port('http', 80, { targetPort: 8080, nodePort: 30082 })],
+        loadBalancerIngress: [{ ip: '203.0.113.10' }],
+        loadBalancerSourceRanges: ['203.0.113.0/25', '192.168.1.0/24'],
+      }),
+      service('default', 'sticky', '10.96.0.24', {
+        sessionAffinity: 'ClientIP',
+        externalIPs: ['192.168.1.200'],
+        ports: [port('http', 80, { targetPort: 8080 })],
+      }),
+      service('default', 'empty', '10.96.0.25', { ports: [port('dns', 53, { protocol: 'UDP' })] }),
+      service('default', 'internal-local', '10.96.0.26', {
+        internalTrafficPolicy: 'Local',
+        ports: [port('http', 80, { targetPort: 8080 })],
+      }),
+    ],
+    [
+      slice(
+        'default',
+        'web',
+        [
+          endpoint('10.244.0.4', onNode),
+          endpoint('10.244.1.3', offNode),
+          endpoint('10.244.1.4', offNode),
+        ],
+        [slicePort('http', 8080)],
+      ),
+      slice(
+        'default',
+        'web-np',
+        [endpoint('10.244.0.4', onNode), endpoint('10.244.1.3', offNode)],
+        [slicePort('http', 8080)],
+      ),
+      slice('default', 'local', [endpoint('10.244.1.3', offNode)], [slicePort('http', 8080)]),
+      slice('default', 'lb', [endpoint('10.244.0.4', onNode)], [slicePort('http', 8080)]),
+      slice(
+        'default',
+        'sticky',
+        [endpoint('10.244.0.4', onNode), endpoint('10.244.1.3', offNode)],
+        [slicePort('http', 8080)],
+      ),
+      slice(
+        'default',
+        'internal-local',
+        [endpoint('10.244.1.4', offNode)],
+        [slicePort('http', 8080)],
+      ),
+    ],
+    kubeProxyConfig({ mode: 'nftables', clusterCIDR: '10.244.0.0/16', ...patch }),
+  );
+  return { ...base, nodes: [NODE], lab: { ...base.lab, serviceCIDR: '10.96.0.0/12' } };
+}
+
+/** Scale `web` down to one endpoint and delete `sticky`: a partial sync with stale chains. */
+export function nftAfterChanges(c: Cluster): Cluster {
+  return {
+    ...c,
+    services: c.services.filter((s) => s.meta.name !== 'sticky'),
+    endpointSlices: c.endpointSlices
+      .filter((s) => s.serviceName !== 'sticky')
+      .map((s) => (s.serviceName === 'web' ? { ...s, endpoints: s.endpoints.slice(0, 1) } : s)),
+  };
+}
+
+const T = ['ip', 'kube-proxy'];
+const VIEWS: NftStep[] = [
+  { nft: ['list', 'table', ...T] },
+  { nft: ['-a', 'list', 'table', ...T] },
+  { nft: ['list', 'ruleset'] },
+  { nft: ['list', 'tables'] },
+  { nft: ['list', 'chains'] },
+  { nft: ['list', 'sets'] },
+  { nft: ['list', 'maps'] },
+  { nft: ['list', 'chain', ...T, 'services'] },
+  { nft: ['-a', 'list', 'chain', ...T, 'masquerading'] },
+  { nft: ['list', 'map', ...T, 'service-ips'] },
+  { nft: ['list', 'set', ...T, 'cluster-ips'] },
+  { nft: ['list', 'chain', ...T, 'nope'] },
+  { nft: ['list', 'set', ...T, 'service-ips'] },
+  { nft: ['list', 'table', 'ip', 'nope'] },
+  { nft: ['list', 'table'] },
+  { nft: ['list', 'ruleset', 'extra'] },
+  { nft: ['list'] },
+  { nft: ['-x'] },
+  { nft: [] },
+];
+
+function expectSame(steps: readonly NftStep[]): void {
+  for (const c of runNftBoth(steps)) {
+    expect
+      .soft(c.engine.stdout.split('\n'), `${c.label}: stdout`)
+      .toEqual(c.real.stdout.split('\n'));
+    expect.soft(c.engine.stderr, `${c.label}: stderr`).toBe(c.real.stderr);
+    expect.soft(c.engine.exitCode, `${c.label}: exit code`).toBe(c.real.exitCode);
+  }
+}
+
+function transactions(versions: readonly Cluster[], times: readonly number[]): NftStep[] {
+  const proxier = createNftablesProxier({
+    nodeName: 'node-1',
+    nodeIPs: ['192.168.1.10'],
+    podCIDR: '10.244.0.0/24',
+    config: versions[0]!.kubeProxy,
+    serviceCIDRs: '10.96.0.0/12',
+  });
+  const out: NftStep[] = [];
+  versions.forEach((c, i) => {
+    const r = proxier.sync(c, { now: times[i] ?? 0 });
+    if (r.staleChainsTransaction !== '') out.push({ load: r.staleChainsTransaction });
+    if (r.transaction !== '') out.push({ load: r.transaction });
+  });
+  return out;
+}
+
+describe.skipIf(reason !== undefined)('kube-proxy nftables mode against the real nft', () => {
+  it('a full sync of every service shape', () => {
+    expectSame([...transactions([nftShapes()], [0]), ...VIEWS]);
+  });
+
+  it('a partial sync after a scale-down and a deletion, then the stale chains deleted', () => {
+    const c = nftShapes();
+    const after = nftAfterChanges(c);
+    expectSame([...transactions([c, after, after], [0, 1000, 3000]), ...VIEWS]);
+  });
+
+  it('nodePortAddresses restricted, masqueradeAll, an interface-name local detector', () => {
+    const c = nftShapes({
+      nodePortAddresses: ['192.168.1.0/24'],
+      masqueradeAll: true,
+      detectLocalMode: 'InterfaceNamePrefix',
+      interfaceNamePrefix: 'veth',
+    });
+    expectSame([...transactions([c], [0]), ...VIEWS.slice(0, 3)]);
+  });
+
+  it("kube-proxy's cleanup deletes the table", () => {
+    expectSame([
+      ...transactions([nftShapes()], [0]),
+      { load: nftablesCleanupTransaction() },
+      { nft: ['list', 'ruleset'] },
+      { nft: ['list', 'table', ...T] },
+    ]);
+  });
+
+  it('a restarted kube-proxy (a new proxier) resyncs over the table it left', () => {
+    const c = nftShapes();
+    expectSame([
+      ...transactions([c], [0]),
+      ...transactions([nftAfterChanges(c)], [0]),
+      ...VIEWS.slice(0, 2),
+    ]);
+  });
+
+  it('kernel errors: a chain still jumped to, an element with another value, a missing element', () => {
+    expectSame([
+      ...transactions([nftShapes()], [0]),
+      { load: 'delete chain ip kube-proxy mark-for-masquerade\n' },
+      {
+        load: 'add element ip kube-proxy service-ips { 10.96.0.20 . tcp . 80 : goto reject-chain }\n',
+      },
+      { load: 'delete element ip kube-proxy service-ips { 1.1.1.1 . tcp . 80 }\n' },
+      {
+        load: 'add chain ip kube-proxy y\nadd rule ip kube-proxy y drop\ndelete chain ip kube-proxy y\n',
+      },
+      { nft: ['list', 'chains'] },
+    ]);
+  });
+
+  it('a transaction naming a set that does not exist is refused as a whole', () => {
+    expectSame([
+      ...transactions([nftShapes()], [0]),
+      {
+        load: 'add chain ip kube-proxy x\nadd rule ip kube-proxy x ip saddr @nope drop\n',
+      },
+      { nft: ['list', 'chains'] },
+    ]);
+  });
+});
