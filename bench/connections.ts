@@ -84,7 +84,8 @@ function connectionFigures(services: number, count: number) {
   };
 }
 
-export function connectionsBench(): void {
+/** Prints the figures; returns the 10,000-connection time and the heap growth after expiry. */
+export function connectionsBench(): { ms: number; heapGrowth: number } {
   const conns = 10_000;
   const c = connectionFigures(1_000, conns);
   const spread = (f: LoadFigures) => {
@@ -93,7 +94,7 @@ export function connectionsBench(): void {
     return `per pod ${Math.min(...f.perPod)}..${Math.max(...f.perPod)} (expected ${mean}), chi² ${chi2.toFixed(1)} (9 d.f.)`;
   };
   console.log('load distribution, 1,000 Services × the same 10 pods, TCP connections from one pod');
-  console.log(`  10,000 connections (open, GET, close)    ${ms(c.first.ms)}   target ≤ 1000 ms`);
+  console.log(`  10,000 connections (open, GET, close)    ${ms(c.first.ms)}`);
   console.log(`    ${spread(c.first)}, ${c.first.failed} failed`);
   console.log(`  2,000 more, after the first expired      ${ms(c.second.ms)}`);
   console.log(`    ${spread(c.second)}, ${c.second.failed} failed`);
@@ -101,4 +102,5 @@ export function connectionsBench(): void {
   console.log(
     `  heap: before ${mib(c.heapStart)}, after 10,000 ${mib(c.heapLive)}, expired ${mib(c.heapExpired)}; after 2,000 more, expired ${mib(c.heapExpired2)}\n`,
   );
+  return { ms: c.first.ms, heapGrowth: c.heapExpired2 - c.heapStart };
 }

@@ -270,7 +270,7 @@ async function bench(): Promise<void> {
   console.log(row('incremental, one endpoint changed', s10k.incremental, s10k.incremental));
   console.log(`  heap held by the cluster and both nodes   ${mib(s10k.heap)}\n`);
 
-  connectionsBench();
+  const load = connectionsBench();
 
   const dir = mkdtempSync(join(tmpdir(), 'kpl-bench-'));
   const cli: Record<number, CliFigures> = {};
@@ -308,6 +308,9 @@ async function bench(): Promise<void> {
     const ratio = medianOf(cli[1_000]!.walls) / real;
     console.log(`  CLI 1k / iptables-restore ${ratio.toFixed(3).padStart(10)}   ${verdict(ratio, 0.1, '')}`); // prettier-ignore
   } else console.log(`  CLI 1k / iptables-restore   ${real ?? 'not run'}`);
+  console.log('targets (issue 3)');
+  console.log(`  10,000 connections        ${ms(load.ms).padStart(10)}   ${verdict(load.ms, 1000, ' ms')}`); // prettier-ignore
+  console.log(`  heap after expiry − before ${mib(load.heapGrowth)} (trace, capture and event rings, bounded)`); // prettier-ignore
 
   nftablesBench();
   ipvsBench();
