@@ -89,6 +89,14 @@ export const CHECK_MESSAGES: Readonly<Record<string, Text>> = {
     'zh-CN': '{from} 的同一个套接字先后被 DNAT 到 {backends} 个不同的后端',
     en: 'One socket of {from} was DNATed to {backends} different backend(s) over time',
   },
+  'check.proxyMode': {
+    'zh-CN': 'kube-proxy 现在的模式：{mode}',
+    en: 'kube-proxy now runs in {mode} mode',
+  },
+  'check.ipvs': {
+    'zh-CN': '本步骤中 IPVS 以 {action} 处理的包：{found} 个',
+    en: 'Packets IPVS handled with {action} in this step: {found}',
+  },
   'check.unknown': {
     'zh-CN': '这个版本的实验室不认识检查类型 {kind}',
     en: 'This version of the lab does not know the check kind {kind}',

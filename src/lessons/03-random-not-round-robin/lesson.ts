@@ -1,30 +1,11 @@
 import type { Lesson } from '../types';
 import scenario from './scenario.yaml?raw';
 
-const THREE_REPLICAS = `---
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: default
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: web
-        image: registry.k8s.io/e2e-test-images/agnhost:2.53
-        args: ["netexec", "--http-port=8080"]
-        ports:
-        - name: http
-          containerPort: 8080
-`;
+/** The edit: the web Deployment's replicas (the coredns Deployment has `replicas: 2` too). */
+const SCALE = {
+  replace: '  replicas: 2\n  selector:\n    matchLabels:\n      app: web',
+  with: '  replicas: 3\n  selector:\n    matchLabels:\n      app: web',
+};
 
 const CURL = 'pod/client$ curl -sS -m 2 http://10.96.1.1/';
 
@@ -108,7 +89,7 @@ export const lesson: Lesson = {
           '在编辑器里把 Deployment `web` 的 `replicas` 改成 3 并应用。kube-proxy 看到 EndpointSlice 变化后重写 KUBE-SVC 链。',
         en: 'In the editor, set the Deployment `web` to `replicas: 3` and apply. kube-proxy sees the EndpointSlice change and rewrites the KUBE-SVC chain.',
       },
-      yaml: THREE_REPLICAS,
+      edit: SCALE,
       predict: [
         {
           kind: 'choice',
@@ -189,7 +170,7 @@ export const lesson: Lesson = {
         },
       ],
       solution: [
-        { apply: THREE_REPLICAS },
+        SCALE,
         { run: "node-1$ iptables -t nat -S | grep 'default/web ->'" },
         { answer: 'p-three', value: '0.33333333349' },
       ],

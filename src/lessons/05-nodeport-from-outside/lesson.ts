@@ -1,21 +1,11 @@
 import type { Lesson } from '../types';
 import scenario from './scenario.yaml?raw';
 
-const LOCAL = `---
-apiVersion: v1
-kind: Service
-metadata:
-  name: web-np-2
-  namespace: default
-spec:
-  type: NodePort
-  externalTrafficPolicy: Local
-  selector: { instance: web-2 }
-  ports:
-  - port: 80
-    targetPort: http
-    nodePort: 30082
-`;
+/** The edit: web-np-2 keeps external traffic on the node it arrives at. */
+const LOCAL = {
+  replace: '  type: NodePort\n  selector: { instance: web-2 }',
+  with: '  type: NodePort\n  externalTrafficPolicy: Local\n  selector: { instance: web-2 }',
+};
 
 export const lesson: Lesson = {
   id: '05-nodeport-from-outside',
@@ -262,7 +252,7 @@ export const lesson: Lesson = {
           '把 `web-np-2` 改成 `externalTrafficPolicy: Local` 并应用。这样节点只把外部流量交给本节点上的 endpoint，不需要 SNAT，Pod 能看到客户端真实地址。代价是：没有本地 endpoint 的节点会把这种流量丢掉（filter 表 KUBE-EXTERNAL-SERVICES 里的 DROP，注释为 “has no local endpoints”）。\n\n分别经 node-2（192.168.1.11）和 node-1（192.168.1.10）访问 30082。',
         en: 'Change `web-np-2` to `externalTrafficPolicy: Local` and apply. Nodes then hand external traffic only to endpoints on the same node, no SNAT is needed, and the pod sees the client’s real address. The price: a node with no local endpoint drops that traffic (a DROP in the filter table’s KUBE-EXTERNAL-SERVICES, commented “has no local endpoints”).\n\nCall 30082 through node-2 (192.168.1.11) and through node-1 (192.168.1.10).',
       },
-      yaml: LOCAL,
+      edit: LOCAL,
       predict: [
         {
           kind: 'choice',
@@ -344,12 +334,12 @@ export const lesson: Lesson = {
         },
         {
           'zh-CN':
-            '应用本步骤的 YAML，然后 `laptop$ curl -sS -m 2 http://192.168.1.11:30082/` 与 `laptop$ curl -sS -m 2 http://192.168.1.10:30082/`。',
-          en: 'Apply this step’s YAML, then `laptop$ curl -sS -m 2 http://192.168.1.11:30082/` and `laptop$ curl -sS -m 2 http://192.168.1.10:30082/`.',
+            '在编辑器里做本步骤给出的修改并应用，然后 `laptop$ curl -sS -m 2 http://192.168.1.11:30082/` 与 `laptop$ curl -sS -m 2 http://192.168.1.10:30082/`。',
+          en: 'Make this step’s edit and apply it, then `laptop$ curl -sS -m 2 http://192.168.1.11:30082/` and `laptop$ curl -sS -m 2 http://192.168.1.10:30082/`.',
         },
       ],
       solution: [
-        { apply: LOCAL },
+        LOCAL,
         {
           run: 'node-1$ iptables -S KUBE-EXTERNAL-SERVICES\nlaptop$ curl -sS -m 2 http://192.168.1.11:30082/\nlaptop$ curl -sS -m 2 http://192.168.1.10:30082/\nnode-2$ conntrack -L -p tcp',
         },

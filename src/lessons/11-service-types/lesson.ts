@@ -48,7 +48,11 @@ status:
 `;
 
 const LB_LAPTOP = lb('192.168.1.100/32');
-const LB_PODS = lb('192.168.1.100/32, 10.244.0.0/16');
+/** The edit that lets the pod network in too. */
+const WIDEN = {
+  replace: 'loadBalancerSourceRanges: [192.168.1.100/32]',
+  with: 'loadBalancerSourceRanges: [192.168.1.100/32, 10.244.0.0/16]',
+};
 
 export const lesson: Lesson = {
   id: '11-service-types',
@@ -258,6 +262,7 @@ export const lesson: Lesson = {
         en: 'Add `web-lb`, which only lets the laptop (192.168.1.100/32) in. KUBE-SERVICES’s `loadbalancer IP` rule jumps to `KUBE-FW-<hash>`: sources in range go on to KUBE-EXT, the rest are dropped by the filter table’s KUBE-PROXY-FIREWALL.\n\nCall 192.168.1.240 from the client pod: it is dropped. Then add `10.244.0.0/16` to `loadBalancerSourceRanges`, apply, and try again.',
       },
       yaml: LB_LAPTOP,
+      edit: WIDEN,
       commands: [
         "node-1$ iptables -t nat -S | grep -e KUBE-FW -e 'loadbalancer IP'",
         'node-1$ iptables -S KUBE-PROXY-FIREWALL',
@@ -315,7 +320,7 @@ export const lesson: Lesson = {
       solution: [
         { apply: LB_LAPTOP },
         { run: 'pod/client$ curl -sS -m 2 http://192.168.1.240/' },
-        { apply: LB_PODS },
+        WIDEN,
         { run: 'pod/client$ curl -sS -m 2 http://192.168.1.240/' },
       ],
       wrong: {

@@ -68,8 +68,15 @@ const spread: CheckFn = ({ facts, params }) => {
   const minTotal = num(params.total, 300);
   const minEach = num(params.minEach, 1);
   const least = Math.min(...histogram.map((b) => b.count));
+  const most = Math.max(...histogram.map((b) => b.count));
+  // `used`: exactly this many endpoints got connections (sh: one); `maxSpread`: the most and
+  // the least picked differ by at most this (rr: 0).
+  const used = histogram.filter((b) => b.count > 0).length;
   const passed =
-    total >= minTotal && histogram.length >= num(params.endpoints, 1) && least >= minEach;
+    total >= minTotal &&
+    histogram.length >= num(params.endpoints, 1) &&
+    (params.used !== undefined ? used === num(params.used, 1) : least >= minEach) &&
+    (params.maxSpread === undefined || most - least <= num(params.maxSpread, 0));
   return outcome(passed, 'check.spread', { service, total, minTotal, least }, histogram);
 };
 
@@ -150,6 +157,12 @@ const rule: CheckFn = ({ facts, params }) => {
   });
 };
 
+/** kube-proxy runs in this mode (its configuration, as the ConfigMap shows it). */
+const proxyMode: CheckFn = ({ facts, params }) => {
+  const mode = facts.cluster.kubeProxy.mode;
+  return outcome(mode === str(params.mode), 'check.proxyMode', { mode });
+};
+
 /** The learner's answer to a value question equals what the lab shows. */
 const answer: CheckFn = ({ facts, params, answers }) => {
   const question = str(params.question);
@@ -172,5 +185,6 @@ export const CHECK_KINDS: Readonly<Record<string, CheckFn>> = {
   hairpin,
   answer,
   rule,
+  proxyMode,
   ...traceKinds,
 };

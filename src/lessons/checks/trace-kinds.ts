@@ -166,6 +166,22 @@ const rebalanced: CheckFn = ({ facts, params }) => {
   return outcome(most >= 2, 'check.rebalanced', { from, backends: most });
 };
 
+/** `ipvs`: IPVS handled a packet from `from` (to `dst`) with this action (`schedule`…). */
+const ipvs: CheckFn = ({ facts, params }) => {
+  const from = str(params.from);
+  const action = str(params.action, 'schedule');
+  const sends = senders(facts.steps);
+  let found = 0;
+  for (const s of facts.steps) {
+    if (s.kind !== 'ipvs' || s.action !== action) continue;
+    const send = sends.get(s.packetId);
+    if (send === undefined || (from !== '' && send.at.host !== from)) continue;
+    if (!headerMatches(facts, send.packet, params)) continue;
+    found++;
+  }
+  return outcome(found >= num(params.min, 1), 'check.ipvs', { action, found });
+};
+
 export const traceKinds: Readonly<Record<string, CheckFn>> = {
   path,
   received,
@@ -174,4 +190,5 @@ export const traceKinds: Readonly<Record<string, CheckFn>> = {
   dropped,
   natOnce,
   rebalanced,
+  ipvs,
 };
