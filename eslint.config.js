@@ -91,6 +91,51 @@ export default tseslint.config(
     },
   },
   {
+    // Lessons are data: the UI imports them, so they import nothing that runs the lab.
+    files: ['src/lessons/**/*.ts'],
+    ignores: ['src/lessons/checks/**'],
+    rules: {
+      ...engineImpurity,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/engine', '**/engine/**', '**/lessons/checks', '**/lessons/checks/**'],
+              message: 'Lesson content is data: checks live in src/lessons/checks.',
+            },
+            {
+              group: ['**/ui/**', '**/worker/**', '**/cli/**', 'react', 'react-*', 'node:*'],
+              message: 'Lesson content is data: no UI, worker, CLI or Node imports.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Checks run in the worker and in Node: pure like the engine, reading it through its index.
+    files: ['src/lessons/checks/**/*.ts'],
+    rules: {
+      ...engineImpurity,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/engine/*/**', '**/engine/*', '!**/engine/index'],
+              message: 'Checks read the engine through src/engine/index.ts only.',
+            },
+            {
+              group: ['**/ui/**', '**/worker/**', '**/cli/**', 'react', 'react-*', 'node:*'],
+              message: 'Checks run in the worker: no UI, CLI or Node imports.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/ui/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
@@ -98,7 +143,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/engine', '**/engine/**'],
+              group: ['**/engine', '**/engine/**', '**/lessons/checks', '**/lessons/checks/**'],
               message: 'The UI never imports the engine: talk to the worker through protocol/.',
             },
           ],

@@ -11,8 +11,21 @@ export { World, LAB_EPOCH_SECONDS, type WorldOptions } from './sim/world';
 export { runScript, type RunScriptOptions } from './sim/run-script';
 export { hostView } from './sim/host-view';
 export { traceCursor, traceSince } from './sim/network';
+export {
+  labFacts,
+  type LabFacts,
+  type NodeFacts,
+  type ConntrackFact,
+  type RuleFact,
+  type TupleFact,
+  type BridgePortFact,
+} from './sim/facts';
 export * from '../protocol/trace';
+export { explainText, DATAPATH_MESSAGES } from './datapath';
+export { buildTopology, hostNetwork } from './routing/topology';
 export type { CommandResult } from './commands/registry';
+export { runCommandLine } from './commands/registry';
+export { createLabRegistry } from './commands';
 export { generateScaleScenario } from './testing/scale-scenario';
 export { createNftablesProxier, type NftablesProxier } from './kube-proxy';
 export { createNftState, nftApply, nftCommand, type NftState } from './nftables';

@@ -66,7 +66,10 @@ interface StepBase {
   readonly seq: number;
   /** Virtual time, ms since the lab started. */
   readonly t: number;
-  /** The packet this step belongs to; a packet keeps its id across NAT rewrites. */
+  /**
+   * The packet this step belongs to; a packet keeps its id across NAT rewrites. 0: no packet
+   * caused the step (kube-proxy deleting a conntrack entry after a sync).
+   */
   readonly packetId: number;
   /** The connection (conntrack entry) the packet belongs to, once known. */
   readonly flowId?: number;
@@ -135,6 +138,7 @@ export type TraceStep =
       readonly kind: 'verdict';
       readonly verdict: 'ACCEPT' | 'DROP' | 'REJECT' | 'DELIVERED' | 'LOST';
     })
+  | NftRuleStep
   /**
    * IPVS (ip_vs) handled the packet (protocol v2): a request to a virtual server at LOCAL_IN
    * (or LOCAL_OUT for the node's own), or a real server's reply at FORWARD/LOCAL_IN.
@@ -161,8 +165,7 @@ export type TraceStep =
       readonly connState?: string;
       readonly before?: PacketHeader;
       readonly after?: PacketHeader;
-    })
-  | NftRuleStep;
+    });
 
 /**
  * (v2) One nftables rule evaluated in a base chain's walk (kube-proxy's nftables mode): the

@@ -1,13 +1,37 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createLabClient } from '../worker/client';
 import { App } from './app/App';
 import './app/app.css';
+import { initI18n } from './i18n';
+import { createAppStore, StoreContext, type AppStore } from './store';
+
+initI18n();
+
+// The client reports restarts to the store, which is built on the client: one late binding.
+const holder: { store?: AppStore } = {};
+const client = createLabClient({
+  onRestart: (why, detail) => void holder.store?.getState().workerRestarted(`${why}: ${detail}`),
+});
+const store = createAppStore({ lab: client, storage: window.localStorage });
+holder.store = store;
+void store.getState().start();
+
+declare global {
+  interface Window {
+    /** For the end-to-end tests and the curious: the store and a way to kill the worker. */
+    __lab?: { store: AppStore; crashWorker(): void };
+  }
+}
+window.__lab = { store, crashWorker: () => client.crash() };
 
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <StoreContext.Provider value={store}>
+        <App />
+      </StoreContext.Provider>
     </StrictMode>,
   );
 }

@@ -226,6 +226,73 @@ const checks: Record<string, (r: Run) => void> = {
     const greps = outputsOf(r, 'grep -c').map((o) => Number(/^(\d+)$/m.exec(o)?.[1]));
     expect(greps).toEqual(counts);
   },
+
+  '07-rolling-update-long-tcp': (r) => {
+    // Two `lab flow send` fail by design (end of stream, then ETIMEDOUT).
+    expect(r.status).toBe(1);
+    const sends = outputsOf(r, 'lab flow send long');
+    const OLD = /^web-6bc869c565-wtj7t \(10\.244\.0\.4:8080\): you are 10\.244\.0\.5:(\d+)$/m;
+    // Before and after the rollout the long connection is answered by the same old pod, from
+    // the same client port: its conntrack entry keeps the DNAT (no nat lookup after the first
+    // packet), and the Terminating pod still serves.
+    expect(sends[0]).toMatch(OLD);
+    expect(sends[1]).toMatch(OLD);
+    expect(OLD.exec(sends[1]!)![1]).toBe(OLD.exec(sends[0]!)![1]);
+    // A new template hash: a new ReplicaSet, the old one scaled to 0.
+    const rs = outputsOf(r, 'kubectl get rs')[0]!;
+    expect(rs).toMatch(/^web-6bc869c565 +0 +0 +0 +10d$/m);
+    const fresh = /^(web-(?!6bc869c565)\w+) +3 +3 +3 +0s$/m.exec(rs)?.[1];
+    expect(fresh).toBeDefined();
+    // kube-proxy's chain lists the new pods only, so new connections go there.
+    const svc = outputsOf(r, 'iptables -t nat -S KUBE-SVC')[0]!;
+    expect(svc).not.toContain('10.244.0.4');
+    expect(svc.match(/-j KUBE-SEP-/g)).toHaveLength(3);
+    expect(outputsOf(r, 'curl')[0]).toMatch(new RegExp(`^${fresh}-\\w+ \\(10\\.244\\.`, 'm'));
+    // SIGKILL at the end of the grace period: the old pod's FIN arrived (CLOSE_WAIT), and
+    // kube-proxy left the TCP entry alone: it still DNATs to the dead address.
+    const lists = outputsOf(r, 'lab flow list');
+    expect(lists[0]).toMatch(/^long tcp 10\.244\.0\.5:\d+ -> 10\.96\.1\.1:80 CLOSE_WAIT$/m);
+    const ct = outputsOf(r, 'conntrack -L -p tcp')[1]!;
+    expect(ct).toMatch(/ src=10\.244\.0\.5 dst=10\.96\.1\.1 sport=\d+ dport=80 src=10\.244\.0\.4 /);
+    expect(sends[2]).toContain(
+      'lab flow: long: read: end of stream (the peer closed the connection)',
+    );
+    expect(outputsOf(r, 'tcpdump')[0]).toMatch(
+      /IP 10\.244\.0\.5\.\d+ > 10\.96\.1\.1\.80: Flags \[P\.\].*HTTP: GET \/ HTTP\/1\.1/,
+    );
+    // tcp_retries2 retransmissions later the kernel gives up: ETIMEDOUT.
+    expect(lists[1]).toMatch(/^long tcp - -> 10\.96\.1\.1:80 CLOSED$/m);
+    expect(sends[3]).toContain('lab flow: long: write: Connection timed out');
+    // A new long connection reaches a new pod.
+    expect(sends[4]).toMatch(new RegExp(`^${fresh}-\\w+ \\(10\\.244\\.`, 'm'));
+  },
+
+  '08-udp-conntrack-cleanup': (r) => {
+    expect(r.status).toBe(1); // the datagram sent into the black hole gets no answer
+    const sends = outputsOf(r, 'lab flow send q');
+    const DEAD = /^echo-5bbcdfbcfd-c7r7p \(10\.244\.1\.3:5353\/udp\): you are 10\.244\.0\.4:\d+/m;
+    expect(sends[0]).toMatch(DEAD);
+    // Terminating, its endpoint still serving: out of kube-proxy's rules, but the entry stays
+    // (the cleanup ignores the terminating state) and the pod keeps answering.
+    expect(outputsOf(r, 'iptables -t nat -S KUBE-SVC')[0]).not.toContain('10.244.1.3');
+    expect(outputsOf(r, 'get endpointslices')[0]).toMatch(
+      /- 10\.244\.1\.3\n {4}conditions:\n {6}ready: false\n {6}serving: true\n {6}terminating: true/,
+    );
+    expect(sends[1]).toMatch(DEAD);
+    expect(sends[2]).toMatch(DEAD);
+    // Killed, but its endpoint not yet gone: the entry sends the datagram to a dead address.
+    expect(sends[3]).toContain('lab flow: q: no answer within 0.5 s');
+    const cts = outputsOf(r, 'conntrack -L -p udp');
+    expect(cts[1]).toMatch(/dport=5353 src=10\.244\.1\.3 dst=10\.244\.0\.4 sport=5353 /);
+    // kube-proxy's sync deleted it ([USERSPACE]: by a process, kube-proxy, PID 1 in its container).
+    expect(cts[2]).toMatch(/0 flow entries have been shown/);
+    expect(outputsOf(r, 'conntrack -E')[0]).toMatch(
+      /^\[DESTROY\] udp +17 \d+ src=10\.244\.0\.4 dst=10\.96\.1\.53 sport=\d+ dport=5353 src=10\.244\.1\.3 .*\[USERSPACE\] portid=1$/m,
+    );
+    // The next datagram is a new flow: DNATed to a live pod.
+    expect(sends[4]).toMatch(/^echo-5bbcdfbcfd-(?!c7r7p)\w+ \(10\.244\.\d\.\d+:5353\/udp\)/m);
+    expect(cts[3]).not.toContain('src=10.244.1.3');
+  },
 };
 
 const folders = readdirSync('scenarios', { withFileTypes: true })

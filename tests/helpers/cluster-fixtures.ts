@@ -228,5 +228,16 @@ export function testWorld(
     advanceClock: () => undefined,
     runProgram: () => ({ stdout: '', stderr: 'no network in this test world\n', exitCode: 1 }),
     captures: () => [],
+    workloads: () => ({
+      deletePod: () => undefined,
+      scaleDeployment: () => false,
+      restartDeployment: () => false,
+    }),
+    flows: () => ({
+      open: () => ({ ok: false, text: 'no network in this test world' }),
+      send: () => ({ ok: false, text: 'no network in this test world' }),
+      close: () => ({ ok: false, text: 'no network in this test world' }),
+      list: () => [],
+    }),
   };
 }

@@ -4,20 +4,24 @@
  *   lab restore-input   the exact input kube-proxy last piped to `iptables-restore --noflush
  *                       --counters` on this node (real kube-proxy logs it only at -v=9)
  *   lab sync            what that sync was: full or partial, chains (re)written and deleted
+ *   lab flow …          named long-lived TCP/UDP flows from this host (./lab-flow.ts)
  *
  * In nftables mode `restore-input` prints the transaction kube-proxy last sent to `nft -f -`
  * (through knftables), and `sync` names the Services whose chains it rewrote.
  */
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
+import { runFlow } from './lab-flow';
 
-const USAGE = `Usage: lab restore-input | lab sync
+const USAGE = `Usage: lab restore-input | lab sync | lab flow ACTION …
   restore-input  the input kube-proxy last piped to iptables-restore on this node
   sync           whether that sync was full or partial, and which chains it wrote or deleted
+  flow           named long-lived TCP/UDP flows from this host (lab flow --help)
 `;
 
 function lab(ctx: CommandContext, argv: string[]): CommandResult {
   const sub = argv[1];
+  if (sub === 'flow') return runFlow(ctx, argv.slice(2));
   if (sub !== 'restore-input' && sub !== 'sync') {
     return { stdout: '', stderr: USAGE, exitCode: sub === undefined || sub === '--help' ? 0 : 2 };
   }

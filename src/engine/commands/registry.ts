@@ -68,6 +68,45 @@ export interface CommandWorld {
   captures(): readonly CaptureRecord[];
   /** The host's interfaces and routes as its kernel has them now (with kube-ipvs0 on IPVS nodes). */
   network?(): HostNetwork | undefined;
+  /** kubectl's writes beyond apply: the control plane acts on them as the clock advances. */
+  workloads(): WorkloadControls;
+  /** The lab's named long-lived flows of this host (`lab flow`). */
+  flows(): FlowControls;
+}
+
+/** Each returns false (undefined) when the object does not exist (namespace, name). */
+export interface WorkloadControls {
+  /**
+   * `kubectl delete pod`: Terminating now, gone after the grace period; returns the ms until
+   * the pod object is removed from the API.
+   */
+  deletePod(namespace: string, name: string): number | undefined;
+  scaleDeployment(namespace: string, name: string, replicas: number): boolean;
+  restartDeployment(namespace: string, name: string): boolean;
+}
+
+/** What one `lab flow` action printed, as the client program would. */
+export interface FlowOutcome {
+  readonly ok: boolean;
+  /** What the client received (the answer), or the error the client sees. */
+  readonly text: string;
+}
+
+export interface FlowSummary {
+  readonly name: string;
+  readonly proto: 'tcp' | 'udp';
+  readonly local: string;
+  readonly remote: string;
+  /** The socket's state as `ss` names it (TCP), or UNCONN/ESTAB (UDP); CLOSED once gone. */
+  readonly state: string;
+}
+
+/** Named client sockets a learner keeps open across commands (`lab flow`). */
+export interface FlowControls {
+  open(name: string, proto: 'tcp' | 'udp', addr: string, port: number): FlowOutcome;
+  send(name: string, text: string | undefined, waitMs: number | undefined): FlowOutcome;
+  close(name: string): FlowOutcome;
+  list(): readonly FlowSummary[];
 }
 
 /** What node-level tools (conntrack, sysctl, bridge) read and change. */

@@ -24,7 +24,6 @@ describe('100k entries', () => {
   it('creates, finds both directions and expires them', () => {
     const t = createConntrackTable();
     const rng = fixedRng([]);
-    const start = performance.now();
     for (let i = 0; i < N; i++) walk(t, 'local-out', flow(i), 0, rng);
     expect(t.count).toBe(N);
     for (let i = 0; i < N; i += 7) {
@@ -39,6 +38,5 @@ describe('100k entries', () => {
     expect(ctExpire(t, 29_999)).toEqual([]);
     expect(ctExpire(t, 30_000)).toHaveLength(N);
     expect(Object.keys(t.hash)).toHaveLength(0);
-    expect(performance.now() - start).toBeLessThan(20_000);
   });
 });

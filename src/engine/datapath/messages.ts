@@ -70,6 +70,9 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.nft.lookup-miss': 'nft {table} {chain}: {key} is not in @{set}, next rule',
   'datapath.nft.numgen': 'nft {table} {chain}: numgen random drew {key}: {outcome}',
   'datapath.drop.nft': 'dropped by nft {table} chain {chain} at {hook}',
+  // No packet: kube-proxy's conntrack cleanup after a sync (sim/conntrack-cleanup.ts).
+  'kube-proxy.conntrack.cleanup':
+    'kube-proxy on {node} deletes a UDP conntrack entry whose backend is not a serving endpoint of the Service',
 };
 
 /** The English text of an Explanation (its id when the id is unknown). */

@@ -97,7 +97,7 @@ export {
   searchCandidates,
   type ResolvConf,
 } from './dns/resolv';
-export { curlOutput, strerror, type CurlEnv, type ToolOutput } from './output/curl';
+export { curlOutput, curlOutputAll, strerror, type CurlEnv, type ToolOutput } from './output/curl';
 export { ncOutput, serviceName } from './output/nc';
 export { digOutput, rrLine, questionLine, DIG_VERSION } from './output/dig';
 export { nslookupOutput } from './output/nslookup';

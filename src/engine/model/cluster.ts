@@ -74,6 +74,25 @@ export interface Deployment {
   readonly selector: Readonly<Record<string, string>>;
   /** The pod-template-hash label value of the current ReplicaSet. */
   readonly templateHash: string;
+  /** spec.template as the ReplicaSet controller stamps pods from it (absent: take a pod's). */
+  readonly podTemplate?: PodTemplate;
+  /** When the current ReplicaSet was created (absent: with the Deployment). */
+  readonly replicaSetCreatedAt?: number;
+  /** ReplicaSets of earlier templates, scaled to 0 by rollouts (newest first). */
+  readonly oldReplicaSets?: readonly OldReplicaSet[];
+}
+
+export interface OldReplicaSet {
+  readonly templateHash: string;
+  readonly createdAt: number;
+}
+
+export interface PodTemplate {
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly nodeName?: string;
+  readonly hostNetwork: boolean;
+  readonly containers: readonly Container[];
 }
 
 export type ServiceType = 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';

@@ -185,6 +185,15 @@ export function buildCluster(desired: Desired, diags: Diagnostics, opts: BuildOp
     replicas: d.replicas,
     selector: d.selector,
     templateHash: d.templateHash,
+    ...(d.replicaSetCreatedAt !== undefined ? { replicaSetCreatedAt: d.replicaSetCreatedAt } : {}),
+    ...(d.oldReplicaSets !== undefined ? { oldReplicaSets: d.oldReplicaSets } : {}),
+    podTemplate: {
+      labels: d.templateLabels,
+      annotations: d.templateAnnotations,
+      ...(d.template.nodeName !== undefined ? { nodeName: d.template.nodeName } : {}),
+      hostNetwork: d.template.hostNetwork,
+      containers: d.template.containers,
+    },
   }));
 
   const serviceKeys = new Set(services.map((s) => keyOf(s.meta)));

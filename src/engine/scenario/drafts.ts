@@ -6,6 +6,7 @@
  */
 import type {
   Container,
+  Deployment,
   EndpointSlice,
   HairpinMode,
   KubeProxyConfig,
@@ -77,6 +78,8 @@ export interface DeploymentDraft {
    */
   readonly existingPods?: readonly PodDraft[];
   readonly createdAt?: number;
+  readonly replicaSetCreatedAt?: number;
+  readonly oldReplicaSets?: Deployment['oldReplicaSets'];
 }
 
 export interface ServicePortDraft {

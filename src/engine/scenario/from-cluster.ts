@@ -67,16 +67,28 @@ export function desiredFromCluster(c: Cluster): Desired {
     if (!owned.has(key)) d.workloads.push({ kind: 'Deployment', key });
     const pods = owned.get(key) ?? [];
     const first = pods[0];
+    const tpl = dep.podTemplate;
     d.deployments.push({
       meta: metaDraft(dep.meta),
       replicas: dep.replicas,
       selector: dep.selector,
-      templateLabels: first?.meta.labels ?? dep.selector,
-      templateAnnotations: first?.meta.annotations ?? {},
-      template: first?.spec ?? { nodeNameLoc: NO_LOC, hostNetwork: false, containers: [] },
+      templateLabels: tpl?.labels ?? first?.meta.labels ?? dep.selector,
+      templateAnnotations: tpl?.annotations ?? first?.meta.annotations ?? {},
+      template: tpl
+        ? {
+            ...(tpl.nodeName !== undefined ? { nodeName: tpl.nodeName } : {}),
+            nodeNameLoc: NO_LOC,
+            hostNetwork: tpl.hostNetwork,
+            containers: tpl.containers,
+          }
+        : (first?.spec ?? { nodeNameLoc: NO_LOC, hostNetwork: false, containers: [] }),
       templateHash: dep.templateHash,
       existingPods: pods,
       createdAt: dep.meta.createdAt,
+      ...(dep.replicaSetCreatedAt !== undefined
+        ? { replicaSetCreatedAt: dep.replicaSetCreatedAt }
+        : {}),
+      ...(dep.oldReplicaSets !== undefined ? { oldReplicaSets: dep.oldReplicaSets } : {}),
     });
   }
   for (const s of c.services) {

@@ -9,6 +9,8 @@ import { procNfConntrack } from '../conntrack';
 import { captureLog, hairpinFlag, kernelNet, nodeConntrack, setHairpinFlag } from '../datapath';
 import { procIpVsConn } from '../ipvs';
 import { ipsetEnv } from './ipvs-node';
+import { deletePodNow, restartDeploymentNow, scaleDeploymentNow } from './control-plane';
+import { flowControls } from './flows';
 import { advanceNetwork, runProgram } from './network';
 import { hostNetwork } from '../routing/topology';
 import { createNetfilter, type NetfilterState } from '../netfilter';
@@ -102,6 +104,10 @@ function nodeControls(world: World, node: string): NodeKernelControls | undefine
   };
 }
 
+function hasDeployment(world: World, ns: string, name: string): boolean {
+  return world.cluster.deployments.some((d) => d.meta.namespace === ns && d.meta.name === name);
+}
+
 export function hostView(
   world: World,
   host: HostRef,
@@ -161,6 +167,17 @@ export function hostView(
         filterRules: sync.filterRules,
       };
     },
+    workloads: () => ({
+      deletePod: (ns, name) =>
+        world.cluster.pods.some((p) => p.meta.namespace === ns && p.meta.name === name)
+          ? deletePodNow(world, ns, name)
+          : undefined,
+      scaleDeployment: (ns, name, replicas) =>
+        hasDeployment(world, ns, name) && (scaleDeploymentNow(world, ns, name, replicas), true),
+      restartDeployment: (ns, name) =>
+        hasDeployment(world, ns, name) && (restartDeploymentNow(world, ns, name), true),
+    }),
+    flows: () => flowControls(world, host),
     applyManifests(text: string): ApplyResult {
       const result = world.apply(text);
       return {

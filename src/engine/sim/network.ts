@@ -7,6 +7,7 @@
 import type { TraceStep } from '../../protocol/trace';
 import { sendPacket, type Outcome } from '../datapath';
 import {
+  closeSocket,
   createHosts,
   hostRefOf,
   hostReceive,
@@ -19,8 +20,10 @@ import {
   type HostsState,
   type HostStep,
   type ProgramSpec,
+  type SocketEvent,
 } from '../hosts';
 import type { HostRef } from '../routing/topology';
+import { nextControlPlaneEvent, runControlPlaneEvents } from './control-plane';
 import type { World } from './world';
 
 interface NetworkState {
@@ -30,6 +33,8 @@ interface NetworkState {
   /** Every trace step so far (bounded: the oldest are dropped past TRACE_LIMIT). */
   steps: TraceStep[];
   nextSeq: number;
+  /** Sees every socket event the hosts raise (the lab's named flows read theirs). */
+  tap?: (events: readonly SocketEvent[]) => void;
 }
 
 const TRACE_LIMIT = 50_000;
@@ -58,6 +63,7 @@ function hostCtx(world: World): HostCtx {
 
 /** Carries emitted packets until the network is quiet (each delivery may answer). */
 function carry(world: World, net: NetworkState, step: HostStep): void {
+  net.tap?.(step.events);
   const queue = [...step.emit];
   // A bound against a packet storm bug; real exchanges here take a handful of packets.
   for (let budget = 10_000; queue.length > 0 && budget > 0; budget--) {
@@ -69,6 +75,7 @@ function carry(world: World, net: NetworkState, step: HostStep): void {
     while (outcome.kind === 'answered') outcome = outcome.then;
     if (outcome.kind === 'delivered') {
       const reply = hostReceive(net.hosts, outcome.host, outcome.packet, hostCtx(world));
+      net.tap?.(reply.events);
       queue.push(...reply.emit);
     }
   }
@@ -80,16 +87,69 @@ function record(net: NetworkState, steps: readonly TraceStep[]): void {
   if (net.steps.length > TRACE_LIMIT) net.steps.splice(0, net.steps.length - TRACE_LIMIT);
 }
 
-/** Moves virtual time to `targetMs`, firing every host timer on the way, in order. */
+/**
+ * Moves virtual time to `targetMs`, firing every timer on the way, in order: the hosts' (TCP
+ * retransmissions, program timeouts) and the control plane's (pods whose grace period ends).
+ */
 export function advanceNetwork(world: World, targetMs: number): void {
-  const net = network(world);
   for (;;) {
-    const next = nextWakeup(net.hosts);
+    const net = network(world);
+    const hostNext = nextWakeup(net.hosts);
+    const planeNext = nextControlPlaneEvent(world);
+    const next =
+      hostNext === undefined || (planeNext !== undefined && planeNext < hostNext)
+        ? planeNext
+        : hostNext;
     if (next === undefined || next > targetMs) break;
     if (next > world.clock.now()) world.advance(next - world.clock.now());
-    carry(world, net, hostTimers(net.hosts, hostCtx(world)));
+    if (next === planeNext) runControlPlaneEvents(world);
+    else carry(world, net, hostTimers(net.hosts, hostCtx(world)));
   }
   if (targetMs > world.clock.now()) world.advance(targetMs - world.clock.now());
+}
+
+/**
+ * A host's processes are killed (a pod's grace period ended): the kernel closes every socket
+ * they held — connections send their FIN (tcp_close), listeners go — and the packets leave
+ * while the pod's network is still there.
+ */
+export function closeHostSockets(world: World, host: string): void {
+  const net = network(world);
+  const stack = net.hosts.hosts[host];
+  if (stack === undefined) return;
+  for (const sock of [...stack.sockets]) {
+    carry(world, net, closeSocket(net.hosts, sock.id, hostCtx(world)));
+  }
+}
+
+/**
+ * The hosts' socket layer for callers that own sockets themselves (the lab's named flows):
+ * socket calls take `ctx()`, what they emit goes to `carry`, and `tap` sees every event.
+ */
+export function socketLayer(world: World): {
+  readonly hosts: HostsState;
+  ctx(): HostCtx;
+  carry(step: HostStep): void;
+  setTap(tap: (events: readonly SocketEvent[]) => void): void;
+} {
+  const net = network(world);
+  return {
+    hosts: net.hosts,
+    ctx: () => hostCtx(world),
+    carry: (step) => carry(world, network(world), step),
+    setTap: (tap) => {
+      net.tap = tap;
+    },
+  };
+}
+
+/** Steps no packet caused (kube-proxy deleting conntrack entries), appended to the trace. */
+export function recordAgentSteps(
+  world: World,
+  make: (firstSeq: number) => readonly TraceStep[],
+): void {
+  const net = network(world);
+  record(net, make(net.nextSeq));
 }
 
 export interface ProgramRun {

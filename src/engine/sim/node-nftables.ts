@@ -21,9 +21,13 @@ export interface NodeNftables {
   lastError: string;
 }
 
-export function bootNodeNftables(node: ClusterNode, cluster: Cluster): NodeNftables {
+export function bootNodeNftables(
+  node: ClusterNode,
+  cluster: Cluster,
+  state: NftState = createNftState(),
+): NodeNftables {
   return {
-    state: createNftState(),
+    state,
     proxier: createNftablesProxier({
       nodeName: node.meta.name,
       nodeIPs: [node.internalIP, ...(node.externalIP !== undefined ? [node.externalIP] : [])],

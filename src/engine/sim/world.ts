@@ -7,6 +7,7 @@ import type { Cluster } from '../model/cluster';
 import type { Diagnostic } from '../model/diagnostic';
 import { ManualClock, rngFromSeed, type Rng } from '../model/runtime';
 import { applyManifests, loadScenario } from '../scenario';
+import { cleanStaleEntries, conntrackCleanupRequired } from './conntrack-cleanup';
 import { bootNodeKernel, restartKubeProxy, syncNodeKernel, type NodeKernel } from './node-kernel';
 
 /**
@@ -113,13 +114,19 @@ export class World {
   setCluster(next: Cluster): void {
     // A new node, or a new kube-proxy configuration, means (re)starting kube-proxy there.
     const restart = restartFingerprint(next) !== restartFingerprint(this.cluster);
+    const cleanup = conntrackCleanupRequired(this.cluster, next);
     this.cluster = next;
     const nowMs = this.clock.now();
     if (restart) {
+      // A freshly started kube-proxy has no previous endpoints to compare: no cleanup.
       this.restartNodes(nowMs);
       return;
     }
-    for (const kernel of this.booted.values()) syncNodeKernel(kernel, next, nowMs);
+    for (const kernel of this.booted.values()) {
+      syncNodeKernel(kernel, next, nowMs);
+      // After a successful sync kube-proxy flushes stale UDP conntrack entries.
+      if (cleanup && kernel.lastRestoreError === '') cleanStaleEntries(this, kernel.name, next);
+    }
     for (const syncs of this.pending.values()) syncs.push({ cluster: next, nowMs });
   }
 
@@ -140,7 +147,7 @@ export class World {
       const name = node.meta.name;
       const kernel = this.booted.get(name);
       if (kernel !== undefined) {
-        restartKubeProxy(kernel, node, this.cluster, nowMs);
+        restartKubeProxy(kernel, node, this.cluster);
         syncNodeKernel(kernel, this.cluster, nowMs);
       } else {
         const syncs = this.pending.get(name);
@@ -187,7 +194,7 @@ export class World {
     for (const { cluster, nowMs, restart } of syncs) {
       if (restart) {
         const now = cluster.nodes.find((n) => n.meta.name === nodeName);
-        if (now !== undefined) restartKubeProxy(kernel, now, cluster, nowMs);
+        if (now !== undefined) restartKubeProxy(kernel, now, cluster);
       }
       syncNodeKernel(kernel, cluster, nowMs);
     }

@@ -1,22 +1,41 @@
 /**
- * Placeholder shell. The engine, its CLI and the trace protocol come first; the graph,
- * editor and packet animation build on them (see README).
+ * The lab's layout: the top bar; the graph with the packet picker, the lane inside the host
+ * and the conntrack table in the middle; the panels on the right; and a free slot for a side
+ * panel (lessons) that other features fill.
  */
-export function App() {
+import type { ReactNode } from 'react';
+import { Graph } from '../graph/Graph';
+import { Lane } from '../packets/Lane';
+import { PlaybackBar } from '../packets/PlaybackBar';
+import { SendBar } from '../packets/SendBar';
+import { ConntrackStrip } from '../panels/ConntrackStrip';
+import { Panels } from '../panels/Panels';
+import { useLab } from '../store';
+import { Notice } from './Notice';
+import { TopBar } from './TopBar';
+
+export function App({ sidePanel }: { sidePanel?: ReactNode }) {
+  const largeText = useLab((s) => s.largeText);
+  const panelsOpen = useLab((s) => s.editorOpen);
   return (
-    <main className="placeholder">
-      <h1>kube-proxy-lab</h1>
-      <p lang="zh-CN">
-        Kubernetes Service 网络可视化实验室：引擎与命令行已可用，网页界面正在建设中。
-      </p>
-      <p lang="en">
-        A visual lab for Kubernetes Service networking. The engine and its command line work today;
-        the web lab is under construction.
-      </p>
-      <pre aria-label="CLI example">
-        npx kube-proxy-lab run --echo &lt;&lt;&lt; &apos;node-1$ iptables -t nat -L KUBE-SERVICES
-        -n&apos;
-      </pre>
-    </main>
+    <div className={`lab${largeText ? ' large' : ''}${panelsOpen ? '' : ' focus'}`}>
+      <TopBar />
+      <Notice />
+      <main className="workspace">
+        <section className="center">
+          <SendBar />
+          <Graph />
+          <PlaybackBar />
+          <Lane />
+          <ConntrackStrip />
+        </section>
+        {panelsOpen && <Panels />}
+        {sidePanel !== undefined && (
+          <aside className="side-slot" data-testid="side-slot">
+            {sidePanel}
+          </aside>
+        )}
+      </main>
+    </div>
   );
 }

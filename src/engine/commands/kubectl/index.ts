@@ -10,6 +10,7 @@ import { runApply } from './apply';
 import { runDescribe } from './describe';
 import { outputFormat, runGet, type GetOptions } from './get';
 import { LAB_NODE_INFO } from './objects-node';
+import { runDelete, runRollout, runScale } from './workloads';
 
 interface FlagSpec {
   readonly long: string;
@@ -29,6 +30,9 @@ const SUBCOMMAND_FLAGS: Record<string, FlagSpec[]> = {
   ],
   describe: [{ long: 'all-namespaces', short: 'A', value: false }],
   apply: [{ long: 'filename', short: 'f', value: true }],
+  scale: [{ long: 'replicas', value: true }],
+  delete: [{ long: 'wait', value: false }],
+  rollout: [],
   version: [{ long: 'client', value: false }],
 };
 
@@ -182,7 +186,8 @@ export function kubectl(ctx: CommandContext, argv: string[]): CommandResult {
   if (sub === undefined)
     return {
       stdout: '',
-      stderr: 'lab: kubectl needs a command (get, describe, apply, version)\n',
+      stderr:
+        'lab: kubectl needs a command (get, describe, apply, scale, delete, rollout, version)\n',
       exitCode: 1,
     };
   const rest = [...args.slice(0, subIndex), ...args.slice(subIndex + 1)];
@@ -211,6 +216,11 @@ export function kubectl(ctx: CommandContext, argv: string[]): CommandResult {
     };
   }
   if (sub === 'apply') return runApply(ctx, parsed.flags.get('filename') ?? []);
+  if (sub === 'scale')
+    return runScale(ctx, namespace, parsed.positionals, last(parsed, 'replicas'));
+  if (sub === 'delete')
+    return runDelete(ctx, namespace, parsed.positionals, last(parsed, 'wait') !== 'false');
+  if (sub === 'rollout') return runRollout(ctx, namespace, parsed.positionals);
   if (sub === 'describe') return runDescribe(world.cluster, namespace, parsed.positionals);
   if (isTrue(parsed, 'watch'))
     return {

@@ -1,5 +1,6 @@
 /**
- * ReplicaSets: the lab keeps one per Deployment (`<deployment>-<pod-template-hash>`), as the
+ * ReplicaSets: the current one of each Deployment (`<deployment>-<pod-template-hash>`) and the
+ * old ones a rollout scaled to 0, named as the
  * deployment controller names it. Table: printReplicaSet (NAME DESIRED CURRENT READY AGE; wide:
  * CONTAINERS IMAGES SELECTOR); object: what the deployment controller writes (revision
  * annotations, the pod-template-hash label and selector, the owner reference).
@@ -15,9 +16,40 @@ import type { Json } from './yaml';
 
 const HASH = 'pod-template-hash';
 
-function replicaSetObject(ctx: ApiContext, d: Deployment): Record<string, Json> {
+/** The active pods of the Deployment's ReplicaSet whose template hash `d` carries. */
+function activePods(ctx: Pick<ApiContext, 'cluster'>, d: Deployment) {
+  return deploymentPods(ctx, d).filter(
+    (p) => !p.terminating && p.meta.labels[HASH] === d.templateHash,
+  );
+}
+
+/**
+ * The Deployment as one of its ReplicaSets sees it: the current one, or an old one (rolled
+ * out of, scaled to 0) — its hash, its creation time, 0 replicas.
+ */
+function views(d: Deployment): { d: Deployment; revision: number }[] {
+  const old = d.oldReplicaSets ?? [];
+  const current = {
+    d: { ...d, meta: { ...d.meta, createdAt: d.replicaSetCreatedAt ?? d.meta.createdAt } },
+    revision: old.length + 1,
+  };
+  return [
+    current,
+    ...old.map((r, i) => ({
+      d: {
+        ...d,
+        templateHash: r.templateHash,
+        replicas: 0,
+        meta: { ...d.meta, createdAt: r.createdAt },
+      },
+      revision: old.length - i,
+    })),
+  ];
+}
+
+function replicaSetObject(ctx: ApiContext, d: Deployment, revision: number): Record<string, Json> {
   const name = `${d.meta.name}-${d.templateHash}`;
-  const pods = deploymentPods(ctx, d).filter((p) => !p.terminating);
+  const pods = activePods(ctx, d);
   const ready = pods.filter((p) => p.ready).length;
   const labels = { ...d.selector, [HASH]: d.templateHash };
   const deploySpec = deploymentObject(ctx, d).spec as {
@@ -30,7 +62,7 @@ function replicaSetObject(ctx: ApiContext, d: Deployment): Record<string, Json> 
     annotations: {
       'deployment.kubernetes.io/desired-replicas': String(d.replicas),
       'deployment.kubernetes.io/max-replicas': String(d.replicas + Math.ceil(d.replicas * 0.25)),
-      'deployment.kubernetes.io/revision': '1',
+      'deployment.kubernetes.io/revision': String(revision),
     },
     uid: uidFor(`ReplicaSet/${d.meta.namespace}/${name}`),
   };
@@ -68,7 +100,7 @@ function replicaSetObject(ctx: ApiContext, d: Deployment): Record<string, Json> 
   };
 }
 
-function replicaSetItem(d: Deployment, cluster: Cluster): Item {
+function replicaSetItem(d: Deployment, revision: number, cluster: Cluster): Item {
   const name = `${d.meta.name}-${d.templateHash}`;
   return {
     name,
@@ -76,8 +108,8 @@ function replicaSetItem(d: Deployment, cluster: Cluster): Item {
     labels: { ...d.selector, [HASH]: d.templateHash },
     createdAt: d.meta.createdAt,
     cells: (ctx) => {
-      const pods = deploymentPods({ cluster }, d).filter((p) => !p.terminating);
-      const containers = pods[0]?.containers ?? [];
+      const pods = activePods({ cluster }, d);
+      const containers = d.podTemplate?.containers ?? pods[0]?.containers ?? [];
       return [
         String(d.replicas),
         String(pods.length),
@@ -88,7 +120,7 @@ function replicaSetItem(d: Deployment, cluster: Cluster): Item {
         formatLabels({ ...d.selector, [HASH]: d.templateHash }),
       ];
     },
-    object: (ctx) => replicaSetObject(ctx, d),
+    object: (ctx) => replicaSetObject(ctx, d, revision),
   };
 }
 
@@ -100,5 +132,6 @@ export const replicaSetType: ResourceType = {
   namespaced: true,
   columns: ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE'],
   wideColumns: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
-  list: (c) => c.deployments.map((d) => replicaSetItem(d, c)),
+  list: (c) =>
+    c.deployments.flatMap((d) => views(d).map((v) => replicaSetItem(v.d, v.revision, c))),
 };

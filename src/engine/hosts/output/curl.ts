@@ -25,6 +25,8 @@ export interface CurlEnv {
   readonly startedAt: number;
   /** The terminal shows stdout (no progress meter, no `{ [N bytes data]`). Default true. */
   readonly stdoutIsTty?: boolean;
+  /** curl's number of the connection this transfer uses (#0 for the first). */
+  readonly conn?: number;
 }
 
 export interface ToolOutput {
@@ -39,6 +41,7 @@ const STRERROR: Readonly<Record<string, string>> = {
   EHOSTUNREACH: 'No route to host',
   ENETUNREACH: 'Network is unreachable',
   ECONNRESET: 'Connection reset by peer',
+  EPIPE: 'Broken pipe',
   EADDRNOTAVAIL: 'Cannot assign requested address',
 };
 
@@ -134,6 +137,7 @@ export function curlOutput(
   env: CurlEnv,
 ): ToolOutput {
   const start = env.startedAt;
+  const conn = env.conn ?? 0;
   const tty = env.stdoutIsTty ?? true;
   const fail = failureOf(opts, tr, start);
   const res = parseResponse(responseText(tr));
@@ -146,8 +150,16 @@ export function curlOutput(
       if (e.kind === 'connected') {
         const trying = tr.find((x) => x.kind === 'trying');
         const ip = trying?.kind === 'trying' ? trying.addr : opts.host;
-        lines.push({ t: e.t, text: `* Connected to ${opts.host} (${ip}) port ${opts.port} (#0)` });
+        lines.push({
+          t: e.t,
+          text: `* Connected to ${opts.host} (${ip}) port ${opts.port} (#${conn})`,
+        });
       }
+      if (e.kind === 'reused')
+        lines.push({
+          t: e.t,
+          text: `* Re-using existing connection #${conn} with host ${opts.host}`,
+        });
       if (e.kind === 'sent')
         for (const l of headerLines(e.text, '> ')) lines.push({ t: e.t, text: l });
     }
@@ -166,8 +178,8 @@ export function curlOutput(
       res?.version === 'HTTP/1.0' ||
       res?.headers.some((h) => /^connection:\s*close/i.test(h)) === true;
     last = closes
-      ? '* Closing connection 0\n'
-      : `* Connection #0 to host ${opts.host} left intact\n`;
+      ? `* Closing connection ${conn}\n`
+      : `* Connection #${conn} to host ${opts.host} left intact\n`;
   }
   let stderr = '';
   const meter = !opts.silent && !tty;
@@ -195,4 +207,42 @@ export function curlOutput(
   if (fail !== undefined && (!opts.silent || opts.showError))
     stderr += `curl: (${fail.code}) ${fail.message}\n`;
   return { stdout: body, stderr, exitCode: fail?.code ?? 0 };
+}
+
+/**
+ * curl with several URLs: each transfer's output in turn (a transcript is split at its
+ * `next-url` marks), the exit code of the last transfer (tool_operate.c serial_transfers).
+ */
+export function curlOutputAll(
+  opts: CurlOptions,
+  tr: readonly TranscriptEntry[],
+  env: CurlEnv,
+): ToolOutput {
+  if (opts.more === undefined || opts.more.length === 0) return curlOutput(opts, tr, env);
+  const parts: { index: number; start: number; entries: TranscriptEntry[] }[] = [
+    { index: 0, start: env.startedAt, entries: [] },
+  ];
+  for (const e of tr) {
+    if (e.kind === 'next-url') parts.push({ index: e.index, start: e.t, entries: [] });
+    else parts[parts.length - 1]!.entries.push(e);
+  }
+  let stdout = '';
+  let stderr = '';
+  let exitCode = 0;
+  let connections = 0;
+  for (const part of parts) {
+    const target = part.index === 0 ? opts : (opts.more[part.index - 1] ?? opts);
+    const reused = part.entries.find((e) => e.kind === 'reused');
+    if (part.entries.some((e) => e.kind === 'trying')) connections++;
+    const conn = reused?.kind === 'reused' ? reused.conn : Math.max(0, connections - 1);
+    const out = curlOutput({ ...opts, ...target, more: undefined }, part.entries, {
+      ...env,
+      startedAt: part.start,
+      conn,
+    });
+    stdout += out.stdout;
+    stderr += out.stderr;
+    exitCode = out.exitCode;
+  }
+  return { stdout, stderr, exitCode };
 }

@@ -3,7 +3,7 @@
  * run returns the tool's own complaint where it is known, else a one-line lab message.
  */
 import type { RRType } from '../dns/message';
-import type { CurlOptions, DigOptions, NcOptions, NslookupOptions } from './types';
+import type { CurlOptions, CurlTarget, DigOptions, NcOptions, NslookupOptions } from './types';
 
 export type Parsed<T> =
   | { readonly ok: true; readonly opts: T }
@@ -18,14 +18,28 @@ function seconds(v: string | undefined): number | undefined {
   return v !== undefined && Number.isFinite(n) && n >= 0 ? Math.round(n * 1000) : undefined;
 }
 
-/** `curl [-sSv] [-m SECONDS] [--connect-timeout SECONDS] http://HOST[:PORT][/PATH]`. */
+function curlTarget(url: string): CurlTarget | Parsed<CurlOptions> {
+  const m = /^(?:(\w+):\/\/)?([^/:?#]+)(?::(\d+))?([/?][^#]*)?$/.exec(url);
+  if (m === null) return fail('curl: (3) URL using bad/illegal format or missing URL\n', 3);
+  const scheme = (m[1] ?? 'http').toLowerCase();
+  if (scheme !== 'http')
+    return fail(`curl: (1) the lab's curl speaks plain HTTP only (no ${scheme})\n`, 1);
+  const path = m[4] === undefined ? '/' : m[4].startsWith('/') ? m[4] : `/${m[4]}`;
+  return { url, host: m[2] ?? '', port: m[3] === undefined ? 80 : Number(m[3]), path };
+}
+
+/**
+ * `curl [-sSv] [-m SECONDS] [--connect-timeout SECONDS] URL…` with http://HOST[:PORT][/PATH]
+ * URLs, fetched in order. (A malformed URL among several fails the whole command here; curl
+ * would fetch the others.)
+ */
 export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
   let silent = false;
   let showError = false;
   let verbose = false;
   let maxTimeMs: number | undefined;
   let connectTimeoutMs: number | undefined;
-  let url: string | undefined;
+  const urls: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === '--silent') silent = true;
@@ -43,23 +57,22 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
         `curl: option ${a}: is unknown\ncurl: try 'curl --help' or 'curl --manual' for more information\n`,
         2,
       );
-    else url = a;
+    else urls.push(a);
   }
-  if (url === undefined)
+  if (urls.length === 0)
     return fail("curl: try 'curl --help' or 'curl --manual' for more information\n", 2);
-  const m = /^(?:(\w+):\/\/)?([^/:?#]+)(?::(\d+))?([/?][^#]*)?$/.exec(url);
-  if (m === null) return fail('curl: (3) URL using bad/illegal format or missing URL\n', 3);
-  const scheme = (m[1] ?? 'http').toLowerCase();
-  if (scheme !== 'http')
-    return fail(`curl: (1) the lab's curl speaks plain HTTP only (no ${scheme})\n`, 1);
-  const path = m[4] === undefined ? '/' : m[4].startsWith('/') ? m[4] : `/${m[4]}`;
+  const targets: CurlTarget[] = [];
+  for (const url of urls) {
+    const t = curlTarget(url);
+    if ('ok' in t) return t;
+    targets.push(t);
+  }
+  const [first, ...more] = targets as [CurlTarget, ...CurlTarget[]];
   return {
     ok: true,
     opts: {
-      url,
-      host: m[2] ?? '',
-      port: m[3] === undefined ? 80 : Number(m[3]),
-      path,
+      ...first,
+      ...(more.length > 0 ? { more } : {}),
       silent,
       showError,
       verbose,

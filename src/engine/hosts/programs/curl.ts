@@ -4,19 +4,34 @@
  * read until the response is complete (Content-Length), close (FIN), exit. `-m` bounds the whole
  * transfer, `--connect-timeout` the connect phase (curl's own default is 300 s, so without it a
  * blackholed SYN fails on the kernel's ETIMEDOUT after 127 s).
+ *
+ * Several URLs are fetched one after the other (serial_transfers in tool_operate.c). curl keeps
+ * a connection the server left open (HTTP/1.1 keep-alive) and re-uses it for a later URL to the
+ * same host and port — the same pod behind a Service answers again — and it keeps resolved
+ * names in its DNS cache. A failed transfer does not stop the next one; the exit code is the
+ * last transfer's.
  */
 import { curlRequest, parseResponse } from '../apps/http';
 import type { Op } from '../net';
-import { tcpClose, tcpConnect } from '../tcp-user';
+import { tcpClose, tcpConnect, tcpWrite } from '../tcp-user';
 import type { HostStack, SocketEvent } from '../types';
-import { curlOutput } from '../output/curl';
-import type { CurlState } from './types';
+import { curlOutputAll } from '../output/curl';
+import { udpClose } from '../udp';
+import { resolveStart } from './resolver';
+import type { CurlState, CurlTarget } from './types';
+
+/** The URL being fetched. */
+export function curlTarget(prog: CurlState): CurlTarget {
+  return prog.index === 0 ? prog.opts : (prog.opts.more?.[prog.index - 1] ?? prog.opts);
+}
 
 function finish(prog: CurlState): void {
   prog.phase = 'done';
   prog.done = true;
   prog.wakeAt = undefined;
-  prog.exitCode = curlOutput(prog.opts, prog.transcript, { startedAt: prog.startedAt }).exitCode;
+  prog.exitCode = curlOutputAll(prog.opts, prog.transcript, {
+    startedAt: prog.startedAt,
+  }).exitCode;
 }
 
 function closeConn(op: Op, stack: HostStack, prog: CurlState): void {
@@ -31,19 +46,21 @@ function deadline(prog: CurlState): number | undefined {
     prog.phase === 'transfer' ? undefined : prog.opts.connectTimeoutMs,
   ]
     .filter((v): v is number => v !== undefined)
-    .map((v) => prog.startedAt + v);
+    .map((v) => prog.transferStart + v);
   return t.length === 0 ? undefined : Math.min(...t);
 }
 
 function connect(op: Op, stack: HostStack, prog: CurlState, addr: string): void {
+  const target = curlTarget(prog);
   prog.addr = addr;
   prog.phase = 'connect';
-  prog.transcript.push({ t: op.ctx.now, kind: 'trying', addr, port: prog.opts.port });
-  const request = curlRequest(prog.opts.host, prog.opts.port, prog.opts.path);
+  prog.connections++;
+  prog.transcript.push({ t: op.ctx.now, kind: 'trying', addr, port: target.port });
+  const request = curlRequest(target.host, target.port, target.path);
   const r = tcpConnect(
     op,
     stack,
-    { addr, port: prog.opts.port },
+    { addr, port: target.port },
     {
       owner: { kind: 'program', pid: prog.pid },
       data: { kind: 'text', text: request },
@@ -51,7 +68,7 @@ function connect(op: Op, stack: HostStack, prog: CurlState, addr: string): void 
   );
   if ('errno' in r) {
     prog.transcript.push({ t: op.ctx.now, kind: 'connect-failed', errno: r.errno });
-    finish(prog);
+    transferDone(op, stack, prog);
     return;
   }
   prog.socket = r.id;
@@ -66,12 +83,13 @@ export function curlStart(op: Op, stack: HostStack, prog: CurlState): void {
 /** Called when the resolver has a result (at once for an address literal). */
 export function curlResolved(op: Op, stack: HostStack, prog: CurlState): void {
   const r = prog.resolver?.result;
-  if (r === undefined) return;
+  if (r === undefined || prog.phase !== 'resolve') return;
   if (!r.ok) {
     prog.transcript.push({ t: op.ctx.now, kind: 'resolve-failed', reason: r.reason });
-    return finish(prog);
+    return transferDone(op, stack, prog);
   }
   const addr = r.addrs[0] as string;
+  prog.dns[curlTarget(prog).host] = addr;
   prog.transcript.push({ t: op.ctx.now, kind: 'resolved', addr });
   connect(op, stack, prog, addr);
 }
@@ -84,9 +102,70 @@ function complete(text: string): boolean {
   return res.body.length >= Number(cl.split(':')[1]);
 }
 
+/** The server keeps the connection open after this response (HTTP/1.1 without close). */
+function keptAlive(text: string): boolean {
+  const res = parseResponse(text);
+  return (
+    res !== undefined &&
+    res.version === 'HTTP/1.1' &&
+    !res.headers.some((h) => /^connection:\s*close/i.test(h))
+  );
+}
+
+/**
+ * One URL is done: the next one starts (over the same connection when curl may re-use it),
+ * or curl exits, closing what is left.
+ */
+function transferDone(op: Op, stack: HostStack, prog: CurlState, reusable = false): void {
+  const more = prog.opts.more ?? [];
+  if (prog.index >= more.length) {
+    closeConn(op, stack, prog);
+    return finish(prog);
+  }
+  const was = curlTarget(prog);
+  prog.index++;
+  const next = curlTarget(prog);
+  const t = op.ctx.now;
+  prog.transcript.push({ t, kind: 'next-url', index: prog.index });
+  prog.transferStart = t;
+  prog.response = '';
+  const sock = stack.sockets.find((s) => s.id === prog.socket);
+  if (
+    reusable &&
+    sock?.proto === 'tcp' &&
+    sock.state === 'ESTABLISHED' &&
+    was.host === next.host &&
+    was.port === next.port
+  ) {
+    const request = curlRequest(next.host, next.port, next.path);
+    prog.transcript.push({ t, kind: 'reused', conn: prog.connections - 1 });
+    prog.transcript.push({ t, kind: 'sent', text: request });
+    prog.phase = 'transfer';
+    prog.wakeAt = deadline(prog);
+    tcpWrite(op, stack, sock, { kind: 'text', text: request });
+    return;
+  }
+  closeConn(op, stack, prog);
+  prog.phase = 'resolve';
+  prog.wakeAt = deadline(prog);
+  const cached = prog.dns[next.host];
+  if (cached !== undefined) {
+    prog.transcript.push({ t, kind: 'resolved', addr: cached });
+    return connect(op, stack, prog, cached);
+  }
+  const conf = prog.resolver?.conf;
+  if (conf === undefined) return finish(prog);
+  // The previous lookup's socket goes; a new lookup opens its own.
+  const old = stack.sockets.find((s) => s.id === prog.resolver?.socket);
+  if (old?.proto === 'udp') udpClose(stack, old);
+  resolveStart(op, stack, prog, next.host, conf);
+  curlResolved(op, stack, prog);
+}
+
 export function curlEvent(op: Op, stack: HostStack, prog: CurlState, ev: SocketEvent): void {
   if (ev.socket !== prog.socket || prog.done) return;
   const t = op.ctx.now;
+  const target = curlTarget(prog);
   switch (ev.kind) {
     case 'connected': {
       const sock = stack.sockets.find((s) => s.id === ev.socket);
@@ -94,7 +173,7 @@ export function curlEvent(op: Op, stack: HostStack, prog: CurlState, ev: SocketE
       prog.transcript.push({
         t,
         kind: 'sent',
-        text: curlRequest(prog.opts.host, prog.opts.port, prog.opts.path),
+        text: curlRequest(target.host, target.port, target.path),
       });
       prog.phase = 'transfer';
       prog.wakeAt = deadline(prog);
@@ -105,24 +184,20 @@ export function curlEvent(op: Op, stack: HostStack, prog: CurlState, ev: SocketE
     case 'timeout':
       prog.transcript.push({ t, kind: 'connect-failed', errno: ev.errno ?? 'ECONNREFUSED' });
       prog.socket = undefined;
-      return finish(prog);
+      return transferDone(op, stack, prog);
     case 'reset':
       prog.transcript.push({ t, kind: 'reset' });
       prog.socket = undefined;
-      return finish(prog);
+      return transferDone(op, stack, prog);
     case 'data':
       if (ev.data?.kind !== 'text') return;
       prog.response += ev.data.text;
       prog.transcript.push({ t, kind: 'received', text: ev.data.text });
-      if (complete(prog.response)) {
-        closeConn(op, stack, prog);
-        finish(prog);
-      }
+      if (complete(prog.response)) transferDone(op, stack, prog, keptAlive(prog.response));
       return;
     case 'eof':
       prog.transcript.push({ t, kind: 'eof' });
-      closeConn(op, stack, prog);
-      return finish(prog);
+      return transferDone(op, stack, prog);
     default:
       return;
   }
@@ -133,6 +208,5 @@ export function curlTimer(op: Op, stack: HostStack, prog: CurlState): void {
   const d = deadline(prog);
   if (d === undefined || op.ctx.now < d) return;
   prog.transcript.push({ t: op.ctx.now, kind: 'deadline' });
-  closeConn(op, stack, prog);
-  finish(prog);
+  transferDone(op, stack, prog);
 }

@@ -8,7 +8,7 @@ import type { ResolvConf } from '../dns/resolv';
 import { resolvConfFor } from '../dns/resolv';
 import type { Op } from '../net';
 import { udpClose } from '../udp';
-import { curlOutput } from '../output/curl';
+import { curlOutputAll } from '../output/curl';
 import { digOutput } from '../output/dig';
 import { ncOutput } from '../output/nc';
 import { nslookupOutput } from '../output/nslookup';
@@ -60,7 +60,17 @@ function newState(
 ): ProgramState {
   const common = { ...base, done: false, transcript: [] };
   if (spec.kind === 'curl')
-    return { ...common, kind: 'curl', opts: spec.opts, phase: 'resolve', response: '' };
+    return {
+      ...common,
+      kind: 'curl',
+      opts: spec.opts,
+      phase: 'resolve',
+      response: '',
+      index: 0,
+      transferStart: base.startedAt,
+      connections: 0,
+      dns: {},
+    };
   if (spec.kind === 'nc')
     return { ...common, kind: 'nc', opts: spec.opts, phase: 'resolve', probesLeft: 0, output: '' };
   const server = spec.opts.server ?? conf.nameservers[0] ?? '';
@@ -175,7 +185,7 @@ export function programResult(
   if (prog === undefined) return undefined;
   const out =
     prog.kind === 'curl'
-      ? curlOutput(prog.opts, prog.transcript, {
+      ? curlOutputAll(prog.opts, prog.transcript, {
           startedAt: prog.startedAt,
           ...(env.stdoutIsTty === undefined ? {} : { stdoutIsTty: env.stdoutIsTty }),
         })

@@ -34,6 +34,10 @@ export type TranscriptEntry =
   | { readonly t: number; readonly kind: 'sent'; readonly text: string }
   | { readonly t: number; readonly kind: 'received'; readonly text: string }
   | { readonly t: number; readonly kind: 'reset' }
+  /** curl: the next URL of the command line starts (its connection number). */
+  | { readonly t: number; readonly kind: 'next-url'; readonly index: number }
+  /** curl: the transfer goes over the kept-alive connection number `conn`. */
+  | { readonly t: number; readonly kind: 'reused'; readonly conn: number }
   | { readonly t: number; readonly kind: 'eof' }
   | { readonly t: number; readonly kind: 'deadline' }
   | { readonly t: number; readonly kind: 'udp-refused' }
@@ -60,11 +64,18 @@ export type TranscriptEntry =
       readonly expected: SockAddr;
     };
 
-export interface CurlOptions {
+/** One URL of a curl command line. */
+export interface CurlTarget {
   readonly url: string;
   readonly host: string;
   readonly port: number;
   readonly path: string;
+}
+
+/** The first URL's target, the flags, and the further URLs (fetched in order). */
+export interface CurlOptions extends CurlTarget {
+  /** URLs after the first, fetched one after the other with the same flags. */
+  readonly more?: readonly CurlTarget[] | undefined;
   readonly silent: boolean;
   readonly showError: boolean;
   readonly verbose: boolean;
@@ -130,6 +141,14 @@ export interface CurlState extends Base {
   phase: 'resolve' | 'connect' | 'transfer' | 'done';
   addr?: string | undefined;
   response: string;
+  /** Which URL is being fetched (0: opts' own, i: opts.more[i - 1]). */
+  index: number;
+  /** When the current transfer started (-m counts from here). */
+  transferStart: number;
+  /** Connections opened so far (curl numbers them #0, #1, …). */
+  connections: number;
+  /** curl's DNS cache: host name → the address it connected to. */
+  dns: Record<string, string>;
 }
 
 export interface NcState extends Base {

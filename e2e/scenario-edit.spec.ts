@@ -1,0 +1,89 @@
+/**
+ * Editing the scenario: type a new Service into Monaco, apply, see the rules that changed and
+ * the new rule in the rules panel; a bad document is refused with positioned errors while the
+ * last good cluster keeps running; a reload keeps every edit.
+ */
+import { expect, test } from '@playwright/test';
+import { LabPage } from './lab-page';
+
+const NEW_SERVICE = `---
+apiVersion: v1
+kind: Service
+metadata:
+  name: echo
+spec:
+  selector:
+    app: web
+  ports:
+  - port: 7777
+    targetPort: 8080
+`;
+
+test('edit YAML, apply, the new rule shows; a bad document keeps the cluster; reload keeps edits', async ({
+  page,
+}) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  await lab.typeInEditor(`\n${NEW_SERVICE}`, 'end');
+  await expect(page.getByTestId('apply-state')).toHaveText('Edited, not applied yet.');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const result = page.getByTestId('apply-result');
+  await expect(result).toContainText('node-1: +');
+  // kube-proxy's rule for the new ClusterIP port, as iptables-save prints it.
+  await expect(result).toContainText(
+    '-A KUBE-SERVICES -d 10.96.1.3/32 -p tcp -m comment --comment "default/echo cluster IP" -m tcp --dport 7777 -j KUBE-SVC-',
+  );
+  await expect(page.getByTestId('apply-state')).toHaveText('The cluster runs this text.');
+  await lab.shot('10-applied-rule-diff');
+
+  await lab.tab(/Rules/);
+  await page.getByRole('radio', { name: 'Text' }).click();
+  await expect(page.getByTestId('rules-text')).toContainText(
+    '"default/echo cluster IP" -m tcp --dport 7777',
+  );
+  await page.getByRole('radio', { name: 'Chain tree' }).click();
+  await expect(page.getByTestId('chain-tree')).toContainText('default/echo cluster IP');
+  await lab.shot('11-rules-panel');
+
+  // A bad document: the API server's message with line:col, and the cluster keeps 7777.
+  const text = await lab.editorText();
+  const line = text.split('\n').findIndex((l) => l.includes('- port: 7777')) + 1;
+  await lab.typeInEditor('0', { line, column: '  - port: 7777'.length + 1 });
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('apply-result')).toContainText('Not applied');
+  await expect(page.getByTestId('diagnostics')).toContainText(`${line}:`);
+  await expect(page.getByTestId('diagnostics')).toContainText('77770');
+  await lab.shot('12-bad-document');
+  await lab.tab(/Rules/);
+  await page.getByRole('radio', { name: 'Text' }).click();
+  await expect(page.getByTestId('rules-text')).toContainText('--dport 7777 ');
+
+  // Reload: the editor still has the (bad) edit, the cluster is the last good one.
+  await page.reload();
+  await lab.ready();
+  await lab.tab(/Scenario/);
+  await page.locator('.monaco-editor').waitFor();
+  expect(await lab.editorText()).toContain('- port: 77770');
+  await expect(page.getByTestId('diagnostics')).toContainText('77770');
+  await lab.tab(/Rules/);
+  await page.getByRole('radio', { name: 'Text' }).click();
+  await expect(page.getByTestId('rules-text')).toContainText('--dport 7777 ');
+  expect(lab.foreign).toEqual([]);
+});
+
+test('presets load in one click', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  const presets = page.getByRole('combobox', { name: 'Scenario' });
+  const options = await presets.locator('option').allTextContents();
+  expect(options.length).toBeGreaterThanOrEqual(7);
+  await presets.selectOption({ index: 3 });
+  await lab.ready();
+  await lab.tab(/Scenario/);
+  await page.locator('.monaco-editor').waitFor();
+  expect(await lab.editorText()).toContain('# Experiment:');
+  await expect(page.getByTestId('apply-state')).toHaveText('The cluster runs this text.');
+  await presets.selectOption({ index: 0 });
+  await lab.ready();
+  await expect.poll(() => lab.editorText()).toContain('# A small cluster');
+});

@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+/**
+ * The web lab's figures (run by `npm run bench`, or alone: `node scripts/bench-ui.mjs`):
+ *
+ *  1. the app shell before Monaco: the gzip size of what index.html loads (target ≤ 250 kB);
+ *  2. first paint from `vite preview` in headless Chromium on this machine (target ≤ 1 s);
+ *  3. frames per second while the packet animates in a 60-pod scenario (target ≥ 55).
+ *
+ * Builds the lab first (vite build). Figures, not assertions: this machine is shared.
+ * LAB_BENCH_PORT picks the preview port (default 4373); CHROMIUM_PATH the browser.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+
+const root = join(import.meta.dirname, '..');
+const port = Number(process.env.LAB_BENCH_PORT ?? 4373);
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function kB(bytes) {
+  return `${(bytes / 1000).toFixed(1)} kB`;
+}
+
+function shellSize() {
+  const html = readFileSync(join(root, 'dist', 'index.html'), 'utf8');
+  const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map(
+    (m) => m[1],
+  );
+  let gzip = 0;
+  for (const a of assets)
+    gzip += gzipSync(readFileSync(join(root, 'dist', a)), { level: 9 }).length;
+  gzip += gzipSync(html, { level: 9 }).length;
+  return { assets, gzip, monaco: assets.some((a) => /ScenarioEditor|monaco/i.test(a)) };
+}
+
+/** The built-in scenario on four nodes with 60 pods (2 CoreDNS, 57 web, the client). */
+function sixtyPods(base) {
+  const node = (n) =>
+    `---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node-${n}\n  labels:\n    kubernetes.io/hostname: node-${n}\nspec:\n  podCIDR: 10.244.${n - 1}.0/24\nstatus:\n  addresses:\n  - type: InternalIP\n    address: 192.168.1.${9 + n}\n`;
+  return `${base.replace(/replicas: 3\n/, 'replicas: 57\n')}\n${node(3)}${node(4)}`;
+}
+
+async function waitForServer(url, deadlineMs) {
+  const end = Date.now() + deadlineMs;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`vite preview did not start on ${url}`);
+}
+
+async function main() {
+  const build = spawnSync('npx', ['vite', 'build'], { cwd: root, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`vite build failed\n${build.stderr}`);
+  const shell = shellSize();
+
+  const server = spawn(
+    'npx',
+    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+    {
+      cwd: root,
+      stdio: 'ignore',
+      detached: true,
+    },
+  );
+  const url = `http://127.0.0.1:${port}/`;
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--disable-gpu', '--no-first-run'],
+  });
+  try {
+    await waitForServer(url, 30_000);
+    const paints = [];
+    for (let i = 0; i < 3; i++) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await page.goto(url);
+      const fcp = await page.evaluate(
+        () =>
+          new Promise((resolve) => {
+            const find = () => performance.getEntriesByName('first-contentful-paint')[0];
+            const got = find();
+            if (got) return resolve(got.startTime);
+            new PerformanceObserver(() => find() && resolve(find().startTime)).observe({
+              type: 'paint',
+              buffered: true,
+            });
+          }),
+      );
+      paints.push(fcp);
+      await page.close();
+    }
+    paints.sort((a, b) => a - b);
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await page.goto(url);
+    await page.waitForFunction(() => window.__lab?.store.getState().engine === 'ready', null, {
+      timeout: 30_000,
+    });
+    const base = await page.evaluate(() => window.__lab.store.getState().text);
+    const text = sixtyPods(base);
+    const pods = await page.evaluate(async (t) => {
+      const s = window.__lab.store;
+      await s.getState().loadPreset('bench-60-pods', t);
+      return s.getState().topology.nodes.reduce((n, node) => n + node.pods.length, 0);
+    }, text);
+    await page.evaluate(async () => {
+      const s = window.__lab.store.getState();
+      await s.send({ ...s.draft, count: 3 });
+      s.setSpeed(8);
+    });
+    const idleFps = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          let frames = 0;
+          const start = performance.now();
+          const tick = () => {
+            frames++;
+            if (performance.now() - start < 2000) requestAnimationFrame(tick);
+            else resolve((frames * 1000) / (performance.now() - start));
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
+    const fps = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const s = window.__lab.store;
+          let frames = 0;
+          const start = performance.now();
+          const tick = () => {
+            frames++;
+            if (
+              performance.now() - start < 4000 &&
+              s.getState().cursor < s.getState().trace.entries.length - 1
+            )
+              requestAnimationFrame(tick);
+            else resolve((frames * 1000) / (performance.now() - start));
+          };
+          s.getState().play();
+          requestAnimationFrame(tick);
+        }),
+    );
+    console.log('web lab (vite build + vite preview, headless Chromium, 1280×720)');
+    console.log(
+      `  app shell before Monaco (gzip)            ${kB(shell.gzip)}   target ≤ 250 kB${shell.monaco ? '  (Monaco in the shell!)' : ''}`,
+    );
+    console.log(
+      `  first contentful paint, median of 3       ${paints[1].toFixed(0)} ms   target ≤ 1000 ms`,
+    );
+    console.log(
+      `  animation frame rate, ${pods}-pod scenario   ${fps.toFixed(1)} frames/s   target ≥ 55`,
+    );
+    console.log(
+      `  frame rate of the same page, idle         ${idleFps.toFixed(1)} frames/s   (what this machine gives)`,
+    );
+  } finally {
+    await browser.close();
+    process.kill(-server.pid, 'SIGTERM');
+  }
+}
+
+await main();

@@ -1,0 +1,151 @@
+/**
+ * kubectl's workload writes: `scale`, `delete pod`, `rollout restart`, with kubectl v1.32's
+ * output (`deployment.apps/web scaled`, `pod "web-…" deleted`, `deployment.apps/web restarted`)
+ * and errors. The control plane's reaction (Terminating pods, replacements, the new
+ * ReplicaSet) is the world's (sim/control-plane.ts).
+ *
+ * `kubectl delete` waits by default (--wait=true) until the object is gone — for a pod, its
+ * grace period — so the lab's clock moves on as kubectl would block; `--wait=false` returns
+ * at once and leaves the pod Terminating.
+ */
+import type { CommandContext, CommandResult } from '../registry';
+import { parseResourceArgs } from './get';
+import type { ResourceType } from './resources';
+
+const fail = (stderr: string): CommandResult => ({ stdout: '', stderr, exitCode: 1 });
+
+const NO_RESOURCES =
+  "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'\n";
+const NO_NAME = 'error: resource(s) were provided, but no name was specified\n';
+
+const notFound = (type: ResourceType, name: string): string =>
+  `Error from server (NotFound): ${type.group === '' ? type.resource : `${type.resource}.${type.group}`} "${name}" not found\n`;
+
+const notModelled = (what: string): CommandResult =>
+  fail(`lab: \`kubectl ${what}\` is not modelled in kube-proxy-lab\n`);
+
+/** Resolves `TYPE NAME…` or `TYPE/NAME…` into (type, name) pairs. */
+function targets(args: readonly string[]): { type: ResourceType; name: string }[] | CommandResult {
+  if (args.length === 0) return fail(NO_RESOURCES);
+  const requests = parseResourceArgs(args);
+  if ('exitCode' in requests) return requests;
+  const out = requests.flatMap((r) => r.names.map((name) => ({ type: r.type, name })));
+  if (out.length === 0) return fail(NO_NAME);
+  return out;
+}
+
+/** `kubectl scale deployment/NAME --replicas=N` (also `deployment NAME`). */
+export function runScale(
+  ctx: CommandContext,
+  namespace: string,
+  args: readonly string[],
+  replicasFlag: string | undefined,
+): CommandResult {
+  if (replicasFlag === undefined) return fail('error: required flag(s) "replicas" not set\n');
+  if (!/^[+-]?\d+$/.test(replicasFlag))
+    return fail(
+      `error: invalid argument "${replicasFlag}" for "--replicas" flag: strconv.ParseInt: parsing "${replicasFlag}": invalid syntax\nSee 'kubectl scale --help' for usage.\n`,
+    );
+  const replicas = Number(replicasFlag);
+  if (replicas < 0)
+    return fail(
+      'error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0\n',
+    );
+  const found = targets(args);
+  if ('exitCode' in found) return found;
+  let stdout = '';
+  let stderr = '';
+  for (const { type, name } of found) {
+    if (type.kind !== 'Deployment') return notModelled(`scale ${type.resource}`);
+    if (ctx.world.workloads().scaleDeployment(namespace, name, replicas))
+      stdout += `deployment.apps/${name} scaled\n`;
+    else stderr += notFound(type, name);
+  }
+  return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
+}
+
+/** `kubectl delete pod NAME… [--wait=false]`. */
+export function runDelete(
+  ctx: CommandContext,
+  namespace: string,
+  args: readonly string[],
+  wait: boolean,
+): CommandResult {
+  const found = targets(args);
+  if ('exitCode' in found) return found;
+  let stdout = '';
+  let stderr = '';
+  let waitMs = 0;
+  for (const { type, name } of found) {
+    if (type.kind !== 'Pod') return notModelled(`delete ${type.resource}`);
+    const goneIn = ctx.world.workloads().deletePod(namespace, name);
+    if (goneIn === undefined) stderr += notFound(type, name);
+    else {
+      stdout += `pod "${name}" deleted\n`;
+      waitMs = Math.max(waitMs, goneIn);
+    }
+  }
+  // --wait: kubectl watches until every deleted object is gone from the API.
+  if (wait && waitMs > 0) ctx.world.advanceClock(waitMs);
+  return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
+}
+
+const ROLLOUT_HELP = `Manage the rollout of one or many resources.
+
+ Valid resource types include:
+
+  *  deployments
+  *  daemonsets
+  *  statefulsets
+
+Examples:
+  # Rollback to the previous deployment
+  kubectl rollout undo deployment/abc
+
+  # Check the rollout status of a daemonset
+  kubectl rollout status daemonset/foo
+
+  # Restart a deployment
+  kubectl rollout restart deployment/abc
+
+  # Restart deployments with the 'app=nginx' label
+  kubectl rollout restart deployment --selector=app=nginx
+
+Available Commands:
+  history       View rollout history
+  pause         Mark the provided resource as paused
+  restart       Restart a resource
+  resume        Resume a paused resource
+  status        Show the status of the rollout
+  undo          Undo a previous rollout
+
+Usage:
+  kubectl rollout SUBCOMMAND [options]
+
+Use "kubectl rollout <command> --help" for more information about a given command.
+Use "kubectl options" for a list of global command-line options (applies to all commands).
+`;
+
+/** `kubectl rollout restart deployment/NAME`. */
+export function runRollout(
+  ctx: CommandContext,
+  namespace: string,
+  args: readonly string[],
+): CommandResult {
+  const [sub, ...rest] = args;
+  if (sub === undefined) return { stdout: ROLLOUT_HELP, stderr: '', exitCode: 0 };
+  if (['history', 'pause', 'resume', 'status', 'undo'].includes(sub))
+    return notModelled(`rollout ${sub}`);
+  if (sub !== 'restart') return fail(`error: unknown command "${sub}" for "kubectl rollout"\n`);
+  const found = targets(rest);
+  if ('exitCode' in found) return found;
+  let stdout = '';
+  let stderr = '';
+  for (const { type, name } of found) {
+    if (type.kind !== 'Deployment') return notModelled(`rollout restart ${type.resource}`);
+    if (ctx.world.workloads().restartDeployment(namespace, name))
+      stdout += `deployment.apps/${name} restarted\n`;
+    else stderr += notFound(type, name);
+  }
+  return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
+}

@@ -1,0 +1,134 @@
+/**
+ * kube-proxy's conntrack housekeeping at the end of a successful sync
+ * (pkg/proxy/conntrack/cleanup.go `CleanStaleEntries`, v1.31+; the same in iptables, IPVS and
+ * nftables modes):
+ *
+ * - it runs only when `ConntrackCleanupRequired` (pkg/proxy/endpointschangetracker.go): some
+ *   EndpointSlice change touched a Service that had or has a UDP port with endpoints;
+ * - it lists the node's conntrack entries and, for every UDP service port with at least one
+ *   serving endpoint (`IsServing()`: traffic policy, topology and terminating state are
+ *   deliberately ignored), deletes the UDP entries whose original destination is a frontend of
+ *   the port (ClusterIP:port, a LoadBalancer VIP:port, an externalIP:port, or any address with
+ *   its NodePort) and whose reply source (the DNATed backend, `ip:port`) is not one of them:
+ *   entries stuck to a deleted pod, and entries created while the Service had no endpoints;
+ * - a Service without serving endpoints is left alone ("does not require to clean").
+ *
+ * TCP (and SCTP) entries are never deleted: an established connection keeps its DNAT to the
+ * old pod. Deletions go through netlink (ctnetlink IPCTNL_MSG_CT_DELETE), so `conntrack -E`
+ * shows them as [DESTROY] with kube-proxy's netlink port id.
+ */
+import type { TraceStep } from '../../protocol/trace';
+import type { Cluster, EndpointSlice } from '../model/cluster';
+import { ctDelete, IPS, listLine, type CtEntry, type PortTuple } from '../conntrack';
+import { nodeConntrack } from '../datapath';
+import { buildEndpointsMap, buildServicePorts, endpointsFor } from '../kube-proxy';
+import { recordAgentSteps } from './network';
+import type { World } from './world';
+
+/**
+ * The netlink port id of kube-proxy's requests: netlink_autobind() gives a socket the PID of
+ * its process in the caller's PID namespace, and kube-proxy is PID 1 of its container.
+ */
+export const KUBE_PROXY_NETLINK_PORTID = 1;
+
+function sliceGroups(slices: readonly EndpointSlice[]): Map<string, EndpointSlice[]> {
+  const groups = new Map<string, EndpointSlice[]>();
+  for (const s of slices) {
+    const key = `${s.meta.namespace}/${s.serviceName}`;
+    const list = groups.get(key);
+    if (list) list.push(s);
+    else groups.set(key, [s]);
+  }
+  return groups;
+}
+
+const sliceData = (list: readonly EndpointSlice[] | undefined): string =>
+  JSON.stringify((list ?? []).map((s) => [s.meta.name, s.endpoints, s.ports]));
+
+/** The Service's endpoints map has a UDP service port (a UDP slice port with an endpoint). */
+const hasUdpEndpoints = (list: readonly EndpointSlice[] | undefined): boolean =>
+  (list ?? []).some(
+    (s) =>
+      s.endpoints.some((e) => e.addresses.length > 0) &&
+      s.ports.some((p) => p.protocol === 'UDP' && p.port !== 0),
+  );
+
+/** `endpointsUpdateResult.ConntrackCleanupRequired` for the change prev → next. */
+export function conntrackCleanupRequired(prev: Cluster, next: Cluster): boolean {
+  if (prev.endpointSlices === next.endpointSlices) return false;
+  const before = sliceGroups(prev.endpointSlices);
+  const after = sliceGroups(next.endpointSlices);
+  for (const key of new Set([...before.keys(), ...after.keys()])) {
+    const a = before.get(key);
+    const b = after.get(key);
+    if (a?.length === b?.length && (a ?? []).every((s, i) => s === b?.[i])) continue;
+    if (!hasUdpEndpoints(a) && !hasUdpEndpoints(b)) continue;
+    if (sliceData(a) !== sliceData(b)) return true;
+  }
+  return false;
+}
+
+/** CleanStaleEntries on one node after its kube-proxy synced to `cluster`. */
+export function cleanStaleEntries(world: World, nodeName: string, cluster: Cluster): CtEntry[] {
+  const table = nodeConntrack(world, nodeName);
+  const udp: CtEntry[] = [];
+  for (const id in table.entries) {
+    const e = table.entries[id]!;
+    if (e.orig.proto === 'udp' && (e.status & IPS.CONFIRMED) !== 0) udp.push(e);
+  }
+  if (udp.length === 0) return [];
+
+  const endpointsMap = buildEndpointsMap(cluster, nodeName);
+  const byFrontend = new Map<string, Set<string>>();
+  const byNodePort = new Map<number, Set<string>>();
+  for (const info of buildServicePorts(cluster)) {
+    if (info.protocol !== 'UDP') continue;
+    const serving = new Set(
+      endpointsFor(endpointsMap, info)
+        .filter((ep) => ep.serving)
+        .map((ep) => ep.endpoint),
+    );
+    if (serving.size === 0) continue;
+    for (const ip of [info.clusterIP, ...info.loadBalancerVIPs, ...info.externalIPs])
+      byFrontend.set(`${ip}:${info.port}`, serving);
+    if (info.nodePort !== 0) byNodePort.set(info.nodePort, serving);
+  }
+
+  const now = world.clock.now();
+  const stale: CtEntry[] = [];
+  for (const e of udp) {
+    const orig = e.orig as PortTuple;
+    const reply = e.reply as PortTuple;
+    const backend = `${reply.src}:${reply.sport}`;
+    const front = byFrontend.get(`${orig.dst}:${orig.dport}`);
+    const nodePort = byNodePort.get(orig.dport);
+    if ((front && !front.has(backend)) || (nodePort && !nodePort.has(backend))) stale.push(e);
+  }
+  const steps: { entry: string; id: number; ctstate: 'NEW' | 'ESTABLISHED' }[] = [];
+  for (const e of stale) {
+    const line = listLine(e, now, false, {});
+    if (ctDelete(table, e, now, KUBE_PROXY_NETLINK_PORTID))
+      steps.push({
+        entry: line,
+        id: e.id,
+        ctstate: (e.status & IPS.SEEN_REPLY) !== 0 ? 'ESTABLISHED' : 'NEW',
+      });
+  }
+  if (steps.length > 0) {
+    recordAgentSteps(world, (first) =>
+      steps.map((s, i): TraceStep => ({
+        seq: first + i,
+        t: now,
+        packetId: 0,
+        flowId: s.id,
+        at: { host: nodeName },
+        why: { id: 'kube-proxy.conntrack.cleanup', params: { node: nodeName } },
+        kind: 'conntrack',
+        event: 'destroy',
+        entry: s.entry,
+        ctstate: s.ctstate,
+      })),
+    );
+  }
+  return stale;
+}

@@ -1,0 +1,157 @@
+/**
+ * The control plane in motion: what follows `kubectl delete pod`, `kubectl scale` and
+ * `kubectl rollout restart` as the virtual clock advances.
+ *
+ * 1. At once: the API server marks the pod Terminating (deletionTimestamp = now + grace
+ *    period); the ReplicaSet controller starts replacements; the EndpointSlice controller
+ *    marks the endpoint terminating; every node's kube-proxy syncs (scenario/workloads.ts).
+ * 2. At the end of the grace period (terminationGracePeriodSeconds, 30 s): the lab's servers,
+ *    like a container's PID 1 without a SIGTERM handler, ignored SIGTERM, so kubelet SIGKILLs
+ *    them. The kernel closes their sockets (connections send FIN) and kubelet tears down the
+ *    pod's sandbox: veth and address are gone.
+ * 3. One second later (the lab's stand-in for kubelet noticing — PLEG relists every second —
+ *    and the API server removing the object): the pod is gone from the API, its endpoint
+ *    leaves the EndpointSlice, and kube-proxy syncs again (then cleans UDP conntrack entries).
+ *    Between 2 and 3 the endpoint still lists an address nobody answers for.
+ */
+import type { Cluster } from '../model/cluster';
+import {
+  DEFAULT_GRACE_SECONDS,
+  deletePod,
+  removePods,
+  restartDeployment,
+  scaleDeployment,
+  type WorkloadEnv,
+  type WorkloadResult,
+} from '../scenario/workloads';
+import { closeHostSockets } from './network';
+import type { World } from './world';
+
+/** How long after the SIGKILL the pod object is removed from the API (see the module comment). */
+export const POD_REMOVAL_DELAY_MS = 1000;
+
+interface PlaneState {
+  /** host-local's last reserved address per node. */
+  readonly lastReserved: Map<string, number>;
+  /** namespace/name → virtual ms the grace period ends. */
+  readonly killAt: Map<string, number>;
+  /** namespace/name → virtual ms the pod object is removed. */
+  readonly removeAt: Map<string, number>;
+}
+
+const planes = new WeakMap<World, PlaneState>();
+
+function plane(world: World): PlaneState {
+  let p = planes.get(world);
+  if (p === undefined) {
+    p = { lastReserved: new Map(), killAt: new Map(), removeAt: new Map() };
+    planes.set(world, p);
+  }
+  return p;
+}
+
+/** RFC 3339 in UTC with second precision, as metav1.Time marshals. */
+export function rfc3339(unixSeconds: number): string {
+  return new Date(Math.floor(unixSeconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function env(world: World): WorkloadEnv {
+  const nowMs = world.clock.now();
+  return {
+    nowSeconds: world.nowSeconds(),
+    nowMs,
+    deletionTimestamp: rfc3339(world.wallSeconds() + DEFAULT_GRACE_SECONDS),
+    lastReserved: plane(world).lastReserved,
+  };
+}
+
+function commit(world: World, result: WorkloadResult): WorkloadResult {
+  const p = plane(world);
+  const due = world.clock.now() + DEFAULT_GRACE_SECONDS * 1000;
+  for (const key of result.terminating) if (!p.killAt.has(key)) p.killAt.set(key, due);
+  if (result.cluster !== world.cluster) world.setCluster(result.cluster);
+  return result;
+}
+
+/**
+ * `kubectl delete pod NAME -n NS` (the pod exists). Returns the ms until the pod object is
+ * gone from the API (what `kubectl delete` waits for). A pod that was already Terminating
+ * keeps its deadline; one the scenario gave as Terminating starts its grace period now.
+ */
+export function deletePodNow(world: World, namespace: string, name: string): number {
+  const key = `${namespace}/${name}`;
+  const result = commit(world, deletePod(world.cluster, key, env(world)));
+  const p = plane(world);
+  const now = world.clock.now();
+  if (!result.terminating.includes(key) && !p.killAt.has(key) && !p.removeAt.has(key))
+    p.killAt.set(key, now + DEFAULT_GRACE_SECONDS * 1000);
+  const removeAt = p.removeAt.get(key) ?? (p.killAt.get(key) ?? now) + POD_REMOVAL_DELAY_MS;
+  return Math.max(0, removeAt - now);
+}
+
+/** `kubectl scale deployment/NAME --replicas=N` (the Deployment exists). */
+export function scaleDeploymentNow(
+  world: World,
+  namespace: string,
+  name: string,
+  replicas: number,
+): WorkloadResult {
+  return commit(
+    world,
+    scaleDeployment(world.cluster, `${namespace}/${name}`, replicas, env(world)),
+  );
+}
+
+/** `kubectl rollout restart deployment/NAME` (the Deployment exists). */
+export function restartDeploymentNow(
+  world: World,
+  namespace: string,
+  name: string,
+): WorkloadResult {
+  const restartedAt = rfc3339(world.wallSeconds());
+  return commit(
+    world,
+    restartDeployment(world.cluster, `${namespace}/${name}`, restartedAt, env(world)),
+  );
+}
+
+/** The next virtual ms at which the control plane acts, if any. */
+export function nextControlPlaneEvent(world: World): number | undefined {
+  const p = planes.get(world);
+  if (p === undefined) return undefined;
+  let next: number | undefined;
+  for (const t of [...p.killAt.values(), ...p.removeAt.values()])
+    if (next === undefined || t < next) next = t;
+  return next;
+}
+
+/** Runs what is due now: SIGKILLs at the end of grace periods, then removals from the API. */
+export function runControlPlaneEvents(world: World): void {
+  const p = plane(world);
+  const now = world.clock.now();
+  const killed = [...p.killAt].filter(([, t]) => t <= now).map(([k]) => k);
+  if (killed.length > 0) {
+    for (const key of killed) {
+      p.killAt.delete(key);
+      p.removeAt.set(key, now + POD_REMOVAL_DELAY_MS);
+      closeHostSockets(world, `pod/${key}`);
+    }
+    // The sandbox is gone: no veth, no address; the API object and its endpoint stay a moment.
+    const gone = new Set(killed);
+    const pods = world.cluster.pods.filter(
+      (pod) => !gone.has(`${pod.meta.namespace}/${pod.meta.name}`),
+    );
+    world.setCluster({ ...world.cluster, pods } satisfies Cluster);
+  }
+  const removed = [...p.removeAt].filter(([, t]) => t <= now).map(([k]) => k);
+  if (removed.length > 0) {
+    for (const key of removed) p.removeAt.delete(key);
+    // The pods are already out of cluster.pods; rebuilding re-runs the controllers without them.
+    commit(world, removePods(world.cluster, new Set(removed), env(world)));
+  }
+}
+
+/** Pods that are Terminating because of a lab command, with when their grace period ends. */
+export function terminatingPods(world: World): ReadonlyMap<string, number> {
+  return plane(world).killAt;
+}

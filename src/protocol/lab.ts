@@ -1,0 +1,174 @@
+/**
+ * The lab protocol: what the web lab asks the engine's worker (src/worker) and what it gets
+ * back. Types only, JSON-safe, so every answer crosses postMessage unchanged and a session can
+ * be replayed from its requests. The UI never imports the engine; it speaks this.
+ *
+ * Bump LAB_PROTOCOL_VERSION on any change a consumer could notice; the UI checks it at start.
+ */
+import type { TraceStep } from './trace';
+
+export const LAB_PROTOCOL_VERSION = 1;
+
+/** A scenario problem, positioned as the engine reports it (1-based line and column). */
+export interface LabDiagnostic {
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+  readonly line: number;
+  readonly col: number;
+}
+
+export type ProxyModeName = 'iptables' | 'ipvs' | 'nftables';
+
+/** Where a command runs, written as a script target: `node-1`, `pod/NS/NAME`, `laptop`. */
+export type HostTarget = string;
+
+export interface TopoInterface {
+  readonly name: string;
+  readonly type: 'loopback' | 'nic' | 'bridge' | 'veth' | 'dummy';
+  readonly addresses: readonly string[];
+  /** For a pod's veth on the node: the pod it leads to (`pod/NS/NAME`). */
+  readonly pod?: HostTarget;
+}
+
+export interface TopoPod {
+  readonly target: HostTarget;
+  readonly namespace: string;
+  readonly name: string;
+  readonly ip: string;
+  readonly node: string;
+  /** The node-side end of the pod's veth pair. */
+  readonly veth?: string;
+  readonly ready: boolean;
+}
+
+export interface TopoNode {
+  readonly name: string;
+  readonly internalIP: string;
+  readonly podCIDR: string;
+  readonly interfaces: readonly TopoInterface[];
+  readonly pods: readonly TopoPod[];
+  /** net.bridge.bridge-nf-call-iptables on this node ('1' or '0'). */
+  readonly bridgeNfCallIptables: string;
+}
+
+export interface TopoServicePort {
+  readonly name: string;
+  readonly protocol: 'TCP' | 'UDP' | 'SCTP';
+  readonly port: number;
+  readonly nodePort: number;
+}
+
+export interface TopoService {
+  readonly namespace: string;
+  readonly name: string;
+  readonly type: string;
+  readonly clusterIP: string;
+  readonly ports: readonly TopoServicePort[];
+}
+
+/** The running cluster as the graph and the pickers need it. */
+export interface Topology {
+  readonly nodes: readonly TopoNode[];
+  readonly externals: readonly { readonly name: string; readonly address: string }[];
+  readonly services: readonly TopoService[];
+  readonly mode: ProxyModeName;
+  readonly hairpinMode: string;
+  readonly masqueradeAll: boolean;
+  /** kube-proxy's last error on some node (e.g. a mode the lab does not model yet). */
+  readonly proxyErrors: readonly string[];
+}
+
+/** What changed in one node's rules after an apply (lines of the mode's rules view). */
+export interface RuleDiff {
+  readonly node: string;
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+}
+
+export interface LoadAnswer {
+  /** False: the document has errors and the last good cluster keeps running. */
+  readonly accepted: boolean;
+  readonly diagnostics: readonly LabDiagnostic[];
+  readonly topology: Topology;
+  readonly ruleDiffs: readonly RuleDiff[];
+}
+
+/** A trace step with its explanation already rendered in English (the id is in `why`). */
+export type LabStep = TraceStep & { readonly text: string };
+
+export type Destination =
+  | {
+      readonly kind: 'service';
+      readonly namespace: string;
+      readonly name: string;
+      readonly port: number;
+    }
+  | { readonly kind: 'address'; readonly ip: string; readonly port: number };
+
+export interface SendRequest {
+  readonly from: HostTarget;
+  readonly to: Destination;
+  readonly protocol: 'tcp' | 'udp';
+  /** How many exchanges (each a new connection, as a client program run again). */
+  readonly count: number;
+}
+
+export interface CommandAnswer {
+  /** The prompt line as a terminal shows it: `pod/default/client$ dig …`. */
+  readonly prompt: string;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+  /** Every step of every packet the command caused. */
+  readonly steps: readonly LabStep[];
+}
+
+export interface SendAnswer {
+  readonly runs: readonly CommandAnswer[];
+  /** Every node's views just before the first packet (the animation starts from them). */
+  readonly before: readonly Views[];
+  readonly after: readonly Views[];
+}
+
+/** What the rules and conntrack panels show for one node. */
+export interface Views {
+  readonly node: string;
+  /** The mode's rule listing: `iptables-save -c`, `ipvsadm -Ln`, or `nft list ruleset`. */
+  readonly rules: string;
+  readonly rulesCommand: string;
+  /** `conntrack -L` stdout (entries) and stderr (the summary line). */
+  readonly conntrack: string;
+  readonly conntrackSummary: string;
+  /** Virtual seconds since the lab started. */
+  readonly now: number;
+}
+
+/** A setting the UI offers as a switch; the worker writes it into the scenario text. */
+export type Setting =
+  | { readonly kind: 'proxyMode'; readonly mode: ProxyModeName }
+  | { readonly kind: 'bridgeNf'; readonly node: string; readonly on: boolean }
+  | { readonly kind: 'hairpinMode'; readonly mode: 'hairpin-veth' | 'promiscuous-bridge' | 'none' }
+  | { readonly kind: 'masqueradeAll'; readonly on: boolean };
+
+/** The worker's API (exposed with comlink); every method answers JSON-safe data. */
+export interface LabApi {
+  version(): number;
+  /** The built-in scenario's text (the lab opens with it). */
+  defaultScenario(): string;
+  /** Replaces the world with a fresh one from this scenario (the clock and conntrack restart). */
+  load(text: string): LoadAnswer;
+  /** Applies an edited scenario to the running world; rejected whole if it has errors. */
+  apply(text: string): LoadAnswer;
+  /** Checks a scenario without running it. */
+  validate(text: string): readonly LabDiagnostic[];
+  send(req: SendRequest): SendAnswer;
+  /** Every node's views. */
+  allViews(): readonly Views[];
+  /** One terminal line on a host, against the running world. */
+  run(host: HostTarget, line: string): CommandAnswer;
+  views(node: string): Views;
+  /** The running cluster now (after terminal commands that change it). */
+  topology(): Topology;
+  /** The scenario text with one setting changed (comments and layout kept). */
+  withSetting(text: string, setting: Setting): string;
+}

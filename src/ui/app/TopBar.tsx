@@ -1,0 +1,63 @@
+/** Title, presets, language, projector text size, and the engine's state. */
+import { useTranslation } from 'react-i18next';
+import { LANGUAGES, setLanguage, type Language } from '../i18n';
+import { useLab } from '../store';
+import { PRESETS } from './presets';
+
+export function TopBar() {
+  const { t, i18n } = useTranslation();
+  const presetId = useLab((s) => s.presetId);
+  const loadPreset = useLab((s) => s.loadPreset);
+  const engine = useLab((s) => s.engine);
+  const largeText = useLab((s) => s.largeText);
+  const toggleLargeText = useLab((s) => s.toggleLargeText);
+  const panelsOpen = useLab((s) => s.editorOpen);
+  const togglePanels = useLab((s) => s.toggleEditor);
+  const lang = (i18n.language === 'zh-CN' ? 'zh-CN' : 'en') as Language;
+  return (
+    <header className="top-bar">
+      <h1>kube-proxy-lab</h1>
+      <label>
+        {t('top.preset')}
+        <select
+          aria-label={t('top.preset')}
+          value={presetId}
+          onChange={(e) => {
+            const p = PRESETS.find((x) => x.id === e.target.value);
+            if (p) void loadPreset(p.id, p.text);
+          }}
+        >
+          {PRESETS.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.title[lang]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <span className={`engine engine-${engine}`} role="status" data-testid="engine">
+        {t(`status.${engine}`)}
+      </span>
+      <span className="spacer" />
+      <button type="button" aria-pressed={largeText} onClick={toggleLargeText}>
+        {t('top.large')}
+      </button>
+      <button type="button" aria-pressed={!panelsOpen} onClick={togglePanels}>
+        {t('top.focus')}
+      </button>
+      <label>
+        <span className="sr-only">{t('top.language')}</span>
+        <select
+          aria-label={t('top.language')}
+          value={lang}
+          onChange={(e) => setLanguage(e.target.value as Language)}
+        >
+          {LANGUAGES.map((l) => (
+            <option key={l} value={l}>
+              {l === 'zh-CN' ? '中文' : 'English'}
+            </option>
+          ))}
+        </select>
+      </label>
+    </header>
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * Presets: the built-in scenario (the worker knows it) and every experiment under scenarios/,
+ * bundled as text. Titles come from each experiment's README heading, "zh-CN / English".
+ */
+const SCENARIOS = import.meta.glob('../../../scenarios/*/scenario.yaml', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
+const READMES = import.meta.glob('../../../scenarios/*/README.md', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
+
+export interface Preset {
+  readonly id: string;
+  readonly title: { readonly 'zh-CN': string; readonly en: string };
+  /** Undefined for the built-in scenario: ask the worker. */
+  readonly text: string | undefined;
+}
+
+function titleOf(readme: string | undefined, id: string): Preset['title'] {
+  const heading = /^#\s+(.+)$/m.exec(readme ?? '')?.[1] ?? id;
+  const [num, rest = heading] = heading.includes(' · ') ? heading.split(' · ') : ['', heading];
+  const [zh = rest, en = rest] = rest.split(' / ');
+  const prefix = num ? `${num} · ` : '';
+  return { 'zh-CN': prefix + zh.trim(), en: prefix + en.trim() };
+}
+
+export const PRESETS: readonly Preset[] = [
+  { id: 'builtin', title: { 'zh-CN': '内置场景', en: 'Built-in scenario' }, text: undefined },
+  ...Object.entries(SCENARIOS)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([path, text]) => {
+      const id = path.split('/').at(-2) ?? path;
+      return { id, title: titleOf(READMES[path.replace('scenario.yaml', 'README.md')], id), text };
+    }),
+];

@@ -1,0 +1,129 @@
+/** English UI strings. Kernel and tool output is shown as printed, never translated. */
+export const EN = {
+  top: {
+    preset: 'Scenario',
+    large: 'Large text',
+    focus: 'Graph only',
+    language: 'Language',
+  },
+  status: {
+    starting: 'Starting the engine…',
+    ready: 'Engine ready',
+    busy: 'Working…',
+  },
+  notice: {
+    restarted:
+      'The engine stopped ({{detail}}) and was restarted with your last applied scenario. Your edits are kept.',
+    error: 'The engine could not do that: {{detail}}',
+    dismiss: 'Dismiss',
+  },
+  graph: {
+    label: 'Cluster graph',
+    controls: 'Zoom controls',
+    lan: 'LAN',
+    services: 'Services (virtual IPs: they exist only as rules)',
+    pickSource: 'Send from {{name}}',
+    pickService: 'Send to Service {{name}} ({{ip}})',
+    bridgeNfOff: 'net.bridge.bridge-nf-call-iptables = 0: bridged frames skip iptables',
+  },
+  send: {
+    label: 'Send packets',
+    from: 'From',
+    to: 'To',
+    address: 'IP:port…',
+    ipPort: 'IP:port',
+    protocol: 'Protocol',
+    count: 'Count',
+    send: 'Send',
+  },
+  play: {
+    label: 'Playback',
+    back: 'Step back',
+    forward: 'Step forward',
+    play: 'Play',
+    pause: 'Pause',
+    speed: 'Speed',
+    perSecond: '{{n}} steps/s',
+    position: 'Trace position',
+    noTrace: 'No packet yet: pick a source and a destination, then Send.',
+    step: 'Step {{n}} of {{total}}',
+  },
+  lane: {
+    label: 'Inside the host',
+    hint: 'Send a packet: its path through the hooks and chains of each host shows here.',
+    ready: 'Press ▶ or → to walk the packet step by step.',
+    packet: 'packet {{id}}',
+    skipped: 'skipped: known connection, NAT from conntrack',
+  },
+  ct: {
+    label: 'Connection tracking',
+    title: 'conntrack',
+    count: '{{n}} flow entries',
+    empty: '(no entries)',
+    unconfirmed: 'unconfirmed, not listed yet',
+    unnat: 'this entry un-NATs the reply',
+    wait: 'Wait 10 s',
+    waitHint: 'Move the lab clock 10 seconds: timers count down, entries expire',
+  },
+  panels: {
+    label: 'Panels',
+    node: 'Node',
+    scenario: 'Scenario',
+    events: 'Events',
+    rules: 'Rules',
+    inspector: 'Inspector',
+    terminal: 'Terminal',
+    settings: 'Settings',
+  },
+  editor: {
+    aria: 'Scenario YAML',
+    apply: 'Apply',
+    loading: 'Loading…',
+    running: 'The cluster runs this text.',
+    unapplied: 'Edited, not applied yet.',
+    problems: 'Problems',
+    rejected: 'Not applied: {{n}} error(s). The last good cluster keeps running.',
+    noRuleChange: 'Applied. No rule changed.',
+    ruleDiff: '{{node}}: +{{added}} −{{removed}} rule lines',
+  },
+  events: {
+    none: 'No trace yet.',
+    all: 'Every step (also rules that did not match)',
+    count: '{{n}} steps',
+  },
+  rules: {
+    table: 'Table',
+    view: 'View',
+    tree: 'Chain tree',
+    text: 'Text',
+  },
+  inspector: {
+    none: 'Select a step in the event list.',
+    field: 'Field',
+    before: 'Before',
+    after: 'After',
+    value: 'Value',
+    history: 'Packet {{id}}: its header at every step',
+  },
+  terminal: {
+    host: 'Host',
+    hint: 'The same commands as the kube-proxy-lab CLI. ↑/↓ history.',
+  },
+  settings: {
+    mode: 'Proxy mode',
+    modeWhy:
+      'Which kube-proxy backend programs the Service rules: iptables chains, IPVS virtual servers, or nftables.',
+    modeUnsupported:
+      'This build of the lab does not model the {{mode}} proxier yet: kube-proxy still writes iptables rules on every node.',
+    bridgeNfWhy:
+      'Whether frames bridged on cni0 (pod to pod on one node) pass through iptables and conntrack; off, a same-node reply skips un-NAT.',
+    hairpin: 'kubelet hairpin mode',
+    hairpinWhy:
+      'Whether cni0 may send a frame back out of the port it came in on, so a pod can reach itself through its Service.',
+    masqueradeAll: 'Masquerade every packet to a Service',
+    masqueradeAllWhy:
+      'kube-proxy SNATs all Service traffic, not just traffic from outside the cluster CIDR: backends see the node as the source.',
+  },
+};
+
+export type Catalogue = typeof EN;

@@ -1,0 +1,97 @@
+/**
+ * The lane of one node visit: the stations a packet passes inside a host — hooks, the chains
+ * it jumps to, NAT, routing, conntrack — derived from the trace steps of that visit.
+ */
+import type { TraceEntry } from '../store/trace-model';
+import { headerLine } from './format';
+
+export interface Station {
+  readonly index: number;
+  readonly kind:
+    | 'hook'
+    | 'chain'
+    | 'target'
+    | 'nat'
+    | 'route'
+    | 'ct'
+    | 'skip'
+    | 'bridge'
+    | 'verdict'
+    | 'send'
+    | 'wire';
+  readonly label: string;
+  readonly detail?: string;
+}
+
+const QUIET_OUTCOMES = new Set(['continue', 'RETURN', 'ACCEPT']);
+
+export function laneStations(
+  entries: readonly TraceEntry[],
+  start: number,
+  end: number,
+): Station[] {
+  const out: Station[] = [];
+  let ctHit = false;
+  let natRulesSeen = false;
+  for (let i = start; i <= end; i++) {
+    const s = entries[i]!.step;
+    switch (s.kind) {
+      case 'send':
+        out.push({ index: i, kind: 'send', label: 'send' });
+        break;
+      case 'wire':
+        out.push({ index: i, kind: 'wire', label: `${s.at.iface ?? ''} →` });
+        break;
+      case 'hook':
+        out.push({ index: i, kind: 'hook', label: s.hook });
+        break;
+      case 'rule':
+        if (s.table === 'nat') natRulesSeen = true;
+        if (s.matched && !QUIET_OUTCOMES.has(s.outcome)) {
+          const chain = /^[A-Z]+$/.test(s.outcome) && !s.outcome.startsWith('KUBE');
+          out.push({
+            index: i,
+            kind: chain ? 'target' : 'chain',
+            label: s.outcome,
+            detail: `${s.table} ${s.chain} #${s.ruleNum}`,
+          });
+        }
+        break;
+      case 'nat':
+        out.push({
+          index: i,
+          kind: 'nat',
+          label: s.manip.toUpperCase(),
+          detail: `${headerLine(s.before)} ⇒ ${headerLine(s.after)}`,
+        });
+        break;
+      case 'route':
+        out.push({ index: i, kind: 'route', label: 'routing', detail: s.oif ?? s.decision });
+        break;
+      case 'conntrack':
+        if (s.event === 'hit') ctHit = true;
+        out.push({ index: i, kind: 'ct', label: `conntrack ${s.event}`, detail: s.ctstate });
+        if (s.event === 'hit' && s.ctstate === 'ESTABLISHED') {
+          // The nat table sees only a connection's first packet: later ones are rewritten
+          // from the conntrack entry without walking KUBE-SERVICES (nf_nat_inet_fn).
+          out.push({ index: i, kind: 'skip', label: 'KUBE-SERVICES' });
+        }
+        break;
+      case 'bridge':
+        out.push({
+          index: i,
+          kind: 'bridge',
+          label: s.bridge,
+          ...(s.callIptables ? { detail: 'br_netfilter' } : {}),
+        });
+        break;
+      case 'verdict':
+        out.push({ index: i, kind: 'verdict', label: s.verdict });
+        break;
+      case 'policy':
+        break;
+    }
+  }
+  if (ctHit && natRulesSeen) return out.filter((st) => st.kind !== 'skip');
+  return out;
+}

@@ -1,0 +1,108 @@
+/**
+ * The packet inspector: the current step in full, and the packet's headers at every step
+ * (each NAT rewrite shows what changed).
+ */
+import { useTranslation } from 'react-i18next';
+import type { PacketHeader } from '../../protocol/trace';
+import { explainStep } from '../i18n';
+import { headerLine, stepTitle } from '../packets/format';
+import { useLab } from '../store';
+
+const FIELDS: (keyof PacketHeader)[] = [
+  'src',
+  'sport',
+  'dst',
+  'dport',
+  'proto',
+  'tcpFlags',
+  'length',
+  'ttl',
+  'mark',
+];
+
+function HeaderTable({
+  before,
+  after,
+}: {
+  before?: PacketHeader | undefined;
+  after: PacketHeader;
+}) {
+  const { t } = useTranslation();
+  return (
+    <table className="header-table">
+      <thead>
+        <tr>
+          <th scope="col">{t('inspector.field')}</th>
+          {before && <th scope="col">{t('inspector.before')}</th>}
+          <th scope="col">{before ? t('inspector.after') : t('inspector.value')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {FIELDS.filter((f) => after[f] !== undefined || before?.[f] !== undefined).map((f) => {
+          const a = String(after[f] ?? '');
+          const b = before ? String(before[f] ?? '') : undefined;
+          return (
+            <tr key={f} className={b !== undefined && a !== b ? 'changed' : undefined}>
+              <th scope="row">{f}</th>
+              {b !== undefined && <td>{f === 'mark' ? `0x${Number(b).toString(16)}` : b}</td>}
+              <td>{f === 'mark' ? `0x${Number(a).toString(16)}` : a}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+export function InspectorPanel() {
+  const { t, i18n } = useTranslation();
+  const trace = useLab((s) => s.trace);
+  const cursor = useLab((s) => s.cursor);
+  const seek = useLab((s) => s.seek);
+  const entry = trace?.entries[cursor];
+  if (trace === undefined || entry === undefined)
+    return <p className="muted">{t('inspector.none')}</p>;
+  const s = entry.step;
+  const history = trace.entries
+    .map((e, i) => ({ e, i }))
+    .filter(
+      ({ e }) =>
+        e.step.packetId === s.packetId &&
+        (e.step.kind === 'send' || e.step.kind === 'wire' || e.step.kind === 'nat'),
+    );
+  return (
+    <div className="inspector" data-testid="inspector">
+      <h3>
+        #{s.seq} {s.kind} · {entry.host}
+        {s.at.iface ? ` (${s.at.iface})` : ''}
+      </h3>
+      <p className="why">{explainStep(s, i18n.language)}</p>
+      <p>
+        <code>{stepTitle(s)}</code>
+      </p>
+      {s.kind === 'rule' && <pre className="wrap">{s.rule}</pre>}
+      {s.kind === 'conntrack' && <pre className="wrap">{s.entry}</pre>}
+      {s.kind === 'nat' ? (
+        <HeaderTable before={s.before} after={s.after} />
+      ) : (
+        entry.header && <HeaderTable after={entry.header} />
+      )}
+      <h4>{t('inspector.history', { id: s.packetId })}</h4>
+      <ol className="header-history">
+        {history.map(({ e, i }) => (
+          <li key={i}>
+            <button
+              type="button"
+              onClick={() => seek(i)}
+              aria-current={i === cursor ? 'step' : undefined}
+            >
+              #{e.step.seq} {e.host}{' '}
+              {e.step.kind === 'nat' ? e.step.manip.toUpperCase() : e.step.kind}:{' '}
+              <code>{headerLine(e.header)}</code>
+            </button>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * The scenario: the editor (lazy Monaco), Apply, the problems the engine found (positioned),
+ * and after an apply the rule lines that changed on each node.
+ */
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLab } from '../store';
+
+const ScenarioEditor = lazy(() => import('../editor/ScenarioEditor'));
+
+export function ScenarioPanel() {
+  const { t } = useTranslation();
+  const applyText = useLab((s) => s.applyText);
+  const diagnostics = useLab((s) => s.diagnostics);
+  const lastApply = useLab((s) => s.lastApply);
+  const dirty = useLab((s) => s.text !== s.goodText);
+  const busy = useLab((s) => s.engine !== 'ready');
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  return (
+    <div className="scenario-panel">
+      <div className="panel-tools">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void applyText()}
+          disabled={busy}
+          title="Ctrl+Enter"
+        >
+          {t('editor.apply')}
+        </button>
+        <span className={dirty ? 'warn-text' : 'muted'} data-testid="apply-state">
+          {dirty ? t('editor.unapplied') : t('editor.running')}
+        </span>
+      </div>
+      <div className="editor-wrap">
+        <Suspense fallback={<p className="muted">{t('editor.loading')}</p>}>
+          <ScenarioEditor />
+        </Suspense>
+      </div>
+      {diagnostics.length > 0 && (
+        <ul className="diagnostics" aria-label={t('editor.problems')} data-testid="diagnostics">
+          {diagnostics.map((d, i) => (
+            <li key={i} className={d.severity}>
+              <code>
+                {d.line}:{d.col}
+              </code>{' '}
+              {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {lastApply !== undefined && (
+        <div className="apply-result" role="status" data-testid="apply-result">
+          {!lastApply.accepted ? (
+            <p className="warn">{t('editor.rejected', { n: errors.length })}</p>
+          ) : lastApply.ruleDiffs.length === 0 ? (
+            <p>{t('editor.noRuleChange')}</p>
+          ) : (
+            lastApply.ruleDiffs.map((d) => (
+              <details key={d.node} open>
+                <summary>
+                  {t('editor.ruleDiff', {
+                    node: d.node,
+                    added: d.added.length,
+                    removed: d.removed.length,
+                  })}
+                </summary>
+                <pre className="diff" tabIndex={0}>
+                  {d.removed.map((l, i) => (
+                    <span key={`r${i}`} className="del">
+                      - {l}
+                      {'\n'}
+                    </span>
+                  ))}
+                  {d.added.map((l, i) => (
+                    <span key={`a${i}`} className="add">
+                      + {l}
+                      {'\n'}
+                    </span>
+                  ))}
+                </pre>
+              </details>
+            ))
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

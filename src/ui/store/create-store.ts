@@ -1,0 +1,281 @@
+/**
+ * The lab's one store (zustand vanilla: no React here), built from slices. Only slice actions
+ * talk to the engine; components read state through selectors and call actions.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { LoadAnswer, Views } from '../../protocol/lab';
+import { loadSaved, save, type KeyValueStorage } from './persist';
+import { traceEntries } from './trace-model';
+import type { AppState, LabCaller } from './types';
+
+export type AppStore = StoreApi<AppState>;
+
+export interface StoreDeps {
+  readonly lab: LabCaller;
+  readonly storage?: KeyValueStorage;
+  /** Timers for playback (injected so tests can drive them). */
+  readonly setInterval?: (fn: () => void, ms: number) => unknown;
+  readonly clearInterval?: (id: unknown) => void;
+}
+
+const byNode = (views: readonly Views[]) => Object.fromEntries(views.map((v) => [v.node, v]));
+
+export function createAppStore(deps: StoreDeps): AppStore {
+  const saved = loadSaved(deps.storage);
+  const setTimer = deps.setInterval ?? ((fn, ms) => globalThis.setInterval(fn, ms));
+  const clearTimer =
+    deps.clearInterval ?? ((id) => globalThis.clearInterval(id as ReturnType<typeof setInterval>));
+  let timer: unknown;
+  let validateSeq = 0;
+
+  return createStore<AppState>()((set, get) => {
+    const persist = () => {
+      const s = get();
+      save(deps.storage, {
+        version: 1,
+        text: s.text,
+        goodText: s.goodText,
+        presetId: s.presetId,
+        speed: s.speed,
+        largeText: s.largeText,
+        editorOpen: s.editorOpen,
+      });
+    };
+    const fail = (e: unknown) =>
+      set({
+        engine: 'ready',
+        notice: { kind: 'error', detail: e instanceof Error ? e.message : String(e) },
+      });
+    const took = (answer: LoadAnswer, text: string) => {
+      set({ diagnostics: answer.diagnostics, topology: answer.topology });
+      if (answer.accepted) set({ goodText: text });
+      const nodes = answer.topology.nodes.map((n) => n.name);
+      if (!nodes.includes(get().viewNode) && nodes[0] !== undefined) set({ viewNode: nodes[0] });
+      persist();
+    };
+    const stopTimer = () => {
+      if (timer !== undefined) clearTimer(timer);
+      timer = undefined;
+    };
+
+    return {
+      // scenario
+      text: saved?.text ?? '',
+      goodText: saved?.goodText ?? '',
+      presetId: saved?.presetId ?? 'builtin',
+      diagnostics: [],
+      lastApply: undefined,
+      setText(text) {
+        set({ text });
+        persist();
+        const mine = ++validateSeq;
+        void deps.lab.call('validate', text).then(
+          (diagnostics) => {
+            if (mine === validateSeq) set({ diagnostics });
+          },
+          () => undefined,
+        );
+      },
+      async applyText() {
+        const text = get().text;
+        set({ engine: 'busy' });
+        try {
+          const answer = await deps.lab.call('apply', text);
+          took(answer, text);
+          set({
+            lastApply: { accepted: answer.accepted, ruleDiffs: answer.ruleDiffs },
+            engine: 'ready',
+          });
+          await get().refreshViews();
+        } catch (e) {
+          fail(e);
+        }
+      },
+      async loadPreset(id, given) {
+        stopTimer();
+        const text = given ?? (await deps.lab.call('defaultScenario'));
+        set({
+          engine: 'busy',
+          presetId: id,
+          text,
+          trace: undefined,
+          cursor: -1,
+          playing: false,
+          lastApply: undefined,
+        });
+        persist();
+        try {
+          const answer = await deps.lab.call('load', text);
+          took(answer, text);
+          set({ engine: 'ready' });
+          await get().refreshViews();
+        } catch (e) {
+          fail(e);
+        }
+      },
+      async changeSetting(setting) {
+        const text = await deps.lab.call('withSetting', get().text, setting);
+        set({ text });
+        persist();
+        await get().applyText();
+      },
+
+      // sim
+      engine: 'starting',
+      notice: undefined,
+      topology: undefined,
+      views: {},
+      async start() {
+        let good = get().goodText;
+        if (good === '') {
+          good = await deps.lab.call('defaultScenario');
+          set({ text: get().text === '' ? good : get().text, goodText: good });
+        }
+        const answer = await deps.lab.call('load', good);
+        took(answer, good);
+        if (get().text !== good) set({ diagnostics: await deps.lab.call('validate', get().text) });
+        set({ engine: 'ready' });
+        await get().refreshViews();
+      },
+      async refreshViews() {
+        try {
+          set({ views: byNode(await deps.lab.call('allViews')) });
+        } catch (e) {
+          fail(e);
+        }
+      },
+      async runTerminal(host, line) {
+        try {
+          const answer = await deps.lab.call('run', host, line);
+          if (answer.steps.length > 0) {
+            // Packets the command caused are animated like the packet picker's.
+            const before = get().views;
+            const after = byNode(await deps.lab.call('allViews'));
+            stopTimer();
+            set({
+              trace: {
+                request: undefined,
+                runs: [answer],
+                entries: traceEntries([answer]),
+                before,
+                after,
+              },
+              cursor: -1,
+              playing: false,
+            });
+            set({ views: after });
+          } else await get().refreshViews();
+          // A command may change the cluster (kubectl apply, sysctl -w): the graph follows.
+          set({ topology: await deps.lab.call('topology') });
+          return answer;
+        } catch (e) {
+          fail(e);
+          return undefined;
+        }
+      },
+      dismissNotice() {
+        set({ notice: undefined });
+      },
+      async workerRestarted(detail) {
+        // The new worker knows nothing: rebuild the last good cluster; the editor's text stays.
+        set({ notice: { kind: 'restarted', detail }, engine: 'busy' });
+        const answer = await deps.lab.call('load', get().goodText);
+        took(answer, get().goodText);
+        set({ engine: 'ready' });
+        await get().refreshViews();
+      },
+
+      // trace
+      trace: undefined,
+      async send(req) {
+        stopTimer();
+        set({ engine: 'busy', playing: false });
+        try {
+          const answer = await deps.lab.call('send', req);
+          set({
+            trace: {
+              request: req,
+              runs: answer.runs,
+              entries: traceEntries(answer.runs),
+              before: byNode(answer.before),
+              after: byNode(answer.after),
+            },
+            cursor: -1,
+            views: byNode(answer.after),
+            engine: 'ready',
+          });
+        } catch (e) {
+          fail(e);
+        }
+      },
+
+      // playback
+      cursor: -1,
+      playing: false,
+      speed: saved?.speed ?? 2,
+      play() {
+        const entries = get().trace?.entries ?? [];
+        if (entries.length === 0) return;
+        if (get().cursor >= entries.length - 1) set({ cursor: -1 });
+        stopTimer();
+        set({ playing: true });
+        const tick = () => {
+          const n = get().trace?.entries.length ?? 0;
+          if (get().cursor >= n - 1) {
+            stopTimer();
+            set({ playing: false });
+          } else set({ cursor: get().cursor + 1 });
+        };
+        timer = setTimer(tick, 1000 / get().speed);
+      },
+      pause() {
+        stopTimer();
+        set({ playing: false });
+      },
+      stepForward() {
+        const n = get().trace?.entries.length ?? 0;
+        get().pause();
+        set({ cursor: Math.min(n - 1, get().cursor + 1) });
+      },
+      stepBack() {
+        get().pause();
+        set({ cursor: Math.max(-1, get().cursor - 1) });
+      },
+      seek(index) {
+        get().pause();
+        const n = get().trace?.entries.length ?? 0;
+        set({ cursor: Math.max(-1, Math.min(n - 1, index)) });
+      },
+      setSpeed(speed) {
+        set({ speed });
+        persist();
+        if (get().playing) get().play();
+      },
+
+      // view
+      tab: 'scenario',
+      viewNode: '',
+      editorOpen: saved?.editorOpen ?? true,
+      largeText: saved?.largeText ?? false,
+      allSteps: false,
+      draft: {
+        from: 'pod/default/client',
+        to: { kind: 'service', namespace: 'kube-system', name: 'kube-dns', port: 53 },
+        protocol: 'udp',
+        count: 1,
+      },
+      setDraft: (d) => set({ draft: { ...get().draft, ...d } }),
+      setTab: (tab) => set({ tab }),
+      setViewNode: (viewNode) => set({ viewNode }),
+      toggleEditor() {
+        set({ editorOpen: !get().editorOpen });
+        persist();
+      },
+      toggleLargeText() {
+        set({ largeText: !get().largeText });
+        persist();
+      },
+      toggleAllSteps: () => set({ allSteps: !get().allSteps }),
+    };
+  });
+}

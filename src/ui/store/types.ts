@@ -1,0 +1,95 @@
+import type {
+  CommandAnswer,
+  LabApi,
+  LabDiagnostic,
+  RuleDiff,
+  SendRequest,
+  Setting,
+  Topology,
+  Views,
+} from '../../protocol/lab';
+import type { TraceEntry } from './trace-model';
+
+/** The engine as the store sees it: the worker client, or a LabSession inline in tests. */
+export interface LabCaller {
+  call<K extends keyof LabApi>(
+    method: K,
+    ...args: Parameters<LabApi[K]>
+  ): Promise<ReturnType<LabApi[K]>>;
+}
+
+export type PanelTab = 'scenario' | 'events' | 'rules' | 'inspector' | 'terminal' | 'settings';
+
+export interface ScenarioSlice {
+  /** The editor's text: saved on every change, whether or not it is valid. */
+  text: string;
+  /** The last text the running cluster was built from. */
+  goodText: string;
+  presetId: string;
+  diagnostics: readonly LabDiagnostic[];
+  lastApply: { readonly accepted: boolean; readonly ruleDiffs: readonly RuleDiff[] } | undefined;
+  setText(text: string): void;
+  applyText(): Promise<void>;
+  /** Loads a preset; `text` undefined = the built-in scenario. */
+  loadPreset(id: string, text: string | undefined): Promise<void>;
+  changeSetting(setting: Setting): Promise<void>;
+}
+
+export interface SimSlice {
+  engine: 'starting' | 'ready' | 'busy';
+  /** What the lab has to tell: the worker restarted, a request failed. */
+  notice: { readonly kind: 'restarted' | 'error'; readonly detail: string } | undefined;
+  topology: Topology | undefined;
+  views: Readonly<Record<string, Views>>;
+  start(): Promise<void>;
+  refreshViews(): Promise<void>;
+  runTerminal(host: string, line: string): Promise<CommandAnswer | undefined>;
+  dismissNotice(): void;
+  workerRestarted(detail: string): Promise<void>;
+}
+
+export interface TraceData {
+  readonly request: SendRequest | undefined;
+  readonly runs: readonly CommandAnswer[];
+  readonly entries: readonly TraceEntry[];
+  readonly before: Readonly<Record<string, Views>>;
+  readonly after: Readonly<Record<string, Views>>;
+}
+
+export interface TraceSlice {
+  trace: TraceData | undefined;
+  send(req: SendRequest): Promise<void>;
+}
+
+export interface PlaybackSlice {
+  /** Index of the current trace entry; -1 = before the first step. */
+  cursor: number;
+  playing: boolean;
+  /** Steps per second. */
+  speed: number;
+  play(): void;
+  pause(): void;
+  stepForward(): void;
+  stepBack(): void;
+  seek(index: number): void;
+  setSpeed(speed: number): void;
+}
+
+export interface ViewSlice {
+  tab: PanelTab;
+  viewNode: string;
+  /** The side panels (tabs) are shown; hidden gives the graph the room (projector). */
+  editorOpen: boolean;
+  largeText: boolean;
+  allSteps: boolean;
+  /** The packet picker's choice (source, destination, protocol, count). */
+  draft: SendRequest;
+  setDraft(draft: Partial<SendRequest>): void;
+  setTab(tab: PanelTab): void;
+  setViewNode(node: string): void;
+  toggleEditor(): void;
+  toggleLargeText(): void;
+  toggleAllSteps(): void;
+}
+
+export type AppState = ScenarioSlice & SimSlice & TraceSlice & PlaybackSlice & ViewSlice;

@@ -1,0 +1,247 @@
+/**
+ * The engine behind the web lab: one running World and the answers the lab protocol promises
+ * (src/protocol/lab.ts). Plain TypeScript with no worker globals, so the same class runs inside
+ * the Web Worker (lab.worker.ts) and in Node tests.
+ *
+ * Everything the panels show comes from the lab's own commands (`iptables-save -c`,
+ * `conntrack -L`, `ipvsadm -Ln`, `nft list ruleset`), so a view is always exactly what the
+ * terminal prints, and new proxy modes show up here as soon as their commands exist.
+ */
+import {
+  createLabRegistry,
+  DEFAULT_SCENARIO,
+  explainText,
+  hostView,
+  loadScenario,
+  runCommandLine,
+  runScript,
+  traceCursor,
+  traceSince,
+  World,
+  type Diagnostic,
+} from '../engine';
+import type {
+  CommandAnswer,
+  HostTarget,
+  LabApi,
+  LabDiagnostic,
+  LoadAnswer,
+  RuleDiff,
+  SendAnswer,
+  SendRequest,
+  Setting,
+  Topology,
+  Views,
+} from '../protocol/lab';
+import { LAB_PROTOCOL_VERSION } from '../protocol/lab';
+import { commandForSend } from './send-command';
+import { withSetting } from './settings';
+import { topologyOf } from './topology';
+
+function toLabDiagnostics(diagnostics: readonly Diagnostic[]): LabDiagnostic[] {
+  return diagnostics.map((d) => ({
+    severity: d.severity,
+    message: d.message,
+    line: d.line,
+    col: d.col,
+  }));
+}
+
+const hasErrors = (diagnostics: readonly Diagnostic[]) =>
+  diagnostics.some((d) => d.severity === 'error');
+
+/** The command that lists a mode's rules; iptables-save until the mode's own tool exists. */
+const RULES_COMMAND = {
+  iptables: 'iptables-save -c',
+  ipvs: 'ipvsadm -Ln',
+  nftables: 'nft list ruleset',
+} as const;
+
+/** `command not found`, as bash reports it (exit 127): the lab has no such tool yet. */
+const NOT_FOUND = 127;
+
+export class LabSession implements LabApi {
+  private world: World;
+  private readonly registry = createLabRegistry();
+
+  constructor(text: string = DEFAULT_SCENARIO) {
+    this.world = World.fromScenario(text).world;
+  }
+
+  version(): number {
+    return LAB_PROTOCOL_VERSION;
+  }
+
+  defaultScenario(): string {
+    return DEFAULT_SCENARIO;
+  }
+
+  validate(text: string): LabDiagnostic[] {
+    return toLabDiagnostics(loadScenario(text).diagnostics);
+  }
+
+  load(text: string): LoadAnswer {
+    const { world, diagnostics } = World.fromScenario(text);
+    if (hasErrors(diagnostics)) return this.rejected(diagnostics);
+    this.world = world;
+    return {
+      accepted: true,
+      diagnostics: toLabDiagnostics(diagnostics),
+      topology: this.topology(),
+      ruleDiffs: [],
+    };
+  }
+
+  apply(text: string): LoadAnswer {
+    // As a learner re-applying an edited scenario: objects that still exist keep their
+    // ClusterIPs, NodePorts and pod IPs; kube-proxy on every node syncs the change.
+    const { cluster, diagnostics } = loadScenario(text, { previous: this.world.cluster });
+    if (hasErrors(diagnostics)) return this.rejected(diagnostics);
+    const before = this.ruleLinesByNode();
+    this.world.setCluster(cluster);
+    const after = this.ruleLinesByNode();
+    const ruleDiffs: RuleDiff[] = [];
+    for (const [node, lines] of after) {
+      const diff = diffLines(before.get(node) ?? [], lines);
+      if (diff.added.length > 0 || diff.removed.length > 0) ruleDiffs.push({ node, ...diff });
+    }
+    return {
+      accepted: true,
+      diagnostics: toLabDiagnostics(diagnostics),
+      topology: this.topology(),
+      ruleDiffs,
+    };
+  }
+
+  send(req: SendRequest): SendAnswer {
+    const before = this.allViews();
+    const line = commandForSend(this.world.cluster, req);
+    const runs: CommandAnswer[] = [];
+    const count = Math.max(1, Math.min(20, Math.floor(req.count)));
+    for (let i = 0; i < count; i++) {
+      runs.push(typeof line === 'string' ? this.run(req.from, line) : failed(req.from, line.error));
+    }
+    return { runs, before, after: this.allViews() };
+  }
+
+  run(host: HostTarget, line: string): CommandAnswer {
+    const prompt = `${host}$ ${line}`;
+    if (line.includes('\n')) return failed(host, 'kube-proxy-lab: one command line at a time\n');
+    const cursor = traceCursor(this.world);
+    let stdout = '';
+    let stderr = '';
+    let exitCode = 0;
+    runScript(this.world, prompt, {
+      readFile: () => undefined,
+      registry: this.registry,
+      onOutput: (_line, result) => {
+        stdout += result.stdout;
+        stderr += result.stderr;
+        exitCode = result.exitCode;
+      },
+    });
+    const steps = traceSince(this.world, cursor).map((s) => ({ ...s, text: explainText(s.why) }));
+    return { prompt, stdout, stderr, exitCode, steps };
+  }
+
+  views(node: string): Views {
+    const mode = this.world.cluster.kubeProxy.mode;
+    let rulesCommand: string = RULES_COMMAND[mode];
+    let rules = this.quiet(node, rulesCommand);
+    if (rules.exitCode === NOT_FOUND) {
+      rulesCommand = RULES_COMMAND.iptables;
+      rules = this.quiet(node, rulesCommand);
+    }
+    const ct = this.quiet(node, 'conntrack -L');
+    return {
+      node,
+      rules: rules.stdout + rules.stderr,
+      rulesCommand,
+      conntrack: ct.stdout,
+      conntrackSummary: ct.stderr,
+      now: this.world.nowSeconds(),
+    };
+  }
+
+  allViews(): Views[] {
+    return this.world.cluster.nodes.map((n) => this.views(n.meta.name));
+  }
+
+  withSetting(text: string, setting: Setting): string {
+    return withSetting(text, setting);
+  }
+
+  topology(): Topology {
+    const errors: string[] = [];
+    const mode = this.world.cluster.kubeProxy.mode;
+    const first = this.world.cluster.nodes[0]?.meta.name;
+    if (mode !== 'iptables' && first !== undefined) {
+      const probe = this.quiet(first, RULES_COMMAND[mode]);
+      if (probe.exitCode === NOT_FOUND) errors.push(`mode-unsupported:${mode}`);
+    }
+    for (const node of this.world.cluster.nodes) {
+      const error = this.world.kernel(node.meta.name)?.lastRestoreError ?? '';
+      if (error !== '') errors.push(`${node.meta.name}: ${error.trim()}`);
+    }
+    return topologyOf(this.world, errors);
+  }
+
+  private rejected(diagnostics: readonly Diagnostic[]): LoadAnswer {
+    return {
+      accepted: false,
+      diagnostics: toLabDiagnostics(diagnostics),
+      topology: this.topology(),
+      ruleDiffs: [],
+    };
+  }
+
+  /** A view command on a node, run outside the terminal's history (tcpdump's cursor stays). */
+  private quiet(node: string, line: string) {
+    const view = hostView(this.world, { kind: 'node', name: node }, () => undefined);
+    return runCommandLine(this.registry, { world: view }, line);
+  }
+
+  /** The rule lines of every node in the current mode, without counters and comments. */
+  private ruleLinesByNode(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const node of this.world.cluster.nodes) {
+      const text = this.views(node.meta.name).rules;
+      out.set(
+        node.meta.name,
+        text
+          .split('\n')
+          .filter((l) => l !== '' && !l.startsWith('#'))
+          .map((l) => l.replace(/^\[\d+:\d+\] /, '').replace(/ \[\d+:\d+\]$/, '')),
+      );
+    }
+    return out;
+  }
+}
+
+function failed(host: HostTarget, stderr: string): CommandAnswer {
+  return { prompt: `${host}$`, stdout: '', stderr, exitCode: 1, steps: [] };
+}
+
+/** Lines only in `after` (added) and only in `before` (removed), counting repeats. */
+export function diffLines(
+  before: readonly string[],
+  after: readonly string[],
+): { added: string[]; removed: string[] } {
+  const left = new Map<string, number>();
+  for (const l of before) left.set(l, (left.get(l) ?? 0) + 1);
+  const added: string[] = [];
+  for (const l of after) {
+    const n = left.get(l) ?? 0;
+    if (n > 0) left.set(l, n - 1);
+    else added.push(l);
+  }
+  const removed: string[] = [];
+  const right = new Map<string, number>();
+  for (const l of after) right.set(l, (right.get(l) ?? 0) + 1);
+  for (const l of before) {
+    const n = right.get(l) ?? 0;
+    if (n > 0) right.set(l, n - 1);
+    else removed.push(l);
+  }
+  return { added, removed };
+}

@@ -1,0 +1,246 @@
+/**
+ * kubectl scale / delete pod / rollout restart against the built-in scenario (web: 3 replicas
+ * of ReplicaSet web-6bc869c565 at 10.244.1.2, 10.244.1.3 on node-2 and 10.244.0.4 on node-1;
+ * client at 10.244.0.5), through the CLI. Expected texts are kubectl v1.32's (cmd/scale,
+ * cmd/delete, cmd/rollout print `<resource>.<group>/<name> <verb>` and `<kind> "<name>"
+ * deleted`), the control plane's behaviour the controllers' (ReplicaSet controller counts only
+ * active pods; the API server sets deletionTimestamp = now + grace period; EndpointSlice
+ * conditions ready/serving/terminating).
+ */
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main';
+
+async function run(script: string) {
+  let out = '';
+  let err = '';
+  const status = await main(['run', '--echo'], {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    readFile: () => undefined,
+    readStdin: () => script,
+  });
+  return { status, out, err, all: out + err };
+}
+
+/** The output of each command, by prompt line. */
+async function blocks(script: string): Promise<string[]> {
+  let all = '';
+  await main(['run', '--echo'], {
+    stdout: (t) => (all += t),
+    stderr: (t) => (all += t),
+    readFile: () => undefined,
+    readStdin: () => script,
+  });
+  const out: string[] = [];
+  for (const l of all.split('\n')) {
+    if (/^(node-\d|pod\/\S+)\$ /.test(l)) out.push('');
+    else if (out.length > 0) out[out.length - 1] += `${l}\n`;
+  }
+  return out;
+}
+
+const podRows = (text: string) =>
+  text
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.startsWith('web-'))
+    .map((l) => l.split(/\s+/));
+
+describe('kubectl scale', () => {
+  it('scales up: new pods of the same ReplicaSet with new addresses, and kube-proxy follows', async () => {
+    const [scaled, pods, svc] = await blocks(
+      [
+        'node-1$ kubectl scale deployment/web --replicas=5',
+        'node-1$ kubectl get pods -o wide',
+        'node-1$ iptables -t nat -S | grep -c "default/web -> "',
+      ].join('\n'),
+    );
+    expect(scaled).toBe('deployment.apps/web scaled\n');
+    const rows = podRows(pods!);
+    expect(rows).toHaveLength(5);
+    expect(rows.every((r) => r[0]!.startsWith('web-6bc869c565-') && r[2] === 'Running')).toBe(true);
+    const ips = rows.map((r) => r[5]);
+    expect(new Set(ips).size).toBe(5);
+    // host-local hands out the next free address of the chosen node's podCIDR.
+    expect(ips).toEqual(expect.arrayContaining(['10.244.1.2', '10.244.1.3', '10.244.0.4']));
+    expect(ips.filter((ip) => !['10.244.1.2', '10.244.1.3', '10.244.0.4'].includes(ip!))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^10\.244\.[01]\.\d+$/)]),
+    );
+    // The web Service's chain now has five SVC→SEP rules (web-nodeport's say "web-nodeport").
+    expect(svc!.trim()).toBe('5');
+  });
+
+  it('scales down: the chosen pods turn Terminating, then are gone after the grace period', async () => {
+    const [, during, , after] = await blocks(
+      [
+        'node-1$ kubectl scale deployment web --replicas=1',
+        'node-1$ kubectl get pods',
+        'node-1$ sleep 32',
+        'node-1$ kubectl get pods',
+      ].join('\n'),
+    );
+    const d = podRows(during!);
+    expect(d.filter((r) => r[2] === 'Terminating')).toHaveLength(2);
+    expect(d.filter((r) => r[2] === 'Running')).toHaveLength(1);
+    // getPodsToDelete: more pods of the ReplicaSet on the same node go first (node-2 has two).
+    const kept = d.find((r) => r[2] === 'Running')![0];
+    expect(kept).toBe('web-6bc869c565-wtj7t');
+    expect(podRows(after!).map((r) => r[0])).toEqual([kept]);
+  });
+
+  it('bad input: the real errors and exit codes, nothing changes', async () => {
+    const r = await run(
+      [
+        'node-1$ kubectl scale deployment/web',
+        'node-1$ kubectl scale deployment/web --replicas=-1',
+        'node-1$ kubectl scale deployment/web --replicas=abc',
+        'node-1$ kubectl scale deployment/nope --replicas=2',
+        'node-1$ kubectl scale --replicas=2',
+        'node-1$ kubectl scale deployment --replicas=2',
+        'node-1$ kubectl scale foo/web --replicas=2',
+        'node-1$ kubectl scale deployment/web --replicas=2 --bogus',
+        'node-1$ kubectl get deploy web --no-headers',
+      ].join('\n'),
+    );
+    expect(r.status).toBe(1);
+    expect(r.err).toContain('error: required flag(s) "replicas" not set\n');
+    expect(r.err).toContain(
+      'error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0\n',
+    );
+    expect(r.err).toContain(
+      'error: invalid argument "abc" for "--replicas" flag: strconv.ParseInt: parsing "abc": invalid syntax\n',
+    );
+    expect(r.err).toContain('Error from server (NotFound): deployments.apps "nope" not found\n');
+    expect(r.err).toContain(
+      'error: You must provide one or more resources by argument or filename.\n',
+    );
+    expect(r.err).toContain('error: resource(s) were provided, but no name was specified\n');
+    expect(r.err).toContain('error: the server doesn\'t have a resource type "foo"\n');
+    expect(r.err).toContain('unknown flag: --bogus');
+    expect(r.out).not.toContain('scaled');
+    expect(r.out).toMatch(/^web +3\/3 +3 +3 /m);
+  });
+});
+
+describe('kubectl delete pod', () => {
+  it('waits for the pod to go (grace period), and the Deployment replaces it at once', async () => {
+    const [deleted, pods] = await blocks(
+      ['node-1$ kubectl delete pod web-6bc869c565-g2952', 'node-1$ kubectl get pods -o wide'].join(
+        '\n',
+      ),
+    );
+    expect(deleted).toBe('pod "web-6bc869c565-g2952" deleted\n');
+    const rows = podRows(pods!);
+    expect(rows.map((r) => r[0])).not.toContain('web-6bc869c565-g2952');
+    expect(rows).toHaveLength(3);
+    // The replacement started 31 s ago (kubectl waited for the grace period), at a new address.
+    const fresh = rows.find(
+      (r) => !['web-6bc869c565-n4xdw', 'web-6bc869c565-wtj7t'].includes(r[0]!),
+    );
+    expect(fresh![4]).toBe('31s');
+    expect(fresh![5]).not.toBe('10.244.1.2');
+  });
+
+  it('--wait=false: Terminating, its endpoint serving but not ready, kube-proxy drops it', async () => {
+    const [, pods, slice, rules] = await blocks(
+      [
+        'node-1$ kubectl delete pod web-6bc869c565-g2952 --wait=false',
+        'node-1$ kubectl get pod web-6bc869c565-g2952 -o yaml',
+        'node-1$ kubectl get endpointslices -l kubernetes.io/service-name=web -o yaml',
+        'node-1$ iptables -t nat -S | grep "default/web -> "',
+      ].join('\n'),
+    );
+    // deletionTimestamp = now + terminationGracePeriodSeconds (lab clock: 10 days after 08:00).
+    expect(pods).toContain('deletionTimestamp: "2026-03-12T08:00:30Z"');
+    expect(slice).toMatch(
+      /- 10\.244\.1\.2\n {4}conditions:\n {6}ready: false\n {6}serving: true\n {6}terminating: true/,
+    );
+    expect(rules).not.toContain('10.244.1.2');
+    expect(rules!.split('\n').filter(Boolean)).toHaveLength(3);
+  });
+
+  it('bad input', async () => {
+    const r = await run(
+      [
+        'node-1$ kubectl delete pod nope',
+        'node-1$ kubectl delete pod',
+        'node-1$ kubectl delete',
+        'node-1$ kubectl delete pod web-6bc869c565-g2952 -n kube-system',
+        'node-1$ kubectl delete svc web',
+        'node-1$ kubectl get pods --no-headers',
+      ].join('\n'),
+    );
+    expect(r.status).toBe(1);
+    expect(r.err).toContain('Error from server (NotFound): pods "nope" not found\n');
+    expect(r.err).toContain('error: resource(s) were provided, but no name was specified\n');
+    expect(r.err).toContain(
+      "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n",
+    );
+    expect(r.err).toContain(
+      'Error from server (NotFound): pods "web-6bc869c565-g2952" not found\n',
+    );
+    expect(r.err).toContain('lab: `kubectl delete services` is not modelled in kube-proxy-lab\n');
+    expect(r.out).not.toContain('deleted');
+    expect(r.out.match(/Running/g)).toHaveLength(4);
+  });
+});
+
+describe('kubectl rollout restart', () => {
+  it('a new template hash, a new ReplicaSet, old pods Terminating, then gone', async () => {
+    const [restarted, rs, pods, , after] = await blocks(
+      [
+        'node-1$ kubectl rollout restart deployment/web',
+        'node-1$ kubectl get rs',
+        'node-1$ kubectl get pods',
+        'node-1$ sleep 31',
+        'node-1$ kubectl get pods',
+      ].join('\n'),
+    );
+    expect(restarted).toBe('deployment.apps/web restarted\n');
+    const rsRows = rs!
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => l.split(/\s+/));
+    const old = rsRows.find((r) => r[0] === 'web-6bc869c565')!;
+    const fresh = rsRows.find((r) => r[0] !== 'web-6bc869c565')!;
+    expect(old.slice(1, 5)).toEqual(['0', '0', '0', '10d']);
+    expect(fresh[0]).toMatch(/^web-[bcdfghjklmnpqrstvwxz2-9]+$/);
+    expect(fresh.slice(1, 5)).toEqual(['3', '3', '3', '0s']);
+    const rows = podRows(pods!);
+    expect(rows.filter((r) => r[2] === 'Terminating').map((r) => r[0]!.slice(0, 14))).toEqual([
+      'web-6bc869c565',
+      'web-6bc869c565',
+      'web-6bc869c565',
+    ]);
+    expect(
+      rows.filter((r) => r[2] === 'Running').every((r) => r[0]!.startsWith(`${fresh[0]}-`)),
+    ).toBe(true);
+    expect(podRows(after!).map((r) => r[0]!.startsWith(`${fresh[0]}-`))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it('bad input', async () => {
+    const r = await run(
+      [
+        'node-1$ kubectl rollout restart deployment/nope',
+        'node-1$ kubectl rollout restart',
+        'node-1$ kubectl rollout bogus deployment/web',
+        'node-1$ kubectl rollout status deployment/web',
+        'node-1$ kubectl get rs --no-headers',
+      ].join('\n'),
+    );
+    expect(r.status).toBe(1);
+    expect(r.err).toContain('Error from server (NotFound): deployments.apps "nope" not found\n');
+    expect(r.err).toContain(
+      'error: You must provide one or more resources by argument or filename.\n',
+    );
+    expect(r.err).toContain('error: unknown command "bogus" for "kubectl rollout"\n');
+    expect(r.err).toContain('lab: `kubectl rollout status` is not modelled in kube-proxy-lab\n');
+    expect(r.out).not.toContain('restarted');
+    expect(r.out).toMatch(/^web-6bc869c565 +3 +3 +3 +10d$/m);
+  });
+});

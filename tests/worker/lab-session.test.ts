@@ -1,0 +1,118 @@
+/**
+ * The worker's session as the web lab uses it, run in Node: the DNS query of the lab's
+ * "done" story, apply with rule diffs, a bad document that keeps the cluster, the switches.
+ * Expected chain names come from the engine's own CLI on the built-in scenario (README).
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCENARIO } from '../../src/engine';
+import { diffLines, LabSession } from '../../src/worker/lab-session';
+
+const dnsQuery = {
+  from: 'pod/default/client',
+  to: { kind: 'service', namespace: 'kube-system', name: 'kube-dns', port: 53 },
+  protocol: 'udp',
+  count: 1,
+} as const;
+
+describe('LabSession', () => {
+  it('sends a DNS query from a pod through KUBE-SERVICES → KUBE-SVC → KUBE-SEP and back', () => {
+    const lab = new LabSession();
+    const answer = lab.send(dnsQuery);
+    const run = answer.runs[0]!;
+    expect(run.prompt).toBe(
+      'pod/default/client$ dig @10.96.0.10 -p 53 +short +tries=1 kube-dns.kube-system.svc.cluster.local',
+    );
+    expect(run.stdout).toBe('10.96.0.10\n');
+    const matched = run.steps.filter((s) => s.kind === 'rule' && s.matched);
+    const chains = matched.map((s) => (s.kind === 'rule' ? s.chain : ''));
+    expect(chains.slice(0, 4)).toEqual([
+      'PREROUTING',
+      'KUBE-SERVICES',
+      'KUBE-SVC-TCOU7JCQXEZGVUNU',
+      expect.stringMatching(/^KUBE-SEP-/),
+    ]);
+    const nat = run.steps.filter((s) => s.kind === 'nat').map((s) => s.kind === 'nat' && s.manip);
+    expect(nat).toEqual(['dnat', 'undnat']);
+    expect(run.steps.at(-1)).toMatchObject({ kind: 'verdict', verdict: 'DELIVERED' });
+    expect(run.steps.every((s) => s.text.length > 0 && !s.text.includes('{'))).toBe(true);
+    // The entry is not in the table before and is after.
+    expect(answer.before[0]!.conntrack).not.toContain('dport=53');
+    expect(answer.after[0]!.conntrack).toMatch(
+      /^udp +17 \d+ src=10\.244\.0\.5 dst=10\.96\.0\.10 /m,
+    );
+    expect(answer.after[0]!.rules).toMatch(/^\[1:107\] -A KUBE-SVC-TCOU7JCQXEZGVUNU /m);
+  });
+
+  it('applies an edit, reports the rules it added, and keeps the cluster on a bad document', () => {
+    const lab = new LabSession();
+    // The web Service (the first `port: 80`) moves to port 8080.
+    const changed = DEFAULT_SCENARIO.replace(
+      '  - port: 80\n    targetPort: http',
+      '  - port: 8080\n    targetPort: http',
+    );
+    const ok = lab.apply(changed);
+    expect(ok.accepted).toBe(true);
+    const node1 = ok.ruleDiffs.find((d) => d.node === 'node-1')!;
+    expect(node1.added.join('\n')).toContain('--dport 8080');
+    expect(node1.removed.join('\n')).toContain('--dport 80 ');
+    const bad = lab.apply(
+      changed.replace(
+        'kind: Service\nmetadata:\n  name: web\n',
+        'kind: Service\nmetadata:\n  name: Web_\n',
+      ),
+    );
+    expect(bad.accepted).toBe(false);
+    expect(bad.diagnostics.some((d) => d.severity === 'error' && d.line > 0)).toBe(true);
+    expect(bad.topology.services.map((s) => s.name)).toContain('web');
+    expect(lab.views('node-1').rules).toContain('--dport 8080');
+  });
+
+  it('writes the switches into the scenario text and kube-proxy follows them', () => {
+    const lab = new LabSession();
+    let text = lab.withSetting(DEFAULT_SCENARIO, { kind: 'masqueradeAll', on: true });
+    text = lab.withSetting(text, { kind: 'bridgeNf', node: 'node-1', on: false });
+    text = lab.withSetting(text, { kind: 'hairpinMode', mode: 'promiscuous-bridge' });
+    const answer = lab.apply(text);
+    expect(answer.accepted).toBe(true);
+    expect(answer.topology.masqueradeAll).toBe(true);
+    expect(answer.topology.hairpinMode).toBe('promiscuous-bridge');
+    expect(answer.topology.nodes.find((n) => n.name === 'node-1')?.bridgeNfCallIptables).toBe('0');
+    // kube-proxy's masqueradeAll rule: every packet to a ClusterIP gets KUBE-MARK-MASQ.
+    expect(lab.views('node-1').rules).toMatch(/-A KUBE-SVC-\w+ .*-j KUBE-MARK-MASQ/);
+    const ipvs = lab.apply(lab.withSetting(text, { kind: 'proxyMode', mode: 'ipvs' }));
+    expect(ipvs.topology.mode).toBe('ipvs');
+  });
+
+  it('runs terminal lines on a host and reports unknown hosts as the CLI does', () => {
+    const lab = new LabSession();
+    expect(lab.run('node-1', 'iptables -t nat -L KUBE-SERVICES -n | head -1').stdout).toBe(
+      'Chain KUBE-SERVICES (2 references)\n',
+    );
+    expect(lab.run('nowhere', 'ip addr').stderr).toContain('no node or external client named');
+  });
+
+  it('diffs lines as multisets', () => {
+    expect(diffLines(['a', 'b', 'b'], ['b', 'c'])).toEqual({ added: ['c'], removed: ['a', 'b'] });
+  });
+});
+
+describe('withSetting', () => {
+  const lab = new LabSession();
+  it('rewrites only the value of a top-level key, keeping comments and alignment', () => {
+    const text = lab.withSetting(DEFAULT_SCENARIO, { kind: 'proxyMode', mode: 'nftables' });
+    expect(text).toBe(
+      DEFAULT_SCENARIO.replace(
+        'mode: iptables                # or ipvs, nftables',
+        'mode: nftables                # or ipvs, nftables',
+      ),
+    );
+  });
+  it('adds nested keys to the first document without repeating the comments above it', () => {
+    const text = lab.withSetting(DEFAULT_SCENARIO, { kind: 'bridgeNf', node: 'node-1', on: false });
+    expect(text.split('# A small cluster').length).toBe(2);
+    expect(text).toMatch(
+      /nodes:\n {2}node-1:\n {4}sysctls:\n {6}net.bridge.bridge-nf-call-iptables: "0"\n/,
+    );
+    expect(lab.validate(text).filter((d) => d.severity === 'error')).toEqual([]);
+  });
+});
