@@ -11,7 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { RunResult } from './netns';
-import type { NormaliseContext } from './experiment-diff';
+import type { NormaliseContext } from './normalise';
 
 export interface Capture {
   readonly child: ChildProcess;

@@ -18,109 +18,84 @@
  * Every namespace is named `kpl-cl-<random>-…`; destroy() kills the servers and deletes them all.
  * Nothing here touches the root namespace's links, routes, rules or sysctls.
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import type { Cluster } from '../../src/engine/model/cluster';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Cluster, Pod } from '../../src/engine/model/cluster';
 import { cidrNth, cidrParse, cidrToString } from '../../src/engine/model/ip';
 import { hostNetwork, hostVethName, type HostRef } from '../../src/engine/routing/topology';
 import type { World } from '../../src/engine/sim/world';
 import type { RunResult } from './netns';
+import { KUBE_PROXY_SYSCTLS, MODELLED_KERNEL, PER_NETNS_SYSCTL, sh } from './netns-env';
 import { serverSpec, startPodServer } from './pod-servers';
 
-function sh(argv: readonly string[], input = '', timeoutMs = 30_000): RunResult {
-  const r = spawnSync(argv[0] ?? 'true', argv.slice(1), {
-    input,
-    encoding: 'utf8',
-    timeout: timeoutMs,
-  });
-  return { stdout: r.stdout ?? '', stderr: r.stderr ?? '', exitCode: r.status ?? -1 };
-}
-
-let unavailable: string | undefined | null = null;
-
-/** undefined when the cluster can be built here; otherwise why not (the tests say so and skip). */
-export function clusterNetnsUnavailableReason(): string | undefined {
-  if (unavailable !== null) return unavailable;
-  if (process.platform !== 'linux') return (unavailable = 'not Linux');
-  if (process.getuid?.() !== 0) return (unavailable = 'not running as root');
-  for (const tool of ['ip', 'bridge', 'iptables', 'iptables-restore', 'nfacct', 'conntrack']) {
-    if (sh(['sh', '-c', `command -v ${tool}`]).exitCode !== 0)
-      return (unavailable = `${tool} is not installed`);
-  }
-  for (const tool of ['curl', 'sysctl']) {
-    if (sh(['sh', '-c', `command -v ${tool}`]).exitCode !== 0)
-      return (unavailable = `${tool} is not installed`);
-  }
-  const version = sh(['iptables', '--version']).stdout.trim();
-  if (version !== 'iptables v1.8.9 (nf_tables)')
-    return (unavailable = `iptables is "${version}", not v1.8.9 (nf_tables)`);
-  // br_netfilter gives every namespace its own net.bridge.* sysctls; load it if it is missing.
-  if (!existsSync('/proc/sys/net/bridge/bridge-nf-call-iptables')) sh(['modprobe', 'br_netfilter']);
-  const probe = `kpl-cl-${randomBytes(3).toString('hex')}-probe`;
-  const add = sh(['ip', 'netns', 'add', probe]);
-  if (add.exitCode !== 0)
-    return (unavailable = `cannot create a network namespace: ${add.stderr.trim()}`);
-  try {
-    const r = sh([
-      'ip',
-      'netns',
-      'exec',
-      probe,
-      'sysctl',
-      '-w',
-      'net.bridge.bridge-nf-call-iptables=0',
-    ]);
-    if (r.exitCode !== 0)
-      return (unavailable = `br_netfilter has no per-namespace sysctls here: ${r.stderr.trim()}`);
-  } finally {
-    sh(['ip', 'netns', 'del', probe]);
-  }
-  return (unavailable = undefined);
-}
-
-/** Sysctls that live in a network namespace (writing them inside one never reaches the host). */
-export const PER_NETNS_SYSCTL =
-  /^net\.(bridge\.bridge-nf-call-|ipv4\.|netfilter\.nf_conntrack_(tcp|udp)_)/;
-
-/**
- * The lab models Debian bookworm's kernel (6.1). Later kernels changed two TCP defaults that
- * show in captures (both seen in this test's first runs on a 6.18 kernel): tcp_rmem's maximum
- * went from 6 MiB to 32 MiB, so SYNs carry wscale 10 instead of 7; and since 6.5 (commit
- * ccce324dabfe, "tcp: make the first N SYN RTO backoffs linear") the first 4 SYN
- * retransmissions come 1 s apart (tcp_syn_linear_timeouts = 4) where 6.1 doubles the timeout
- * every time (1 s, 2 s, 4 s…). Both are per-namespace sysctls: the namespaces get 6.1's values
- * (`-e`: a kernel without the second knob already behaves as 6.1).
- */
-const MODELLED_KERNEL =
-  "-e net.ipv4.tcp_rmem='4096 131072 6291456' net.ipv4.tcp_syn_linear_timeouts=0";
-
-/** kube-proxy (iptables mode) sets these at start (pkg/proxy/conntrack/sysctls). */
-const KUBE_PROXY_SYSCTLS = {
-  'net.netfilter.nf_conntrack_tcp_timeout_established': '86400',
-  'net.netfilter.nf_conntrack_tcp_timeout_close_wait': '3600',
-};
+export { clusterNetnsUnavailableReason, PER_NETNS_SYSCTL } from './netns-env';
 
 export class ClusterNetns {
   readonly prefix = `kpl-cl-${randomBytes(3).toString('hex')}`;
   private readonly namespaces: string[] = [];
   private readonly servers: ChildProcess[] = [];
   private readonly hostNs = new Map<string, string>();
+  /** The pods that have a namespace: key `pod/NS/NAME` → their address and server. */
+  private readonly pods = new Map<string, { podIP: string; server?: ChildProcess }>();
+  /** How many of each node's recorded kernel operations ran here. */
+  private readonly opsDone = new Map<string, number>();
+  private podCount = 0;
+  private cluster: Cluster;
 
-  private constructor(private readonly cluster: Cluster) {}
+  private constructor(world: World) {
+    this.cluster = world.cluster;
+  }
 
   /** Builds the namespaces of `world`'s cluster and replays its nodes' kernel operations. */
   static async build(world: World): Promise<ClusterNetns> {
-    const lab = new ClusterNetns(world.cluster);
+    // Only iptables mode's operations are recorded as iptables/iptables-restore runs.
+    if (world.cluster.kubeProxy.mode !== 'iptables')
+      throw new Error(`kube-proxy mode ${world.cluster.kubeProxy.mode}: only iptables is replayed`);
+    const lab = new ClusterNetns(world);
     try {
       lab.buildTopology(world);
-      lab.loadKernelOps(world);
-      await lab.startServers();
+      await lab.follow(world);
+      await lab.startHostNetworkServers();
       return lab;
     } catch (e) {
       lab.destroy();
       throw e;
     }
+  }
+
+  /**
+   * Follows what changed in the engine since the last call: the kernel operations kubelet and
+   * kube-proxy ran since (a sync after `kubectl apply`, …) are replayed; pods that appeared get
+   * their namespace and server; pods that are gone lose their server (SIGKILL: the kernel closes
+   * their sockets) and their namespace (CNI DEL).
+   */
+  async follow(world: World): Promise<void> {
+    this.cluster = world.cluster;
+    this.replayKernelOps(world);
+    const live = new Map<string, Pod>(
+      this.cluster.pods
+        .filter((p) => !p.hostNetwork && p.podIP !== '')
+        .map((p) => [`pod/${p.meta.namespace}/${p.meta.name}`, p] as const),
+    );
+    for (const [key, had] of this.pods) {
+      if (live.get(key)?.podIP === had.podIP) continue;
+      if (had.server?.exitCode === null) had.server.kill('SIGKILL');
+      const ns = this.hostNs.get(key)!;
+      sh(['ip', 'netns', 'del', ns]);
+      this.namespaces.splice(this.namespaces.indexOf(ns), 1);
+      this.hostNs.delete(key);
+      this.pods.delete(key);
+    }
+    const script: string[] = [];
+    const added = [...live].filter(([key]) => !this.pods.has(key)).map(([, p]) => p);
+    for (const pod of added) this.addPod(pod, script);
+    this.runScript(script);
+    const waits: Promise<void>[] = [];
+    for (const pod of added) waits.push(this.startServer(pod));
+    await Promise.all(waits);
   }
 
   /** The namespace a script target runs in. */
@@ -138,6 +113,28 @@ export class ClusterNetns {
   /** Runs a shell command line in a namespace, killed after `timeoutMs`. */
   run(ns: string, command: string, timeoutMs = 30_000): RunResult {
     return sh(['ip', 'netns', 'exec', ns, 'sh', '-c', command], '', timeoutMs);
+  }
+
+  /**
+   * Runs the same simple command `n` times in a row in one shell (a run of identical curls:
+   * one `ip netns exec` instead of n), each bounded by `timeout`; one result per run.
+   */
+  runMany(ns: string, command: string, n: number, timeoutSeconds = 40): RunResult[] {
+    const dir = mkdtempSync(join(tmpdir(), `${this.prefix}-`));
+    try {
+      const loop =
+        `i=0; while [ $i -lt ${n} ]; do i=$((i+1)); ` +
+        `timeout ${timeoutSeconds} ${command} >"${dir}/o$i" 2>"${dir}/e$i"; echo $? >"${dir}/r$i"; done`;
+      const r = this.run(ns, loop, Math.min(n * timeoutSeconds * 1000, 600_000));
+      if (r.exitCode !== 0) throw new Error(`${n} x ${command}: ${r.stderr}`);
+      return Array.from({ length: n }, (_, k) => ({
+        stdout: readFileSync(join(dir, `o${k + 1}`), 'utf8'),
+        stderr: readFileSync(join(dir, `e${k + 1}`), 'utf8'),
+        exitCode: Number(readFileSync(join(dir, `r${k + 1}`), 'utf8')),
+      }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   destroy(): void {
@@ -158,39 +155,50 @@ export class ClusterNetns {
     return ns;
   }
 
+  private runScript(script: readonly string[]): void {
+    if (script.length === 0) return;
+    const r = sh(['sh', '-e', '-x'], script.join('\n') + '\n', 60_000);
+    if (r.exitCode !== 0)
+      throw new Error(`building namespaces failed: ${r.stderr.split('\n').slice(-6).join('\n')}`);
+  }
+
+  /** Interfaces get the engine's ifindex and MAC, so that `ip link` and `bridge link` compare. */
+  private like(host: HostRef, name: string): string {
+    const i = hostNetwork(this.cluster, host)?.interfaces.find((f) => f.name === name);
+    return i === undefined ? '' : `index ${i.ifindex} address ${i.mac}`;
+  }
+
   private buildTopology(world: World): void {
     const c = this.cluster;
     const script: string[] = [];
-    // Interfaces get the engine's ifindex and MAC, so that `ip link` and `bridge link` compare.
-    const like = (host: HostRef, name: string): string => {
-      const i = hostNetwork(c, host)?.interfaces.find((f) => f.name === name);
-      return i === undefined ? '' : `index ${i.ifindex} address ${i.mac}`;
-    };
     const lan = this.addNs('lan', 'lan', script);
     script.push(`ip -n ${lan} link add lan0 type bridge`, `ip -n ${lan} link set lan0 up`);
     const onLan = (ns: string, port: string, address: string, host: HostRef): void => {
       script.push(
-        `ip -n ${ns} link add eth0 ${like(host, 'eth0')} type veth peer name ${port} netns ${lan}`,
+        `ip -n ${ns} link add eth0 ${this.like(host, 'eth0')} type veth peer name ${port} netns ${lan}`,
         `ip -n ${lan} link set ${port} master lan0 up`,
-        `ip -n ${ns} addr add ${address}/24 dev eth0`,
+        `ip -n ${ns} addr add ${address}/24 brd + dev eth0`,
         `ip -n ${ns} link set eth0 up`,
+        // The LAN's gateway (.1) is the default route, as on the engine's hosts.
+        `ip -n ${ns} route add default via ${address.replace(/\.\d+$/, '.1')} dev eth0`,
       );
     };
     c.nodes.forEach((node, i) => {
       const ns = this.addNs(`node/${node.meta.name}`, `n${i}`, script);
       onLan(ns, `n${i}`, node.internalIP, { kind: 'node', name: node.meta.name });
-      const gw = node.internalIP.replace(/\.\d+$/, '.1');
-      script.push(`ip -n ${ns} route add default via ${gw} dev eth0`);
       const sysctls = { ...world.kernel(node.meta.name)?.sysctls, ...KUBE_PROXY_SYSCTLS };
       const settable = Object.entries(sysctls).filter(([k]) => PER_NETNS_SYSCTL.test(k));
       script.push(
         `ip netns exec ${ns} sysctl -qw ${settable.map(([k, v]) => `${k}=${v}`).join(' ')}`,
       );
+      // kube-proxy creates its nfacct counters at start (pkg/proxy/metrics, nfacct.Ensure).
+      for (const name of ['ct_state_invalid_dropped_pkts', 'localhost_nps_accepted_pkts'])
+        script.push(`ip netns exec ${ns} nfacct add ${name}`);
       const cidr = cidrParse(node.podCIDR, { allowHostBits: true });
       if (cidr === undefined) return;
       script.push(
-        `ip -n ${ns} link add cni0 ${like({ kind: 'node', name: node.meta.name }, 'cni0')} type bridge`,
-        `ip -n ${ns} addr add ${cidrNth(cidr, 1)}/${cidr.prefix} dev cni0`,
+        `ip -n ${ns} link add cni0 ${this.like({ kind: 'node', name: node.meta.name }, 'cni0')} type bridge`,
+        `ip -n ${ns} addr add ${cidrNth(cidr, 1)}/${cidr.prefix} brd + dev cni0`,
         `ip -n ${ns} link set cni0 up`,
       );
       if (c.kubelet.hairpinMode === 'promiscuous-bridge')
@@ -205,67 +213,84 @@ export class ClusterNetns {
       const ns = this.addNs(`external/${client.name}`, `x${i}`, script);
       onLan(ns, `x${i}`, client.address, { kind: 'external', name: client.name });
     });
-    c.pods.forEach((pod, i) => {
-      if (pod.hostNetwork || pod.podIP === '') return;
-      const node = c.nodes.find((n) => n.meta.name === pod.nodeName);
-      const cidr = node && cidrParse(node.podCIDR, { allowHostBits: true });
-      const nodeNs = node && this.hostNs.get(`node/${node.meta.name}`);
-      if (cidr === undefined || nodeNs === undefined) return;
-      const ns = this.addNs(`pod/${pod.meta.namespace}/${pod.meta.name}`, `p${i}`, script);
-      const veth = hostVethName(pod);
-      const podRef: HostRef = { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name };
-      const nodeRef: HostRef = { kind: 'node', name: node!.meta.name };
-      script.push(
-        `ip -n ${ns} link add eth0 ${like(podRef, 'eth0')} type veth peer name ${veth} ${like(nodeRef, veth)} netns ${nodeNs}`,
-        `ip -n ${nodeNs} link set ${veth} master cni0 up`,
-        `ip -n ${ns} addr add ${pod.podIP}/${cidr.prefix} dev eth0`,
-        `ip -n ${ns} link set eth0 up`,
-        `ip -n ${ns} route add default via ${cidrNth(cidr, 1)} dev eth0`,
-      );
-      if (c.kubelet.hairpinMode === 'hairpin-veth')
-        script.push(`ip netns exec ${nodeNs} bridge link set dev ${veth} hairpin on`);
-    });
-    const r = sh(['sh', '-e', '-x'], script.join('\n') + '\n', 60_000);
-    if (r.exitCode !== 0)
-      throw new Error(
-        `building the namespaces failed: ${r.stderr.split('\n').slice(-6).join('\n')}`,
-      );
+    this.runScript(script);
   }
 
-  private loadKernelOps(world: World): void {
+  /**
+   * What the CNI bridge plugin does for a pod: a veth pair, the address (with its broadcast, as
+   * the netlink library computes it: `brd +`), the default route.
+   */
+  private addPod(pod: Pod, script: string[]): void {
+    const node = this.cluster.nodes.find((n) => n.meta.name === pod.nodeName);
+    const cidr = node && cidrParse(node.podCIDR, { allowHostBits: true });
+    const nodeNs = node && this.hostNs.get(`node/${node.meta.name}`);
+    if (node === undefined || cidr === undefined || nodeNs === undefined) return;
+    const key = `pod/${pod.meta.namespace}/${pod.meta.name}`;
+    const ns = this.addNs(key, `p${this.podCount++}`, script);
+    this.pods.set(key, { podIP: pod.podIP });
+    const veth = hostVethName(pod);
+    const podRef: HostRef = { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name };
+    const nodeRef: HostRef = { kind: 'node', name: node.meta.name };
+    script.push(
+      `ip -n ${ns} link add eth0 ${this.like(podRef, 'eth0')} type veth peer name ${veth} ${this.like(nodeRef, veth)} netns ${nodeNs}`,
+      `ip -n ${nodeNs} link set ${veth} master cni0 up`,
+      `ip -n ${ns} addr add ${pod.podIP}/${cidr.prefix} brd + dev eth0`,
+      `ip -n ${ns} link set eth0 up`,
+      `ip -n ${ns} route add default via ${cidrNth(cidr, 1)} dev eth0`,
+    );
+    if (this.cluster.kubelet.hairpinMode === 'hairpin-veth')
+      script.push(`ip netns exec ${nodeNs} bridge link set dev ${veth} hairpin on`);
+  }
+
+  private replayKernelOps(world: World): void {
     for (const node of this.cluster.nodes) {
-      const ns = this.hostNs.get(`node/${node.meta.name}`)!;
-      // kube-proxy creates its nfacct counters at start (pkg/proxy/metrics, nfacct.Ensure).
-      for (const name of ['ct_state_invalid_dropped_pkts', 'localhost_nps_accepted_pkts'])
-        sh(['ip', 'netns', 'exec', ns, 'nfacct', 'add', name]);
-      for (const op of world.kernel(node.meta.name)?.ops ?? []) {
+      const ns = this.hostNs.get(`node/${node.meta.name}`);
+      const ops = world.kernel(node.meta.name)?.ops ?? [];
+      if (ns === undefined) continue;
+      for (const op of ops.slice(this.opsDone.get(node.meta.name) ?? 0)) {
         const argv =
           'restore' in op
             ? ['iptables-restore', ...op.args]
-            : 'ipset' in op
-              ? ['ipset', ...op.ipset]
-              : ['iptables', ...op.iptables];
+            : 'iptables' in op
+              ? ['iptables', ...op.iptables]
+              : ['ipset', ...op.ipset];
         const r = sh(['ip', 'netns', 'exec', ns, ...argv], 'restore' in op ? op.restore : '');
         // `iptables -C` fails when the rule is missing (kube-proxy then inserts it) and `-N`
         // when the chain exists (EnsureChain): kube-proxy reads those failures as answers.
         if (r.exitCode !== 0 && 'restore' in op)
           throw new Error(`${node.meta.name}: ${argv.join(' ')} failed: ${r.stderr}`);
       }
+      this.opsDone.set(node.meta.name, ops.length);
     }
   }
 
-  private async startServers(): Promise<void> {
+  /** hostNetwork pods listen in their node's namespace, on its address. */
+  private async startHostNetworkServers(): Promise<void> {
     const waits: Promise<void>[] = [];
     for (const pod of this.cluster.pods) {
-      const ns = this.nsOf({ kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name });
       const node = this.cluster.nodes.find((n) => n.meta.name === pod.nodeName);
-      if (ns === undefined || node === undefined) continue;
-      const spec = serverSpec(this.cluster, pod, pod.hostNetwork ? node.internalIP : pod.podIP);
+      const ns = node && this.hostNs.get(`node/${node.meta.name}`);
+      if (!pod.hostNetwork || node === undefined || ns === undefined) continue;
+      const spec = serverSpec(this.cluster, pod, node.internalIP);
       if (spec.ports.length === 0) continue;
       const server = startPodServer(ns, spec);
       this.servers.push(server.child);
       waits.push(server.ready);
     }
     await Promise.all(waits);
+  }
+
+  /** The pod's server (./pod-server.mjs), listening where the engine's pod apps listen. */
+  private startServer(pod: Pod): Promise<void> {
+    const key = `pod/${pod.meta.namespace}/${pod.meta.name}`;
+    const ns = this.hostNs.get(key);
+    const had = this.pods.get(key);
+    if (ns === undefined || had === undefined) return Promise.resolve();
+    const spec = serverSpec(this.cluster, pod, pod.podIP);
+    if (spec.ports.length === 0) return Promise.resolve();
+    const server = startPodServer(ns, spec);
+    this.servers.push(server.child);
+    had.server = server.child;
+    return server.ready;
   }
 }

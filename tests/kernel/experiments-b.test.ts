@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clusterNetnsUnavailableReason } from './cluster-netns';
-import { runExperiment } from './experiment-diff';
+import { readFileSync } from 'node:fs';
+import { readExperiment, runExperiment } from './experiment-diff';
 import { describeAgreement, expectKernelAgrees } from './kernel-agrees';
 
 const reason = clusterNetnsUnavailableReason();
@@ -42,5 +43,20 @@ describe.skipIf(reason !== undefined)('experiments on the real kernel', () => {
     console.log(describeAgreement('06', a));
     expect(a.runs).toHaveLength(1);
     expect(Object.keys(a.runs[0]!.real)).toHaveLength(3);
+  });
+
+  it('a fourth endpoint joins under traffic (kubectl apply): the partial sync and the new pod', async () => {
+    // Experiment 06's cluster; the script applies tests/kernel/fixtures/scale-out/web-4.yaml.
+    const e = {
+      ...readExperiment('06-load-distribution'),
+      name: 'scale-out',
+      script: readFileSync(new URL('./fixtures/scale-out/script.txt', import.meta.url), 'utf8'),
+    };
+    const { steps, ctx } = await runExperiment(e);
+    const a = expectKernelAgrees(steps, ctx);
+    console.log(describeAgreement('scale-out', a));
+    // Before: three pods answer; after: four, the new one included, on both sides.
+    expect(a.runs.map((r) => Object.keys(r.real).length)).toEqual([3, 4]);
+    expect(a.engineOnly).toHaveLength(2);
   });
 });

@@ -12,13 +12,8 @@
  * KPL_DIFF_DEBUG=1 in the environment prints both sides of every tcpdump step.
  */
 import { expect } from 'vitest';
-import {
-  curlOutcome,
-  engineOnlyReason,
-  normalise,
-  type NormaliseContext,
-  type Step,
-} from './experiment-diff';
+import { engineOnlyReason, type Step } from './experiment-diff';
+import { curlOutcome, normalise, type NormaliseContext } from './normalise';
 import type { RunResult } from './netns';
 import { normaliseCapture } from './captures';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { normaliseCapture } from './captures';
-import { normalise, normaliseConntrackLine, type NormaliseContext } from './experiment-diff';
+import { normalise, normaliseConntrackLine, type NormaliseContext } from './normalise';
 
 const ctx: NormaliseContext = {
   knownPorts: new Set([80, 8080, 53, 30081]),

@@ -1,0 +1,130 @@
+/**
+ * The normalisation of the experiments' differential tests: what differs by nature between
+ * the engine and the kernel (ports a client or NAT chose, timers, curl's milliseconds, the order
+ * conntrack lists entries in, dig's ids and timings, which endpoint a random draw picked) is
+ * masked; everything else must be equal. ./normalise.test.ts shows what is kept.
+ */
+import type { Cluster } from '../../src/engine/model/cluster';
+import type { RunResult } from './netns';
+
+/**
+ * What a comparison may not hold against either side: the ports the cluster defines (every
+ * other port is a client's or NAT's choice) and, per Service address, its endpoints when there
+ * are several (which one a new connection gets is a random draw, in the kernel and the engine).
+ */
+export interface NormaliseContext {
+  readonly knownPorts: ReadonlySet<number>;
+  /** `ip:port` of a ClusterIP or NodePort → the addresses of its endpoints, when more than one. */
+  readonly randomEndpoints: ReadonlyMap<string, { service: string; addresses: string[] }>;
+}
+
+export function normaliseContext(cluster: Cluster): NormaliseContext {
+  const knownPorts = new Set<number>();
+  const randomEndpoints = new Map<string, { service: string; addresses: string[] }>();
+  for (const pod of cluster.pods)
+    for (const c of pod.containers) for (const p of c.ports) knownPorts.add(p.containerPort);
+  for (const svc of cluster.services) {
+    const addresses = cluster.endpointSlices
+      .filter((sl) => sl.serviceName === svc.meta.name && sl.meta.namespace === svc.meta.namespace)
+      .flatMap((sl) => sl.endpoints.flatMap((ep) => ep.addresses));
+    for (const sp of svc.ports) {
+      knownPorts.add(sp.port);
+      if (sp.nodePort) knownPorts.add(sp.nodePort);
+      if (typeof sp.targetPort === 'number') knownPorts.add(sp.targetPort);
+      if (addresses.length < 2) continue;
+      const entry = { service: `${svc.meta.namespace}/${svc.meta.name}`, addresses };
+      randomEndpoints.set(`${svc.clusterIP}:${sp.port}`, entry);
+      if (sp.nodePort)
+        for (const n of cluster.nodes) randomEndpoints.set(`${n.internalIP}:${sp.nodePort}`, entry);
+    }
+  }
+  return { knownPorts, randomEndpoints };
+}
+
+/** What either context masks (the cluster may change while a script runs). */
+export function mergeContexts(a: NormaliseContext, b: NormaliseContext): NormaliseContext {
+  const randomEndpoints = new Map(a.randomEndpoints);
+  for (const [vip, e] of b.randomEndpoints) {
+    const had = randomEndpoints.get(vip);
+    const addresses = [...new Set([...(had?.addresses ?? []), ...e.addresses])];
+    randomEndpoints.set(vip, { service: e.service, addresses });
+  }
+  return { knownPorts: new Set([...a.knownPorts, ...b.knownPorts]), randomEndpoints };
+}
+
+/** A conntrack entry line with its timer, chosen ports and randomly drawn endpoint masked. */
+export function normaliseConntrackLine(line: string, ctx: NormaliseContext): string {
+  let out = line.replace(/^(\w+ +\d+ )\d+ /, '$1<timer> ');
+  const m = /dst=(\S+) sport=\d+ dport=(\d+) .*?src=(\S+) dst=/.exec(out);
+  const random = m && ctx.randomEndpoints.get(`${m[1]}:${m[2]}`);
+  if (m && random && random.addresses.includes(m[3]!)) {
+    const at = out.indexOf(`src=${m[3]} dst=`, out.indexOf(`dport=${m[2]}`));
+    out = `${out.slice(0, at)}src=<endpoint of ${random.service}>${out.slice(at + 4 + m[3]!.length)}`;
+  }
+  return out.replace(/\b(sport|dport)=(\d+)\b/g, (all, k: string, p: string) =>
+    ctx.knownPorts.has(Number(p)) ? all : `${k}=<port>`,
+  );
+}
+
+export interface Normalised {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
+
+/**
+ * `ip link` / `bridge link` views: a node's or client's eth0 is a NIC in the lab and a veth to
+ * the LAN namespace here, so its entry is set aside; the peer namespace of a veth is printed by
+ * name (`link-netns kpl-…`) or by id (`link-netnsid 0`, the node's unnamed root namespace).
+ */
+function normaliseLinks(text: string, onPod: boolean): string {
+  const entries = text.split(/\n(?=\d+: )/);
+  return entries
+    .filter((e) => onPod || !/^2: eth0[:@]/.test(e))
+    .join('\n')
+    .replace(/link-netns(id)? \S+/g, 'link-netns <peer namespace>');
+}
+
+export function normalise(
+  command: string,
+  r: RunResult,
+  ctx: NormaliseContext,
+  onPod = false,
+): Normalised {
+  const tool = command.trim().split(/\s+/)[0];
+  let { stdout, stderr } = r;
+  if (tool === 'ip' || tool === 'bridge') stdout = normaliseLinks(stdout, onPod);
+  const common = (t: string): string =>
+    t
+      .replace(/(you are \d+\.\d+\.\d+\.\d+):\d+/g, '$1:<port>')
+      .replace(/after \d+ (milliseconds|ms)/g, 'after <ms> $1');
+  stdout = common(stdout);
+  stderr = common(stderr);
+  if (tool === 'conntrack' && !command.includes('|')) {
+    stdout = stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => normaliseConntrackLine(l, ctx))
+      .sort()
+      .map((l) => `${l}\n`)
+      .join('');
+  }
+  if (tool === 'dig') {
+    stdout = stdout
+      .replace(/id: \d+/g, 'id: <id>')
+      .replace(/Query time: \d+ msec/g, 'Query time: <ms> msec')
+      .replace(/WHEN: .*/g, 'WHEN: <date>')
+      .replace(/MSG SIZE {2}rcvd: \d+/g, 'MSG SIZE  rcvd: <n>');
+  }
+  return { stdout, stderr, exitCode: r.exitCode };
+}
+
+/** The answering pod of a curl output (`web-1 (…)`), 'timeout', or the first line. */
+export function curlOutcome(r: RunResult): string {
+  const m = /^([\w.-]+) \((\d+\.\d+\.\d+\.\d+:\d+)\): you are (\d+\.\d+\.\d+\.\d+):\d+$/m.exec(
+    r.stdout,
+  );
+  if (m !== null) return `${m[1]} at ${m[2]} saw ${m[3]}`;
+  if (/^curl: \(28\) /m.test(r.stderr)) return 'timeout';
+  return `exit ${r.exitCode}: ${(r.stderr.split('\n')[0] ?? '').trim()}`;
+}
