@@ -49,7 +49,7 @@ export {
   type NodeDatapath,
 } from './state';
 export { formatTcpFlags, hostLabel, parseTcpFlags } from './packet';
-export { kernelNet } from './net';
+export { effectiveHost, kernelNet } from './net';
 export { DATAPATH_MESSAGES, explainText } from './messages';
 
 export interface SendOptions {

@@ -6,7 +6,13 @@
  */
 import type { TraceStep } from '../../protocol/trace';
 import { ctExpire } from '../conntrack';
-import { datapathState, sendPacket, type Outcome, type RuleSteps } from '../datapath';
+import {
+  datapathState,
+  effectiveHost,
+  sendPacket,
+  type Outcome,
+  type RuleSteps,
+} from '../datapath';
 import {
   closeSocket,
   createHosts,
@@ -16,6 +22,8 @@ import {
   nextWakeup,
   programResult,
   startProgram,
+  hostKey,
+  stackFor,
   syncHosts,
   type HostCtx,
   type HostsState,
@@ -188,9 +196,31 @@ export interface ProgramRun {
   readonly steps: readonly TraceStep[];
 }
 
+/** A node stack's addresses from the lab topology, before kernel-bound ones were added. */
+const topologyAddresses = new WeakMap<object, readonly string[]>();
+
+/**
+ * A node's socket layer picks source addresses from every local address, including those
+ * kube-proxy bound to kube-ipvs0: a node's own connection to a ClusterIP in IPVS mode leaves
+ * from the service address itself (the local route's preferred source).
+ */
+function withKernelAddresses(world: World, net: NetworkState, host: HostRef): void {
+  const ref = effectiveHost(world.cluster, host);
+  if (ref?.kind !== 'node') return;
+  const stack = stackFor(net.hosts, ref);
+  const extra = world.kernel(ref.name)?.kubeIpvs0?.addresses ?? [];
+  if (stack === undefined) return;
+  const base = topologyAddresses.get(stack.sockets) ?? stack.addresses;
+  topologyAddresses.set(stack.sockets, base);
+  const addresses = [...base, ...extra.filter((a) => !base.includes(a))];
+  if (addresses.length === stack.addresses.length) return;
+  net.hosts.hosts[hostKey(ref)] = { ...stack, addresses };
+}
+
 /** Runs curl/nc/dig/nslookup on a host until it finishes (virtual time passes as needed). */
 export function runProgram(world: World, host: HostRef, spec: ProgramSpec): ProgramRun {
   const net = network(world);
+  withKernelAddresses(world, net, host);
   const firstStep = net.nextSeq;
   const started = startProgram(net.hosts, host, spec, hostCtx(world));
   carry(world, net, started);
