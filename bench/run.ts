@@ -8,7 +8,11 @@
  *     parse + sync + save), for 1,000 and 10,000 Services, as a child process, with peak RSS;
  *  3. the real `iptables-restore` of the same rules for 1,000 Services in a throwaway
  *     network namespace, and the engine/kernel ratio;
- *  4. nftables mode for 10 … 10,000 Services (bench/nftables.ts).
+ *  4. nftables mode for 10 … 10,000 Services (bench/nftables.ts);
+ *  5. IPVS mode for 10 … 10,000 Services (bench/ipvs.ts).
+ *  6. load distribution: 10,000 TCP connections (every packet through the kernels and socket
+ *     layers) over 1,000 Services sharing 10 pods, the spread per pod, and the heap before,
+ *     with the connections' entries live, and after they closed and expired.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +20,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { main } from '../src/cli/main';
+import { ipvsBench } from './ipvs';
+import { connectionsBench } from './connections';
 import { nftablesBench } from './nftables';
 import {
   generateScaleScenario,
@@ -264,6 +270,8 @@ async function bench(): Promise<void> {
   console.log(row('incremental, one endpoint changed', s10k.incremental, s10k.incremental));
   console.log(`  heap held by the cluster and both nodes   ${mib(s10k.heap)}\n`);
 
+  const load = connectionsBench();
+
   const dir = mkdtempSync(join(tmpdir(), 'kpl-bench-'));
   const cli: Record<number, CliFigures> = {};
   let real: number | string | undefined;
@@ -300,8 +308,12 @@ async function bench(): Promise<void> {
     const ratio = medianOf(cli[1_000]!.walls) / real;
     console.log(`  CLI 1k / iptables-restore ${ratio.toFixed(3).padStart(10)}   ${verdict(ratio, 0.1, '')}`); // prettier-ignore
   } else console.log(`  CLI 1k / iptables-restore   ${real ?? 'not run'}`);
+  console.log('targets (issue 3)');
+  console.log(`  10,000 connections        ${ms(load.ms).padStart(10)}   ${verdict(load.ms, 1000, ' ms')}`); // prettier-ignore
+  console.log(`  heap after expiry − before ${mib(load.heapGrowth)} (trace, capture and event rings, bounded)`); // prettier-ignore
 
   nftablesBench();
+  ipvsBench();
 }
 
 const childIndex = process.argv.indexOf('--child-cli');

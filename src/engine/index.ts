@@ -10,7 +10,8 @@ export { DEFAULT_SCENARIO, DEFAULT_SCENARIO_NAME, loadScenario, applyManifests }
 export { World, LAB_EPOCH_SECONDS, type WorldOptions } from './sim/world';
 export { runScript, type RunScriptOptions } from './sim/run-script';
 export { hostView } from './sim/host-view';
-export { traceCursor, traceSince } from './sim/network';
+export { setTraceDetail, traceCursor, traceSince } from './sim/network';
+export { flowControls } from './sim/flows';
 export {
   labFacts,
   type LabFacts,
@@ -29,3 +30,4 @@ export { createLabRegistry } from './commands';
 export { generateScaleScenario } from './testing/scale-scenario';
 export { createNftablesProxier, type NftablesProxier } from './kube-proxy';
 export { createNftState, nftApply, nftCommand, type NftState } from './nftables';
+export { generateLoadScenario, loadServiceIP } from './testing/load-scenario';

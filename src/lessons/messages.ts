@@ -85,6 +85,10 @@ export const CHECK_MESSAGES: Readonly<Record<string, Text>> = {
     'zh-CN': '本步骤记录到 {connections} 条连接，最长的一条有 {packets} 个去程包',
     en: '{connections} connection(s) recorded in this step; the longest had {packets} packets out',
   },
+  'check.rebalanced': {
+    'zh-CN': '{from} 的同一个套接字先后被 DNAT 到 {backends} 个不同的后端',
+    en: 'One socket of {from} was DNATed to {backends} different backend(s) over time',
+  },
   'check.unknown': {
     'zh-CN': '这个版本的实验室不认识检查类型 {kind}',
     en: 'This version of the lab does not know the check kind {kind}',

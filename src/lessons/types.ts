@@ -54,13 +54,20 @@ export interface CheckSpec {
 
 /**
  * What the reference solution does, in order: run `TARGET$ COMMAND` lines as in the terminal,
- * apply manifests (what saving an edit in the YAML editor or `kubectl apply` does), or answer a
- * value question.
+ * append manifests to the scenario and apply it, edit the scenario text and apply it (what the
+ * YAML editor's Apply does), or answer a value question.
  */
 export type SolutionAction =
   | { readonly run: string }
   | { readonly apply: string }
+  | { readonly replace: string; readonly with: string }
   | { readonly answer: string; readonly value: string };
+
+/** An edit of the scenario in the editor: the first `replace` becomes `with`, then Apply. */
+export interface ScenarioEdit {
+  readonly replace: string;
+  readonly with: string;
+}
 
 export interface Step {
   readonly id: string;
@@ -70,6 +77,8 @@ export interface Step {
   readonly predict?: readonly Question[];
   /** Commands to try, as `TARGET$ COMMAND` lines (the panel can paste them into the terminal). */
   readonly commands?: readonly string[];
+  /** A change to make in the editor (e.g. kube-proxy's mode), when the step asks for one. */
+  readonly edit?: ScenarioEdit;
   /** One command to send many times with one click (the lab's shell has no loops). */
   readonly batch?: { readonly command: string; readonly times: number };
   /** YAML the learner adds or changes in the editor, when the step asks for an edit. */

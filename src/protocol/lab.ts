@@ -5,9 +5,10 @@
  *
  * Bump LAB_PROTOCOL_VERSION on any change a consumer could notice; the UI checks it at start.
  */
+import type { CheckResult } from './lessons';
 import type { TraceStep } from './trace';
 
-export const LAB_PROTOCOL_VERSION = 1;
+export const LAB_PROTOCOL_VERSION = 2;
 
 /** A scenario problem, positioned as the engine reports it (1-based line and column). */
 export interface LabDiagnostic {
@@ -171,4 +172,12 @@ export interface LabApi {
   topology(): Topology;
   /** The scenario text with one setting changed (comments and layout kept). */
   withSetting(text: string, setting: Setting): string;
+  /** A lesson step begins: its trace checks count what happens from now on. */
+  lessonBeginStep(): void;
+  /** Judges a lesson step's checks against the running lab (src/lessons). */
+  lessonCheck(
+    lessonId: string,
+    stepIndex: number,
+    answers: Readonly<Record<string, string>>,
+  ): readonly CheckResult[];
 }

@@ -138,7 +138,6 @@ export type TraceStep =
       readonly kind: 'verdict';
       readonly verdict: 'ACCEPT' | 'DROP' | 'REJECT' | 'DELIVERED' | 'LOST';
     })
-  | NftRuleStep
   /**
    * IPVS (ip_vs) handled the packet (protocol v2): a request to a virtual server at LOCAL_IN
    * (or LOCAL_OUT for the node's own), or a real server's reply at FORWARD/LOCAL_IN.
@@ -165,7 +164,8 @@ export type TraceStep =
       readonly connState?: string;
       readonly before?: PacketHeader;
       readonly after?: PacketHeader;
-    });
+    })
+  | NftRuleStep;
 
 /**
  * (v2) One nftables rule evaluated in a base chain's walk (kube-proxy's nftables mode): the

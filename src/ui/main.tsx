@@ -4,6 +4,8 @@ import { createLabClient } from '../worker/client';
 import { App } from './app/App';
 import './app/app.css';
 import { initI18n } from './i18n';
+import { LessonsSide } from './lessons/LessonsSide';
+import { createLessonHost } from './lessons/store-host';
 import { createAppStore, StoreContext, type AppStore } from './store';
 
 initI18n();
@@ -24,13 +26,14 @@ declare global {
   }
 }
 window.__lab = { store, crashWorker: () => client.crash() };
+const lessonHost = createLessonHost(store, client);
 
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
       <StoreContext.Provider value={store}>
-        <App />
+        <App sidePanel={<LessonsSide host={lessonHost} />} />
       </StoreContext.Provider>
     </StrictMode>,
   );

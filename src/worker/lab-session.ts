@@ -34,6 +34,9 @@ import type {
   Views,
 } from '../protocol/lab';
 import { LAB_PROTOCOL_VERSION } from '../protocol/lab';
+import type { CheckResult } from '../protocol/lessons';
+import { findLesson } from '../lessons/catalog';
+import { LessonTracker } from '../lessons/checks';
 import { commandForSend } from './send-command';
 import { withSetting } from './settings';
 import { topologyOf } from './topology';
@@ -63,6 +66,7 @@ const NOT_FOUND = 127;
 export class LabSession implements LabApi {
   private world: World;
   private readonly registry = createLabRegistry();
+  private readonly lessons = new LessonTracker();
 
   constructor(text: string = DEFAULT_SCENARIO) {
     this.world = World.fromScenario(text).world;
@@ -169,6 +173,20 @@ export class LabSession implements LabApi {
 
   withSetting(text: string, setting: Setting): string {
     return withSetting(text, setting);
+  }
+
+  lessonBeginStep(): void {
+    this.lessons.beginStep(this.world);
+  }
+
+  lessonCheck(
+    lessonId: string,
+    stepIndex: number,
+    answers: Readonly<Record<string, string>>,
+  ): CheckResult[] {
+    const step = findLesson(lessonId)?.steps[stepIndex];
+    if (step === undefined) return [];
+    return this.lessons.check(this.world, step.checks, answers);
   }
 
   topology(): Topology {

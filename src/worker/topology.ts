@@ -44,6 +44,11 @@ export function topologyOf(world: World, proxyErrors: readonly string[]): Topolo
           ...(pod !== undefined ? { pod } : {}),
         };
       });
+    // kube-proxy in IPVS mode binds every Service address to the dummy interface kube-ipvs0.
+    const ipvs0 = world.kernel(name)?.kubeIpvs0;
+    if (ipvs0 !== undefined) {
+      interfaces.push({ name: 'kube-ipvs0', type: 'dummy', addresses: [...ipvs0.addresses] });
+    }
     const sysctl = cluster.lab.sysctls[name]?.['net.bridge.bridge-nf-call-iptables'];
     const live = world.kernel(name)?.sysctls['net.bridge.bridge-nf-call-iptables'];
     return {

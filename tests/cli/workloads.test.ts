@@ -99,6 +99,7 @@ describe('kubectl scale', () => {
         'node-1$ kubectl scale deployment --replicas=2',
         'node-1$ kubectl scale foo/web --replicas=2',
         'node-1$ kubectl scale deployment/web --replicas=2 --bogus',
+        'node-1$ kubectl scale deployment/web --replicas=100000',
         'node-1$ kubectl get deploy web --no-headers',
       ].join('\n'),
     );
@@ -117,6 +118,9 @@ describe('kubectl scale', () => {
     expect(r.err).toContain('error: resource(s) were provided, but no name was specified\n');
     expect(r.err).toContain('error: the server doesn\'t have a resource type "foo"\n');
     expect(r.err).toContain('unknown flag: --bogus');
+    expect(r.err).toContain(
+      'The Scale "web" is invalid: spec.replicas: Invalid value: 100000: the lab runs at most 200 replicas per Deployment\n',
+    );
     expect(r.out).not.toContain('scaled');
     expect(r.out).toMatch(/^web +3\/3 +3 +3 /m);
   });
@@ -133,11 +137,11 @@ describe('kubectl delete pod', () => {
     const rows = podRows(pods!);
     expect(rows.map((r) => r[0])).not.toContain('web-6bc869c565-g2952');
     expect(rows).toHaveLength(3);
-    // The replacement started 31 s ago (kubectl waited for the grace period), at a new address.
+    // The replacement started 30 s ago (kubectl waited for the grace period), at a new address.
     const fresh = rows.find(
       (r) => !['web-6bc869c565-n4xdw', 'web-6bc869c565-wtj7t'].includes(r[0]!),
     );
-    expect(fresh![4]).toBe('31s');
+    expect(fresh![4]).toBe('30s');
     expect(fresh![5]).not.toBe('10.244.1.2');
   });
 

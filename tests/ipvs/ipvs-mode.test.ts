@@ -239,4 +239,30 @@ describe('switching modes by restarting kube-proxy (platformCleanup)', () => {
     const [curl] = run(world, 'pod/client$ curl -sS http://10.96.1.1/');
     expect(curl).toMatch(/you are 10\.244\.0\.5/);
   });
+
+  it('ipvs → nftables: IPVS, kube-ipvs0, the ipsets and the IPVS chains go; back to ipvs: the nftables table goes', () => {
+    const world = lab();
+    run(world, 'node-1$ ipvsadm -Ln');
+    toMode(world, 'nftables');
+    const [list, addr, sets, nat, tables] = run(
+      world,
+      [
+        'node-1$ ipvsadm -Ln',
+        'node-1$ ip addr show kube-ipvs0',
+        'node-1$ ipset list -n',
+        'node-1$ iptables -t nat -S',
+        'node-1$ nft list tables',
+      ].join('\n'),
+    );
+    expect(list!.split('\n').slice(3).join('')).toBe('');
+    expect(addr).toBe('Device "kube-ipvs0" does not exist.\n');
+    expect(sets).toBe('');
+    expect(nat).not.toContain('KUBE-SERVICES');
+    expect(nat).toContain('KUBE-KUBELET-CANARY');
+    expect(tables).toContain('table ip kube-proxy');
+    toMode(world, 'ipvs');
+    const [tables2, list2] = run(world, 'node-1$ nft list tables\nnode-1$ ipvsadm -Ln');
+    expect(tables2).not.toContain('kube-proxy');
+    expect(list2).toContain('TCP  10.96.1.1:80 rr');
+  });
 });

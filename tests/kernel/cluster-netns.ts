@@ -255,9 +255,9 @@ export class ClusterNetns {
         const argv =
           'restore' in op
             ? ['iptables-restore', ...op.args]
-            : 'ipset' in op
-              ? ['ipset', ...op.ipset]
-              : ['iptables', ...op.iptables];
+            : 'iptables' in op
+              ? ['iptables', ...op.iptables]
+              : ['ipset', ...op.ipset];
         const r = sh(['ip', 'netns', 'exec', ns, ...argv], 'restore' in op ? op.restore : '');
         // `iptables -C` fails when the rule is missing (kube-proxy then inserts it) and `-N`
         // when the chain exists (EnsureChain): kube-proxy reads those failures as answers.

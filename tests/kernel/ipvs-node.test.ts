@@ -77,4 +77,43 @@ describe.skipIf(reason !== undefined || !hasIpset)('a node in IPVS mode on the r
       expect(engineList.split('\n')).toEqual(run(['ipset', 'list']).stdout.split('\n'));
     });
   });
+
+  it.each([
+    ['iptables → ipvs (nothing cleaned up)', DEFAULT_SCENARIO, 'ipvs'],
+    ['ipvs → iptables (nothing cleaned up)', IPVS_SCENARIO, 'iptables'],
+    ['ipvs → nftables (IPVS chains, jumps and ipsets removed)', IPVS_SCENARIO, 'nftables'],
+  ])(
+    'switching modes, %s: the kernel accepts every operation and reads the same',
+    (_n, text, mode) => {
+      const { world } = World.fromScenario(text, { recordKernelOps: true });
+      const kernel = world.kernel('node-1')!;
+      world.reloadScenario(text.replace(/^mode: \w+.*$/m, `mode: ${mode}`));
+      expect(kernel.mode).toBe(mode);
+      withNetns((run) => {
+        for (const name of ['ct_state_invalid_dropped_pkts', 'localhost_nps_accepted_pkts'])
+          run(['nfacct', 'add', name]);
+        for (const op of kernel.ops ?? []) {
+          if ('restore' in op) {
+            const r = run(['iptables-restore', ...op.args], op.restore);
+            expect(r.stderr, 'the kernel accepts the restore input').toBe('');
+          } else if ('iptables' in op) run(['iptables', ...op.iptables]);
+          else {
+            const argv = [...op.ipset];
+            const set = argv[0] === 'create' ? findSet(kernel.ipsets, argv[1]!) : undefined;
+            if (set !== undefined && set.type !== 'bitmap:port')
+              argv.splice(argv.length - 1, 0, 'initval', `0x${set.initval.toString(16)}`);
+            const r = run(['ipset', ...argv]);
+            expect(r.stderr, `ipset ${argv.join(' ')}`).toBe('');
+          }
+        }
+        const save = iptablesSave(kernel.netfilter, { nowEpochSeconds: world.wallSeconds() });
+        expect(maskDates(save.stdout).split('\n')).toEqual(
+          maskDates(run(['iptables-save']).stdout).split('\n'),
+        );
+        const engineList = runIpset(kernel.ipsets, ipsetEnv(kernel), ['list']).stdout;
+        expect(engineList.split('\n')).toEqual(run(['ipset', 'list']).stdout.split('\n'));
+        if (mode === 'nftables') expect(engineList).toBe('');
+      });
+    },
+  );
 });

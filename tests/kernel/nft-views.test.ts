@@ -19,6 +19,11 @@ import {
   slice,
   slicePort,
 } from '../../src/engine/kube-proxy/testing/fixtures';
+import {
+  bootNodeNftables,
+  syncNodeNftables,
+  type NodeNftables,
+} from '../../src/engine/sim/node-nftables';
 import { nftUnavailableReason, runNftBoth, type NftStep } from './nft-differential';
 
 const reason = nftUnavailableReason();
@@ -189,16 +194,29 @@ describe.skipIf(reason !== undefined)('kube-proxy nftables mode against the real
       { load: nftablesCleanupTransaction() },
       { nft: ['list', 'ruleset'] },
       { nft: ['list', 'table', ...T] },
+      // Run again without a table: the error kube-proxy ignores (IsNotFound).
+      { load: nftablesCleanupTransaction() },
     ]);
   });
 
-  it('a restarted kube-proxy (a new proxier) resyncs over the table it left', () => {
+  it('a restarted kube-proxy resyncs over the table it left, then deletes the stale chains', () => {
     const c = nftShapes();
-    expectSame([
-      ...transactions([c], [0]),
-      ...transactions([nftAfterChanges(c)], [0]),
-      ...VIEWS.slice(0, 2),
-    ]);
+    const after = nftAfterChanges(c);
+    const steps: NftStep[] = [];
+    const record = (n: NodeNftables, cl: Cluster, now: number) => {
+      const r = syncNodeNftables(n, cl, now);
+      expect(n.lastError).toBe('');
+      for (const tx of [r.staleChainsTransaction, r.transaction])
+        if (tx !== '') steps.push({ load: tx });
+    };
+    const first = bootNodeNftables(c.nodes[0]!, c);
+    record(first, c, 0);
+    // A new kube-proxy process: it lists the chains and sets its predecessor left.
+    const second: NodeNftables = { ...bootNodeNftables(c.nodes[0]!, after), state: first.state };
+    record(second, after, 5000);
+    record(second, after, 7000);
+    expect(steps.some((s) => 'load' in s && s.load.startsWith('delete chain'))).toBe(true);
+    expectSame([...steps, ...VIEWS.slice(0, 2)]);
   });
 
   it('kernel errors: a chain still jumped to, an element with another value, a missing element', () => {
@@ -212,6 +230,20 @@ describe.skipIf(reason !== undefined)('kube-proxy nftables mode against the real
       {
         load: 'add chain ip kube-proxy y\nadd rule ip kube-proxy y drop\ndelete chain ip kube-proxy y\n',
       },
+      ...[
+        'delete chain ip kube-proxy nope',
+        'flush chain ip kube-proxy nope',
+        'flush set ip kube-proxy nope',
+        'flush map ip kube-proxy nope',
+        'delete set ip kube-proxy nope',
+        'delete map ip kube-proxy nope',
+        'add rule ip kube-proxy nope drop',
+        'add element ip kube-proxy nope { 1.2.3.4 }',
+        'delete element ip kube-proxy nope { 1.2.3.4 }',
+        'flush table ip nope',
+        'delete table ip nope',
+        'add chain ip nope x',
+      ].map((line) => ({ load: `${line}\n` })),
       { nft: ['list', 'chains'] },
     ]);
   });

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { World } from '../../src/engine';
 import { LESSONS } from '../../src/lessons/catalog';
-import { evaluateChecks, playActions } from '../../src/lessons/checks';
+import { evaluateChecks, playActions, type Play } from '../../src/lessons/checks';
 import { labFacts, traceCursor } from '../../src/engine';
 import type { Lesson } from '../../src/lessons/types';
 
@@ -18,12 +18,13 @@ function fresh(lesson: Lesson): World {
   return world;
 }
 
-/** Plays steps 0..upTo-1 fully; returns the world and the answers given so far. */
-function playUpTo(lesson: Lesson, upTo: number) {
-  const world = fresh(lesson);
-  const answers: Record<string, string> = {};
-  for (const step of lesson.steps.slice(0, upTo)) playActions(world, step.solution, answers);
-  return { world, answers };
+/** Plays steps 0..upTo-1 fully: the World, the editor's text and the answers given so far. */
+function playUpTo(lesson: Lesson, upTo: number): Play {
+  const play: Play = { world: fresh(lesson), text: lesson.scenario, answers: {} };
+  for (const step of lesson.steps.slice(0, upTo)) {
+    expect(playActions(play, step.solution).applyErrors).toEqual([]);
+  }
+  return play;
 }
 
 const ready = LESSONS.filter((l) => l.waitingFor === undefined);
@@ -37,7 +38,8 @@ describe.each(ready.map((l) => [l.id, l] as const))('lesson %s', (_id, lesson) =
     'step %s: its checks fail before the solution and pass after it',
     (_step, index) => {
       const step = lesson.steps[index]!;
-      const { world, answers } = playUpTo(lesson, index);
+      const play = playUpTo(lesson, index);
+      const { world, answers } = play;
       const start = traceCursor(world);
       const failedSomewhere = new Set<string>();
       // At the lesson's start (a fresh lab, nothing answered), …
@@ -53,14 +55,14 @@ describe.each(ready.map((l) => [l.id, l] as const))('lesson %s', (_id, lesson) =
       if (step.wrong !== undefined) {
         const alt = playUpTo(lesson, index);
         const altStart = traceCursor(alt.world);
-        playActions(alt.world, step.wrong.actions, alt.answers);
+        playActions(alt, step.wrong.actions);
         const results = evaluateChecks(labFacts(alt.world, altStart), step.checks, alt.answers);
         for (const r of results) if (!r.passed) failedSomewhere.add(r.id);
         for (const id of step.wrong.failing) {
           expect(results.find((r) => r.id === id)?.passed, `wrong attempt: ${id}`).toBe(false);
         }
       }
-      const played = playActions(world, step.solution, answers);
+      const played = playActions(play, step.solution);
       expect(played.applyErrors).toEqual([]);
       const after = evaluateChecks(labFacts(world, start), step.checks, answers);
       for (const r of after) {

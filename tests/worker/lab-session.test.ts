@@ -116,3 +116,24 @@ describe('withSetting', () => {
     expect(lab.validate(text).filter((d) => d.severity === 'error')).toEqual([]);
   });
 });
+
+describe('IPVS mode through the session', () => {
+  it('shows kube-ipvs0 in the topology and an IPVS step in the DNS query', () => {
+    const lab = new LabSession();
+    const answer = lab.apply(
+      lab.withSetting(DEFAULT_SCENARIO, { kind: 'proxyMode', mode: 'ipvs' }),
+    );
+    expect(answer.topology.proxyErrors).toEqual([]);
+    lab.views('node-1');
+    const node1 = lab.topology().nodes.find((n) => n.name === 'node-1')!;
+    expect(node1.interfaces.find((i) => i.name === 'kube-ipvs0')?.addresses.join(' ')).toContain(
+      '10.96.0.10',
+    );
+    const run = lab.send(dnsQuery).runs[0]!;
+    expect(run.stdout).toBe('10.96.0.10\n');
+    expect(run.steps.some((s) => s.kind === 'ipvs' && s.service.includes('10.96.0.10:53'))).toBe(
+      true,
+    );
+    expect(lab.views('node-1').rulesCommand).toBe('ipvsadm -Ln');
+  });
+});

@@ -147,6 +147,8 @@ export function walkTable(
     hook,
     walkPacketOf(skb, devs),
     walkContext(ctx, node, skb),
+    // Rule steps the trace will not keep are not built (their rule text costs).
+    { steps: ctx.rec.ruleSteps },
   );
   const iface = hookIface(hook, devs);
   ctx.rec.walk(skb, place(node.ref, iface), hook, r.steps);

@@ -167,6 +167,7 @@ function localDeliver(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string): Outcome
     () => nftFilter(ctx, node, skb, hook, devs, -150, 50),
     () => walkTables(ctx, node, skb, hook, ['security'], devs),
   );
+  // IPVS at NF_IP_PRI_NAT_SRC - 2 / - 1: after the filter tables, before nat INPUT.
   if (fate.kind === 'accept' && ipvsReply(ctx, node, skb, hook, iface).kind === 'pass') {
     const ipvs = ipvsRequest(ctx, node, skb, hook, iface);
     if (ipvs.kind !== 'pass' && !(ipvs.kind === 'forward' && ipvs.local))
@@ -213,7 +214,8 @@ function ipvsSendOrCont(
       iface,
       { local: true },
     );
-  const fib = fibLookup(node.net, skb.header.dst);
+  // Masq rewrote the destination; Route/Tunnel keep the virtual address and route to the server.
+  const fib = fibLookup(node.net, v.nexthop ?? skb.header.dst);
   if (fib === undefined || fib.type !== 'unicast')
     return refuse(
       ctx,
@@ -234,7 +236,11 @@ function ipvsSendOrCont(
   const hook: Hook = 'OUTPUT';
   const devs: HookDevices = { outIface: fib.dev, physIn: skb.physIn };
   enterHook(ctx, node, skb, hook, ['raw', 'mangle', 'filter', 'security'], fib.dev);
-  const fate = walkTables(ctx, node, skb, hook, ['raw', 'mangle', 'filter', 'security'], devs);
+  const fate = chain(
+    () => walkTables(ctx, node, skb, hook, ['raw', 'mangle', 'filter'], devs),
+    () => nftFilter(ctx, node, skb, hook, devs, -100, 50),
+    () => walkTables(ctx, node, skb, hook, ['security'], devs),
+  );
   if (fate.kind !== 'accept') return settle(ctx, node, skb, fate, fib.dev, { local: false });
   return output(ctx, node, skb, fib.dev, fib.nexthop);
 }

@@ -36,8 +36,11 @@ import type { Ctx } from './types';
 export type IpvsVerdict =
   /** Not an IPVS packet: the path goes on unchanged. */
   | { readonly kind: 'pass' }
-  /** Rewritten for a real server (request) or the client (reply). */
-  | { readonly kind: 'forward'; readonly local: boolean }
+  /**
+   * Rewritten for a real server (request) or the client (reply); `nexthop`: where a request
+   * is routed (the real server: for Route/Tunnel the destination stays the virtual address).
+   */
+  | { readonly kind: 'forward'; readonly local: boolean; readonly nexthop?: string }
   /** ip_vs_leave(): no destination; the kernel answers ICMP port unreachable. */
   | { readonly kind: 'no-destination' }
   | { readonly kind: 'drop' };
@@ -186,8 +189,8 @@ export function ipvsRequest(
     before,
     after: skb.header,
   });
-  const local = ctx.world.kernel(node.name) !== undefined && isLocal(node, conn.daddr);
-  return { kind: 'forward', local };
+  const local = isLocal(node, conn.daddr);
+  return { kind: 'forward', local, nexthop: conn.daddr };
 }
 
 function isLocal(node: NodeCtx, ip: string): boolean {

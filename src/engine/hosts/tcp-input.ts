@@ -22,6 +22,7 @@ import {
   sendAck,
   setState,
 } from './tcp-user';
+import { addSocket, findTcpConnection } from './socket-index';
 import type { HostPacket, HostStack, TcpSocket } from './types';
 
 /** The sequence fields of an arriving segment (absent ones read as 0). */
@@ -33,17 +34,7 @@ interface Seg {
 }
 
 function findConnection(stack: HostStack, p: HostPacket): TcpSocket | undefined {
-  for (const s of stack.sockets)
-    if (
-      s.proto === 'tcp' &&
-      s.remote !== undefined &&
-      s.local.addr === p.dst &&
-      s.local.port === p.dport &&
-      s.remote.addr === p.src &&
-      s.remote.port === p.sport
-    )
-      return s;
-  return undefined;
+  return findTcpConnection(stack, p.dst, p.dport ?? 0, p.src, p.sport ?? 0);
 }
 
 function findListener(stack: HostStack, p: HostPacket): TcpSocket | undefined {
@@ -93,7 +84,7 @@ function passiveOpen(op: Op, stack: HostStack, listener: TcpSocket, p: HostPacke
     rtxStart: op.ctx.now,
     since: op.ctx.now,
   };
-  stack.sockets.push(child);
+  addSocket(stack, child);
   send(op, stack, child.iface, synSegment(child, op.ctx.now));
 }
 

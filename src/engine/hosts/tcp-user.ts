@@ -20,6 +20,7 @@ import { event, nextSocketId, routeFor, send, tcpEphemeralPort } from './net';
 import { dataSegment, seqAdd, synSegment } from './tcp-segment';
 import type { HostStack, Owner, Payload, SockAddr, TcpSocket } from './types';
 import { payloadBytes } from './net';
+import { addSocket, removeSocket } from './socket-index';
 
 export const TCP_TIMEOUT_INIT = 1000;
 export const TCP_RTO_MIN = 200;
@@ -34,10 +35,7 @@ export function modelTimeout(boundary: number, rtoBase: number): number {
   return ((2 << thresh) - 1) * rtoBase + (boundary - thresh) * TCP_RTO_MAX;
 }
 
-export function removeSocket(stack: HostStack, sock: { readonly id: number }): void {
-  const i = stack.sockets.findIndex((s) => s.id === sock.id);
-  if (i >= 0) stack.sockets.splice(i, 1);
-}
+export { removeSocket };
 
 export function setState(op: Op, sock: TcpSocket, state: TcpSocket['state']): void {
   sock.state = state;
@@ -127,7 +125,7 @@ export function tcpConnect(
     rtxStart: op.ctx.now,
     since: op.ctx.now,
   };
-  stack.sockets.push(sock);
+  addSocket(stack, sock);
   send(op, stack, sock.iface, synSegment(sock, op.ctx.now));
   return sock;
 }

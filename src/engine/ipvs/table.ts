@@ -5,6 +5,7 @@
 import { initScheduler, schedulerDestChanged } from './schedulers';
 import {
   emptyStats,
+  serviceKey,
   SVC_F_PERSISTENT,
   type Destination,
   type ForwardMethod,
@@ -36,7 +37,7 @@ export function findService(
   addr: string,
   port: number,
 ): VirtualService | undefined {
-  return ipvs.services.find((s) => s.protocol === protocol && s.addr === addr && s.port === port);
+  return ipvs.byKey.get(serviceKey(protocol, addr, port));
 }
 
 export function findDest(svc: VirtualService, addr: string, port: number): Destination | undefined {
@@ -60,6 +61,7 @@ export function addService(ipvs: IpvsState, spec: ServiceSpec): VirtualService |
   };
   svc.sched = initScheduler(svc);
   ipvs.services.push(svc);
+  ipvs.byKey.set(serviceKey(svc.protocol, svc.addr, svc.port), svc);
   return svc;
 }
 
@@ -76,6 +78,7 @@ export function editService(svc: VirtualService, spec: ServiceSpec): void {
 export function deleteService(ipvs: IpvsState, svc: VirtualService): void {
   for (const d of svc.destinations) d.available = false;
   ipvs.services = ipvs.services.filter((s) => s !== svc);
+  ipvs.byKey.delete(serviceKey(svc.protocol, svc.addr, svc.port));
 }
 
 /** ip_vs_add_dest(); an existing one is EEXIST ("Destination already exists"). */
@@ -117,5 +120,7 @@ export function deleteDest(svc: VirtualService, dest: Destination): void {
 
 /** ip_vs_flush(): every service goes (`ipvsadm -C`, kube-proxy's CleanupLeftovers). */
 export function flushServices(ipvs: IpvsState): void {
-  for (const s of [...ipvs.services]) deleteService(ipvs, s);
+  for (const s of ipvs.services) for (const d of s.destinations) d.available = false;
+  ipvs.services = [];
+  ipvs.byKey.clear();
 }

@@ -125,12 +125,19 @@ export interface IpvsTimeouts {
 export interface IpvsState {
   /** In creation order; ipvsadm sorts them for display. */
   services: VirtualService[];
+  /** The same services by serviceKey() (ip_vs_svc_table, the kernel's hash of them). */
+  readonly byKey: Map<string, VirtualService>;
   conns: IpvsConn[];
   timeouts: IpvsTimeouts;
 }
 
 export function createIpvsState(): IpvsState {
-  return { services: [], conns: [], timeouts: { tcp: 900, tcpfin: 120, udp: 300 } };
+  return {
+    services: [],
+    byKey: new Map(),
+    conns: [],
+    timeouts: { tcp: 900, tcpfin: 120, udp: 300 },
+  };
 }
 
 export function emptyStats(): IpvsStats {

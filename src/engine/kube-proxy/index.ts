@@ -55,14 +55,6 @@ export {
   masqueradeMark,
 } from './iptables/format';
 export {
-  createNftablesProxier,
-  isNftServiceChainName,
-  nftablesCleanupTransaction,
-  type NftablesProxier,
-  type NftablesProxierOptions,
-  type NftSyncResult,
-} from './nftables/proxier';
-export {
   createIpvsProxier,
   ipvsJumpRuleOps,
   IPVS_FILTER_CHAINS,
@@ -73,3 +65,11 @@ export {
   type IpvsProxier,
   type IpvsSyncResult,
 } from './ipvs';
+export {
+  createNftablesProxier,
+  isNftServiceChainName,
+  nftablesCleanupTransaction,
+  type NftablesProxier,
+  type NftablesProxierOptions,
+  type NftSyncResult,
+} from './nftables/proxier';

@@ -123,6 +123,10 @@ export class TableDraft {
     if (this.base !== undefined) this.created.add(c);
     this.addedAt?.set(c, this.added.length);
     this.added.push(c);
+    // A created chain is its own working copy: the rule lines that follow its `:CHAIN` line
+    // find it here without a lookup (what edit() would return and remember).
+    this.last = c;
+    this.lastFrom = undefined;
   }
 
   /** Deletes a chain (the caller made the kernel's checks). */
@@ -262,11 +266,11 @@ export class TableDraft {
     const { chains, slots } = this.layout();
     const table: Table = { name: this.name, chains };
     if (this.base === undefined) {
-      // Built from nothing: the overlay is the name map, and references are counted now.
+      // Built from nothing: the overlay is the name map; references are counted when first
+      // asked for (a first sync's iptables-save never asks).
       const byName = this.overlay;
       for (const [name, c] of byName) if (c === null) byName.delete(name);
-      const refs = this.refs.counts(this.copies, this.added);
-      freshIndex(table, byName as Map<string, Chain>, refs);
+      freshIndex(table, byName as Map<string, Chain>);
       return table;
     }
     const idx = existingIndex(this.base);

@@ -10,6 +10,12 @@
  * Two generations bound the memory: entries go into the young map; when it is full it
  * becomes the old one (the previous old one is dropped), and an old hit moves back to young.
  * (An entry dropped from the maps lives on while the entry before it points to it.)
+ *
+ * A line is cached the second time it is seen (a doorkeeper, as in TinyLFU): a table of line
+ * hashes remembers what was seen once. A node's first sync is mostly lines it will never see
+ * again in that form, and caching all of them cost more than parsing them (copies, map
+ * entries, garbage collection); lines a later sync repeats are cached from then on. A hash
+ * collision only admits a line early, or (when its slot was overwritten) one sync late.
  */
 import type { ParsedArgs } from './rule-parse';
 
@@ -24,9 +30,30 @@ export interface LineEntry {
   next: LineEntry | undefined;
 }
 
+/** Slots of the doorkeeper table (a power of two; 4 MB of hashes per cache). */
+const SEEN_SLOTS = 1 << 20;
+
+/** FNV-1a over the UTF-16 code units of `s`, never 0 (0 marks an empty slot). */
+function lineHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h === 0 ? 1 : h;
+}
+
 export class LineCache {
   private young = new Map<string, LineEntry>();
   private old = new Map<string, LineEntry>();
+  private seen: Int32Array | undefined;
+
+  /** Whether `line` was seen before (then it is worth caching); remembers it if not. */
+  admit(line: string): boolean {
+    const seen = (this.seen ??= new Int32Array(SEEN_SLOTS));
+    const h = lineHash(line);
+    const slot = h & (SEEN_SLOTS - 1);
+    if (seen[slot] === h) return true;
+    seen[slot] = h;
+    return false;
+  }
 
   /** The entry for `line`; `prev` is the entry of the line before it, if that was a rule. */
   get(line: string, prev: LineEntry | undefined): LineEntry | undefined {

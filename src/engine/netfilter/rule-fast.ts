@@ -15,7 +15,7 @@ import { ipFromInt, ipToInt } from '../model/ip';
 import { probabilityThreshold } from './format';
 import { MAXNAMELEN } from './cli-options';
 import type { ParsedArgs } from './rule-parse';
-import type { AddrSpec, Match, NatRange, PortRange, Rule, Target } from './types';
+import type { AddrSpec, Counters, Match, PortRange, Rule, Target } from './types';
 
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
@@ -36,8 +36,6 @@ const TARGET_NAMES = new Set([
   'CONNMARK',
   'LOG',
 ]);
-
-const PROTOCOLS: Readonly<Record<string, number>> = { tcp: 6, udp: 17, sctp: 132 };
 
 /** The value of one canonical octet (what ipIsValid() accepts: no leading zero), else -1. */
 function octet(s: string, from: number, to: number): number {
@@ -89,21 +87,26 @@ function addr(text: string, invert: boolean): AddrSpec | undefined {
 }
 
 /** A decimal port as strtoui() reads it (no leading zero, which would be octal), or -1. */
-function port(text: string): number {
-  if (text.length < 1 || text.length > 5) return -1;
-  if (text.length > 1 && text.charCodeAt(0) === 0x30) return -1;
+function port(s: string, from: number, to: number): number {
+  const n = to - from;
+  if (n < 1 || n > 5) return -1;
+  if (n > 1 && s.charCodeAt(from) === 0x30) return -1;
   let v = 0;
-  for (let i = 0; i < text.length; i++) {
-    const d = text.charCodeAt(i) - 0x30;
+  for (let i = from; i < to; i++) {
+    const d = s.charCodeAt(i) - 0x30;
     if (d < 0 || d > 9) return -1;
     v = v * 10 + d;
   }
   return v <= 65535 ? v : -1;
 }
 
-/** The words of a line as tokenizeRestoreLine() splits it, when quoting is simple; else undefined. */
-function words(line: string): string[] | undefined {
-  const out: string[] = [];
+/**
+ * The words of a line as tokenizeRestoreLine() splits it, as [start, end) offsets into the
+ * line (so that the option names are compared in place, not cut out), when the quoting is
+ * simple (a quoted word without backslashes, followed by a blank); else undefined.
+ */
+function words(line: string, out: number[]): boolean {
+  out.length = 0;
   const n = line.length;
   let i = 0;
   while (i < n) {
@@ -114,12 +117,12 @@ function words(line: string): string[] | undefined {
     }
     if (c === QUOTE) {
       const close = line.indexOf('"', i + 1);
-      if (close < 0) return undefined;
-      const word = line.slice(i + 1, close);
-      if (word.indexOf('\\') >= 0) return undefined;
+      if (close < 0) return false;
+      const slash = line.indexOf('\\', i + 1);
+      if (slash >= 0 && slash < close) return false;
       const after = close + 1 < n ? line.charCodeAt(close + 1) : SPACE;
-      if (after !== SPACE && after !== NEWLINE) return undefined;
-      out.push(word);
+      if (after !== SPACE && after !== NEWLINE) return false;
+      out.push(i + 1, close);
       i = close + 1;
       continue;
     }
@@ -127,26 +130,68 @@ function words(line: string): string[] | undefined {
     while (i < n) {
       const d = line.charCodeAt(i);
       if (d === SPACE || d === NEWLINE) break;
-      if (d === QUOTE || d === TAB || d === BACKSLASH) return undefined;
+      if (d === QUOTE || d === TAB || d === BACKSLASH) return false;
       i++;
     }
-    out.push(line.slice(start, i));
+    out.push(start, i);
   }
-  return out;
+  return true;
+}
+
+/** Word offsets, reused from line to line (the parse is synchronous). */
+const WORDS: number[] = [];
+
+/** Whether the word [s, e) of `line` is `lit`. */
+function is(line: string, s: number, e: number, lit: string): boolean {
+  return e - s === lit.length && line.startsWith(lit, s);
+}
+
+/**
+ * Parts that many rules have in common, shared between parses like the rest of a cached
+ * parse (a parse is never changed; a rule going into a table gets counters of its own).
+ */
+const NO_MATCHES: readonly Match[] = [];
+const ZERO: Counters = { packets: 0, bytes: 0 };
+const PROTOCOL_SPEC: Readonly<Record<number, { num: number; invert: boolean }>> = {
+  6: { num: 6, invert: false },
+  17: { num: 17, invert: false },
+  132: { num: 132, invert: false },
+};
+const BARE_PORTS: Readonly<Record<string, Match>> = {
+  tcp: { name: 'tcp' },
+  udp: { name: 'udp' },
+  sctp: { name: 'sctp' },
+};
+/** Placeholders while the line is read (never part of a result). */
+const NO_COMMENT: Match = { name: 'comment', comment: '' };
+const DNAT_PENDING: Target = { kind: 'none' };
+const NO_TARGET: Target = { kind: 'none' };
+const SIMPLE_TARGETS: Readonly<Record<string, Target>> = {
+  ACCEPT: { kind: 'ACCEPT' },
+  RETURN: { kind: 'RETURN' },
+  DROP: { kind: 'DROP' },
+  REJECT: { kind: 'REJECT', with: 'icmp-port-unreachable' },
+};
+/** The last jump target made: endpoint chains jump to KUBE-MARK-MASQ one after the other. */
+let lastJump: Target & { kind: 'jump' } = { kind: 'jump', chain: '', goto: false };
+
+function jump(chain: string): Target {
+  if (lastJump.chain !== chain) lastJump = { kind: 'jump', chain, goto: false };
+  return lastJump;
 }
 
 const PROBABILITY = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** The parse of a restore rule line (without a `[p:b]` prefix), or undefined: parse it generally. */
 export function fastRuleLine(table: string, line: string): ParsedArgs | undefined {
-  const w = words(line);
-  if (w === undefined || w.length < 2 || w[0] !== '-A') return undefined;
-  const chain = w[1] as string;
+  const w = WORDS;
+  if (!words(line, w) || w.length < 4 || !is(line, w[0]!, w[1]!, '-A')) return undefined;
+  const chain = line.slice(w[2], w[3]);
   if (chain === '' || chain.length >= MAXNAMELEN || chain.startsWith('-')) return undefined;
   let src: AddrSpec | undefined;
   let dst: AddrSpec | undefined;
   let proto = 0;
-  const matches: Match[] = [];
+  let matches: Match[] | undefined;
   let comment = -1;
   let ports = -1;
   let portsName: 'tcp' | 'udp' | 'sctp' | undefined;
@@ -156,116 +201,113 @@ export function fastRuleLine(table: string, line: string): ParsedArgs | undefine
   let probability = -1;
   let mode = false;
   let target: Target | undefined;
-  let dnat: Partial<NatRange> | undefined;
+  let dnat = false;
+  let dnatAddr: string | undefined;
+  let dnatPort = 0;
   let invert = false;
-  for (let i = 2; i < w.length; i++) {
-    const t = w[i] as string;
-    const arg = w[i + 1];
-    if (t === '!') {
+  for (let k = 4; k < w.length; k += 2) {
+    const ts = w[k]!;
+    const te = w[k + 1]!;
+    if (te - ts === 1 && line.charCodeAt(ts) === 0x21) {
       if (invert) return undefined;
       invert = true;
       continue;
     }
-    if (arg === undefined) return undefined;
-    i++;
-    if (t === '-s' || t === '-d') {
-      if ((t === '-s' ? src : dst) !== undefined) return undefined;
-      const a = addr(arg, invert);
+    if (k + 3 >= w.length) return undefined;
+    k += 2;
+    const as = w[k]!;
+    const ae = w[k + 1]!;
+    // The letter of a short option (-s -d -p -m -j), else 0.
+    const t2 = te - ts === 2 && line.charCodeAt(ts) === 0x2d ? line.charCodeAt(ts + 1) : 0;
+    if (t2 === 0x73 || t2 === 0x64) {
+      if ((t2 === 0x73 ? src : dst) !== undefined) return undefined;
+      const a = addr(line.slice(as, ae), invert);
       if (a === undefined) return undefined;
-      if (t === '-s') src = a;
+      if (t2 === 0x73) src = a;
       else dst = a;
       invert = false;
       continue;
     }
     if (invert) return undefined;
-    switch (t) {
-      case '-p': {
-        const p = PROTOCOLS[arg];
-        if (proto !== 0 || p === undefined) return undefined;
-        proto = p;
-        break;
+    if (t2 === 0x70) {
+      if (proto !== 0) return undefined;
+      proto = is(line, as, ae, 'tcp') ? 6 : is(line, as, ae, 'udp') ? 17 : is(line, as, ae, 'sctp') ? 132 : 0; // prettier-ignore
+      if (proto === 0) return undefined;
+    } else if (t2 === 0x6d) {
+      matches ??= [];
+      if (comment < 0 && is(line, as, ae, 'comment')) {
+        comment = matches.length;
+        matches.push(NO_COMMENT);
+      } else if (statistic < 0 && is(line, as, ae, 'statistic')) {
+        statistic = matches.length;
+        matches.push(NO_COMMENT);
+      } else if (ports < 0) {
+        portsName = is(line, as, ae, 'tcp') ? 'tcp' : is(line, as, ae, 'udp') ? 'udp' : is(line, as, ae, 'sctp') ? 'sctp' : undefined; // prettier-ignore
+        if (portsName === undefined) return undefined;
+        ports = matches.length;
+        matches.push(NO_COMMENT);
+      } else return undefined;
+    } else if (t2 === 0x6a) {
+      if (target !== undefined || ae === as || ae - as >= MAXNAMELEN) return undefined;
+      const name = line.slice(as, ae);
+      if (!TARGET_NAMES.has(name)) target = jump(name);
+      else if (name === 'DNAT') {
+        target = DNAT_PENDING;
+        dnat = true;
+      } else if (name !== 'DROP' || table !== 'nat') {
+        target = SIMPLE_TARGETS[name];
+        if (target === undefined) return undefined;
+      } else return undefined;
+    } else if (is(line, ts, te, '--comment')) {
+      const m = matches;
+      if (m === undefined || comment < 0 || m[comment] !== NO_COMMENT) return undefined;
+      if (ae === as || ae - as > 255) return undefined;
+      m[comment] = { name: 'comment', comment: line.slice(as, ae) };
+    } else if (is(line, ts, te, '--dport') || is(line, ts, te, '--sport')) {
+      // A ports match loaded by -m, or (load_proto()) the one `-p` names, loaded here.
+      if (ports < 0) {
+        portsName = proto === 6 ? 'tcp' : proto === 17 ? 'udp' : proto === 132 ? 'sctp' : undefined; // prettier-ignore
+        if (portsName === undefined) return undefined;
+        matches ??= [];
+        ports = matches.length;
+        matches.push(NO_COMMENT);
       }
-      case '-m':
-        if (arg === 'comment' && comment < 0) {
-          comment = matches.length;
-          matches.push({ name: 'comment', comment: '' });
-        } else if (arg === 'statistic' && statistic < 0) {
-          statistic = matches.length;
-          matches.push({ name: 'statistic', mode: 'random', probability: 0, every: 0, packet: 0, invert: false }); // prettier-ignore
-        } else if ((arg === 'tcp' || arg === 'udp' || arg === 'sctp') && ports < 0) {
-          ports = matches.length;
-          portsName = arg;
-          matches.push({ name: arg });
-        } else return undefined;
-        break;
-      case '--comment':
-        if (comment < 0 || matches[comment]?.name !== 'comment' || arg.length > 255)
-          return undefined;
-        if ((matches[comment] as { comment: string }).comment !== '' || arg === '')
-          return undefined;
-        matches[comment] = { name: 'comment', comment: arg };
-        break;
-      case '--sport':
-      case '--dport': {
-        // A ports match loaded by -m, or (load_proto()) the one `-p` names, loaded here.
-        if (ports < 0) {
-          const name = proto === 6 ? 'tcp' : proto === 17 ? 'udp' : proto === 132 ? 'sctp' : '';
-          if (name === '') return undefined;
-          ports = matches.length;
-          portsName = name;
-          matches.push({ name });
-        }
-        const p = port(arg);
-        if (p < 0) return undefined;
-        const range = { min: p, max: p, invert: false };
-        if (t === '--sport') {
-          if (sport !== undefined) return undefined;
-          sport = range;
-        } else {
-          if (dport !== undefined) return undefined;
-          dport = range;
-        }
-        break;
+      const p = port(line, as, ae);
+      if (p < 0) return undefined;
+      const range = { min: p, max: p, invert: false };
+      if (line.charCodeAt(ts + 2) === 0x73) {
+        if (sport !== undefined) return undefined;
+        sport = range;
+      } else {
+        if (dport !== undefined) return undefined;
+        dport = range;
       }
-      case '--mode':
-        if (statistic < 0 || mode || arg !== 'random') return undefined;
-        mode = true;
-        break;
-      case '--probability': {
-        if (statistic < 0 || probability >= 0 || !PROBABILITY.test(arg)) return undefined;
-        const p = Number(arg);
-        if (!(p >= 0 && p <= 1)) return undefined;
-        probability = probabilityThreshold(p);
-        break;
-      }
-      case '-j':
-        if (target !== undefined || arg === '' || arg.length >= MAXNAMELEN) return undefined;
-        if (!TARGET_NAMES.has(arg)) target = { kind: 'jump', chain: arg, goto: false };
-        else if (arg === 'ACCEPT' || arg === 'RETURN' || (arg === 'DROP' && table !== 'nat'))
-          target = { kind: arg };
-        else if (arg === 'REJECT') target = { kind: 'REJECT', with: 'icmp-port-unreachable' };
-        else if (arg === 'DNAT') {
-          target = { kind: 'DNAT', range: { random: false, randomFully: false, persistent: false } }; // prettier-ignore
-          dnat = {};
-        } else return undefined;
-        break;
-      case '--to-destination': {
-        if (dnat === undefined || dnat.minAddr !== undefined) return undefined;
-        const colon = arg.indexOf(':');
-        if (colon <= 0 || arg.indexOf(':', colon + 1) >= 0 || proto === 0) return undefined;
-        const ip = arg.slice(0, colon);
-        const p = port(arg.slice(colon + 1));
-        if (p < 0 || ip.indexOf('-') >= 0 || quad(ip, 0, ip.length) < 0) return undefined;
-        dnat = { minPort: p, maxPort: p, minAddr: ip, maxAddr: ip };
-        break;
-      }
-      default:
-        return undefined;
-    }
+    } else if (is(line, ts, te, '--mode')) {
+      if (statistic < 0 || mode || !is(line, as, ae, 'random')) return undefined;
+      mode = true;
+    } else if (is(line, ts, te, '--probability')) {
+      const arg = line.slice(as, ae);
+      if (statistic < 0 || probability >= 0 || !PROBABILITY.test(arg)) return undefined;
+      const p = Number(arg);
+      if (!(p >= 0 && p <= 1)) return undefined;
+      probability = probabilityThreshold(p);
+    } else if (is(line, ts, te, '--to-destination')) {
+      // parse_to() of `IP:PORT` (the port needs -p before it; ranges go the general way).
+      if (!dnat || dnatAddr !== undefined || proto === 0) return undefined;
+      const colon = line.indexOf(':', as);
+      if (colon <= as || colon >= ae) return undefined;
+      const second = line.indexOf(':', colon + 1);
+      if (second >= 0 && second < ae) return undefined;
+      const dash = line.indexOf('-', as);
+      if (dash >= 0 && dash < ae) return undefined;
+      dnatPort = port(line, colon + 1, ae);
+      if (dnatPort < 0 || quad(line, as, colon) < 0) return undefined;
+      dnatAddr = line.slice(as, colon);
+    } else return undefined;
   }
   if (invert) return undefined;
-  if (comment >= 0 && (matches[comment] as { comment: string }).comment === '') return undefined;
-  if (statistic >= 0) {
+  if (comment >= 0 && matches?.[comment] === NO_COMMENT) return undefined;
+  if (statistic >= 0 && matches !== undefined) {
     if (!mode || probability < 0) return undefined;
     matches[statistic] = {
       name: 'statistic',
@@ -276,25 +318,27 @@ export function fastRuleLine(table: string, line: string): ParsedArgs | undefine
       invert: false,
     };
   }
-  if (ports >= 0 && portsName !== undefined) {
-    // nft.c add_nft_tcp/udp(): ports need the matching `-p` (finishParse()).
-    const hasPorts = sport !== undefined || dport !== undefined;
-    if (hasPorts && portsName !== 'sctp' && proto !== PROTOCOLS[portsName]) return undefined;
-    matches[ports] = {
-      name: portsName,
-      ...(sport !== undefined ? { sport } : {}),
-      ...(dport !== undefined ? { dport } : {}),
-    };
+  if (ports >= 0 && portsName !== undefined && matches !== undefined) {
+    if (sport === undefined && dport === undefined) matches[ports] = BARE_PORTS[portsName]!;
+    else {
+      // nft.c add_nft_tcp/udp(): ports need the matching `-p` (finishParse()).
+      if (portsName !== 'sctp' && proto !== (portsName === 'tcp' ? 6 : 17)) return undefined;
+      matches[ports] = {
+        name: portsName,
+        ...(sport !== undefined ? { sport } : {}),
+        ...(dport !== undefined ? { dport } : {}),
+      };
+    }
   }
-  if (dnat !== undefined) {
-    if (dnat.minAddr === undefined) return undefined;
+  if (dnat) {
+    if (dnatAddr === undefined) return undefined;
     target = {
       kind: 'DNAT',
       range: {
-        minPort: dnat.minPort as number,
-        maxPort: dnat.maxPort as number,
-        minAddr: dnat.minAddr,
-        maxAddr: dnat.minAddr,
+        minPort: dnatPort,
+        maxPort: dnatPort,
+        minAddr: dnatAddr,
+        maxAddr: dnatAddr,
         random: false,
         randomFully: false,
         persistent: false,
@@ -305,10 +349,10 @@ export function fastRuleLine(table: string, line: string): ParsedArgs | undefine
   const rule: { -readonly [K in keyof Rule]?: Rule[K] } = {};
   if (src !== undefined) rule.src = src;
   if (dst !== undefined) rule.dst = dst;
-  if (proto !== 0) rule.protocol = { num: proto, invert: false };
-  rule.matches = matches;
-  rule.target = target ?? { kind: 'none' };
-  rule.counters = { packets: 0, bytes: 0 };
+  if (proto !== 0) rule.protocol = PROTOCOL_SPEC[proto]!;
+  rule.matches = matches ?? NO_MATCHES;
+  rule.target = target ?? NO_TARGET;
+  rule.counters = ZERO;
   return {
     cmd: 'A',
     zeroToo: false,

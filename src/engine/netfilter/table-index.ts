@@ -193,18 +193,17 @@ export function carryIndex(from: Table, to: Table, idx: TableIndex, batch: Batch
   INDEX.set(to, idx);
 }
 
-/** The index of a table a batch built from nothing (restore without --noflush, first write). */
-export function freshIndex(
-  table: Table,
-  byName: Map<string, Chain>,
-  refs: Map<string, number>,
-): void {
+/**
+ * The index of a table a batch built from nothing (restore without --noflush, first write).
+ * Reference counts and position hints are made when first needed, from the table itself.
+ */
+export function freshIndex(table: Table, byName: Map<string, Chain>): void {
   INDEX.set(table, {
     byName,
-    refs,
+    refs: undefined,
     sorted: undefined,
     unsorted: pending(),
-    at: positions(table.chains),
+    at: undefined,
     slack: 0,
   });
 }

@@ -177,12 +177,13 @@ function applyCommand(state: NftState, line: string, nowMs: number): void {
       return;
     }
     if (verb === 'delete' || verb === 'destroy') {
-      if (!state.tables.delete(key) && verb === 'delete') throw new CommandError(ENOENT, tableName);
+      if (!state.tables.delete(key) && verb === 'delete')
+        throw new CommandError(KERNEL_ENOENT, tableName);
       return;
     }
     if (verb === 'flush') {
       const t = state.tables.get(key);
-      if (t === undefined) throw new CommandError(ENOENT, tableName);
+      if (t === undefined) throw new CommandError(KERNEL_ENOENT, tableName);
       for (const c of t.chains.values()) ownChain(t, c).rules = [];
       for (const s of t.sets.values()) ownSet(t, s).elements = new Map();
       return;
@@ -231,7 +232,8 @@ function chainCommand(table: NftTable, verb: string, name: string, rest: string[
     });
     return;
   }
-  if (chain === undefined) throw new CommandError(ENOENT, name);
+  // nft leaves a chain it does not know to the kernel: "Could not process rule".
+  if (chain === undefined) throw new CommandError(KERNEL_ENOENT, name);
   if (verb === 'flush') {
     ownChain(table, chain).rules = [];
     return;
@@ -263,7 +265,7 @@ function chainReferenced(table: NftTable, name: string): boolean {
 function checkReferences(table: NftTable, stmts: ReturnType<typeof parseRule>['stmts']): void {
   const chain = (v: NftVerdict) => {
     if ((v.kind === 'jump' || v.kind === 'goto') && !table.chains.has(v.chain))
-      throw new CommandError(ENOENT, v.chain);
+      throw new CommandError(KERNEL_ENOENT, v.chain);
   };
   for (const s of stmts) {
     if (
@@ -279,7 +281,7 @@ function checkReferences(table: NftTable, stmts: ReturnType<typeof parseRule>['s
 function ruleCommand(table: NftTable, verb: string, chainName: string, line: string): void {
   if (verb !== 'add') throw new CommandError('syntax error', verb);
   const found = table.chains.get(chainName);
-  if (found === undefined) throw new CommandError(ENOENT, chainName);
+  if (found === undefined) throw new CommandError(KERNEL_ENOENT, chainName);
   const chain = ownChain(table, found);
   // The rule text is everything after `add rule ip TABLE CHAIN `.
   const at =
@@ -341,7 +343,9 @@ function setCommand(
     });
     return;
   }
-  if (set === undefined || set.kind !== kind) throw new CommandError(ENOENT, name);
+  // flush is checked against nft's cache, delete by the kernel.
+  if (set === undefined || set.kind !== kind)
+    throw new CommandError(verb === 'delete' ? KERNEL_ENOENT : ENOENT, name);
   if (verb === 'flush') ownSet(table, set).elements = new Map();
   else if (verb === 'delete') {
     if (setReferenced(table, name)) throw new CommandError(EBUSY, name);

@@ -36,6 +36,31 @@ describe('generated names', () => {
     expect(uidFor('Pod', 'default', 'a')).toBe(uidFor('Pod', 'default', 'a'));
     expect(uidFor('Pod', 'default', 'a')).not.toBe(uidFor('Service', 'default', 'a'));
   });
+
+  it('uids are fnv1a32 of `k|kind/namespace/name` for k = 1…4, hex, UUID v4 layout', () => {
+    // The uids the lab has always given (kubectl get -o yaml shows them): the four hashes'
+    // hex digits with the version nibble set to 4 and the variant drawn from 89ab.
+    const reference = (kind: string, ns: string, name: string): string => {
+      const hex = [1, 2, 3, 4]
+        .map((k) => fnv1a32(`${k}|${kind}/${ns}/${name}`).toString(16).padStart(8, '0'))
+        .join('');
+      const variant = '89ab'.charAt(parseInt(hex.charAt(16), 16) & 3);
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20)}`;
+    };
+    const cases: [string, string, string][] = [
+      ['Pod', 'default', 'a'],
+      ['Service', 'kube-system', 'kube-dns'],
+      ['EndpointSlice', 'default', 'svc-9999-abcde'],
+      ['Pod', 'ns', 'é名'],
+    ];
+    for (const c of cases) expect(uidFor(...c)).toBe(reference(...c));
+    expect(cases.map((c) => uidFor(...c))).toEqual([
+      '3f341931-b715-46ac-aaf3-0fffdbd884d2',
+      '2539caa5-190b-4a9a-bd2d-88070fe0cdac',
+      '63836d0b-a790-4930-bf16-b0c1fc951e4e',
+      'bec28800-3097-4fd3-ab40-c93aaec11fdd',
+    ]);
+  });
 });
 
 describe('Go durations', () => {

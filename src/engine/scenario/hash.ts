@@ -15,10 +15,16 @@
 /** k8s.io/apimachinery/pkg/util/rand's alphabet: no vowels, no confusable characters. */
 export const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
+const FNV_OFFSET = 0x811c9dc5;
+
 /** FNV-1a, 32 bits, over the UTF-8 bytes of `text` (Go hashes a string's bytes). */
 export function fnv1a32(text: string): number {
+  return fnvUpdate(FNV_OFFSET, text) >>> 0;
+}
+
+/** The FNV-1a state `h` after hashing the UTF-8 bytes of `text` too (FNV is a stream hash). */
+function fnvUpdate(h: number, text: string): number {
   // Hot when loading thousands of objects (uids, names): no closure, no string iterator.
-  let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     let cp = text.charCodeAt(i);
     if (cp >= 0xd800 && cp < 0xdc00 && i + 1 < text.length) {
@@ -43,7 +49,7 @@ export function fnv1a32(text: string): number {
       h = Math.imul(h ^ (0x80 | (cp & 63)), 0x01000193);
     }
   }
-  return h >>> 0;
+  return h;
 }
 
 /** rand.SafeEncodeString: each byte → SAFE_ALPHABET[byte % 27]. */
@@ -94,12 +100,27 @@ export function uniqueGeneratedName(
   throw new Error(`no free generated name for ${base}`);
 }
 
+/** The FNV-1a states after `1|`, `2|`, `3|`, `4|`: the prefixes of uidFor()'s four hashes. */
+const UID_PREFIXES = [1, 2, 3, 4].map((k) => fnvUpdate(FNV_OFFSET, `${k}|`));
+
+const HEX = '0123456789abcdef';
+
+/** `(h >>> 0).toString(16).padStart(8, '0')`, without the number-to-string machinery. */
+function hex8(h: number): string {
+  let out = '';
+  for (let shift = 28; shift >= 0; shift -= 4) out += HEX.charAt((h >>> shift) & 15);
+  return out;
+}
+
 /** A stable, UUID-shaped uid for an object (kubectl get -o yaml shows one). */
 export function uidFor(kind: string, namespace: string, name: string): string {
+  // fnv1a32(`${k}|${base}`) for k = 1…4: the base is hashed on from each prefix's state.
   const base = `${kind}/${namespace}/${name}`;
-  const hex = [1, 2, 3, 4]
-    .map((k) => fnv1a32(`${k}|${base}`).toString(16).padStart(8, '0'))
-    .join('');
+  const hex =
+    hex8(fnvUpdate(UID_PREFIXES[0]!, base)) +
+    hex8(fnvUpdate(UID_PREFIXES[1]!, base)) +
+    hex8(fnvUpdate(UID_PREFIXES[2]!, base)) +
+    hex8(fnvUpdate(UID_PREFIXES[3]!, base));
   const variant = '89ab'.charAt(parseInt(hex.charAt(16), 16) & 3);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -55,9 +55,27 @@ const hasUdpEndpoints = (list: readonly EndpointSlice[] | undefined): boolean =>
 
 /** `endpointsUpdateResult.ConntrackCleanupRequired` for the change prev → next. */
 export function conntrackCleanupRequired(prev: Cluster, next: Cluster): boolean {
-  if (prev.endpointSlices === next.endpointSlices) return false;
-  const before = sliceGroups(prev.endpointSlices);
-  const after = sliceGroups(next.endpointSlices);
+  const a = prev.endpointSlices;
+  const b = next.endpointSlices;
+  if (a === b) return false;
+  // Usually most slices are the very same objects at the same places: only the Services of
+  // the others need a closer look (a list of another length gets the full comparison).
+  let suspects: EndpointSlice[] | undefined;
+  if (a.length === b.length) {
+    suspects = [];
+    for (let i = 0; i < a.length; i++) {
+      const x = a[i]!;
+      const y = b[i]!;
+      if (x !== y && sliceData([x]) !== sliceData([y])) suspects.push(x, y);
+    }
+    if (suspects.length === 0) return false;
+  }
+  const sameService = (s: EndpointSlice, t: EndpointSlice) =>
+    s.serviceName === t.serviceName && s.meta.namespace === t.meta.namespace;
+  const only = (list: readonly EndpointSlice[]) =>
+    suspects === undefined ? list : list.filter((s) => suspects.some((t) => sameService(s, t)));
+  const before = sliceGroups(only(a));
+  const after = sliceGroups(only(b));
   for (const key of new Set([...before.keys(), ...after.keys()])) {
     const a = before.get(key);
     const b = after.get(key);

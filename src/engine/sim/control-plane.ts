@@ -9,10 +9,13 @@
  *    like a container's PID 1 without a SIGTERM handler, ignored SIGTERM, so kubelet SIGKILLs
  *    them. The kernel closes their sockets (connections send FIN) and kubelet tears down the
  *    pod's sandbox: veth and address are gone.
+ *    The lab takes the pod out of the cluster's pod list then (`kubectl get pods` stops
+ *    listing it), keeping the EndpointSlices as they were.
  * 3. One second later (the lab's stand-in for kubelet noticing — PLEG relists every second —
- *    and the API server removing the object): the pod is gone from the API, its endpoint
- *    leaves the EndpointSlice, and kube-proxy syncs again (then cleans UDP conntrack entries).
- *    Between 2 and 3 the endpoint still lists an address nobody answers for.
+ *    and reporting, the API server deleting the object and the EndpointSlice controller
+ *    following): the endpoint leaves the EndpointSlice and kube-proxy syncs again (then
+ *    cleans UDP conntrack entries). Between 2 and 3 the endpoint still lists an address nobody
+ *    answers for. (On a real cluster the pod object goes last; the lab simplifies that order.)
  */
 import type { Cluster } from '../model/cluster';
 import {
@@ -27,7 +30,7 @@ import {
 import { closeHostSockets } from './network';
 import type { World } from './world';
 
-/** How long after the SIGKILL the pod object is removed from the API (see the module comment). */
+/** How long after the SIGKILL the endpoint leaves the EndpointSlice (see the module comment). */
 export const POD_REMOVAL_DELAY_MS = 1000;
 
 interface PlaneState {
@@ -74,8 +77,8 @@ function commit(world: World, result: WorkloadResult): WorkloadResult {
 }
 
 /**
- * `kubectl delete pod NAME -n NS` (the pod exists). Returns the ms until the pod object is
- * gone from the API (what `kubectl delete` waits for). A pod that was already Terminating
+ * `kubectl delete pod NAME -n NS` (the pod exists). Returns the ms until the pod is gone
+ * from the lab's pod list (what `kubectl delete` waits for). A pod that was already Terminating
  * keeps its deadline; one the scenario gave as Terminating starts its grace period now.
  */
 export function deletePodNow(world: World, namespace: string, name: string): number {
@@ -85,8 +88,8 @@ export function deletePodNow(world: World, namespace: string, name: string): num
   const now = world.clock.now();
   if (!result.terminating.includes(key) && !p.killAt.has(key) && !p.removeAt.has(key))
     p.killAt.set(key, now + DEFAULT_GRACE_SECONDS * 1000);
-  const removeAt = p.removeAt.get(key) ?? (p.killAt.get(key) ?? now) + POD_REMOVAL_DELAY_MS;
-  return Math.max(0, removeAt - now);
+  // The lab's pod object goes with its processes (see the module comment).
+  return Math.max(0, (p.killAt.get(key) ?? now) - now);
 }
 
 /** `kubectl scale deployment/NAME --replicas=N` (the Deployment exists). */

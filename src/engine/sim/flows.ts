@@ -182,12 +182,13 @@ export function flowControls(world: World, host: HostRef) {
       request === 'http'
         ? curlRequest(flow.remote.addr, flow.remote.port, '/')
         : `${text ?? 'hello'}\n`;
+    // An end of stream that arrived before this write is what the read returns at once.
+    const eofBefore = flow.eof;
     flow.unread.length = 0;
     const sent = sendData(layer.hosts, flow.socket, { kind: 'text', text: payload }, layer.ctx());
     layer.carry(sent);
     if (sent.errno !== undefined) return fail(`lab flow: ${name}: write: ${strerror(sent.errno)}`);
-    // read(): an end of stream that already arrived is returned at once.
-    if (flow.eof)
+    if (eofBefore)
       return fail(`lab flow: ${name}: read: end of stream (the peer closed the connection)`);
     const limit = waitMs ?? (flow.proto === 'udp' ? UDP_DEFAULT_WAIT_MS : MAX_WAIT_MS);
     const deadline = world.clock.now() + limit;

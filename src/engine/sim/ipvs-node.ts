@@ -52,8 +52,11 @@ export function ipvsNodeOf(kernel: NodeKernel, cluster: Cluster): IpvsNode {
     },
     dummyAddresses: () => kernel.kubeIpvs0?.addresses ?? [],
     bind(addr) {
+      // The proxier binds only addresses it did not find bound (alreadyBoundAddrs); a new
+      // wrapper object tells cached views (datapath kernelNet) that the interface changed.
       const cur = kernel.kubeIpvs0?.addresses ?? [];
-      if (!cur.includes(addr)) kernel.kubeIpvs0 = { addresses: [...cur, addr] };
+      cur.push(addr);
+      kernel.kubeIpvs0 = { addresses: cur };
     },
     unbind(addr) {
       const cur = kernel.kubeIpvs0?.addresses ?? [];

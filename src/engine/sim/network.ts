@@ -5,7 +5,8 @@
  * sleeps. Everything that happened is kept as trace steps.
  */
 import type { TraceStep } from '../../protocol/trace';
-import { sendPacket, type Outcome } from '../datapath';
+import { ctExpire } from '../conntrack';
+import { datapathState, sendPacket, type Outcome, type RuleSteps } from '../datapath';
 import {
   closeSocket,
   createHosts,
@@ -30,9 +31,11 @@ interface NetworkState {
   readonly hosts: HostsState;
   /** The cluster the host stacks were last synced with. */
   syncedWith: World['cluster'];
-  /** Every trace step so far (bounded: the oldest are dropped past TRACE_LIMIT). */
+  /** The latest trace steps (bounded: past TRACE_LIMIT the oldest are dropped, in batches). */
   steps: TraceStep[];
   nextSeq: number;
+  /** Which iptables rule steps packets record (the trace's detail). */
+  ruleSteps: RuleSteps;
   /** Sees every socket event the hosts raise (the lab's named flows read theirs). */
   tap?: (events: readonly SocketEvent[]) => void;
 }
@@ -43,7 +46,13 @@ const networks = new WeakMap<World, NetworkState>();
 function network(world: World): NetworkState {
   let net = networks.get(world);
   if (net === undefined) {
-    net = { hosts: createHosts(world.cluster), syncedWith: world.cluster, steps: [], nextSeq: 0 };
+    net = {
+      hosts: createHosts(world.cluster),
+      syncedWith: world.cluster,
+      steps: [],
+      nextSeq: 0,
+      ruleSteps: 'all',
+    };
     networks.set(world, net);
   } else if (net.syncedWith !== world.cluster) {
     syncHosts(net.hosts, world.cluster);
@@ -69,7 +78,10 @@ function carry(world: World, net: NetworkState, step: HostStep): void {
   for (let budget = 10_000; queue.length > 0 && budget > 0; budget--) {
     const emitted = queue.shift()!;
     const from = hostRefOf(world.cluster, emitted.host);
-    const sent = sendPacket(world, from, emitted.packet, { firstSeq: net.nextSeq });
+    const sent = sendPacket(world, from, emitted.packet, {
+      firstSeq: net.nextSeq,
+      ruleSteps: net.ruleSteps,
+    });
     record(net, sent.steps);
     let outcome: Outcome = sent.outcome;
     while (outcome.kind === 'answered') outcome = outcome.then;
@@ -84,7 +96,10 @@ function carry(world: World, net: NetworkState, step: HostStep): void {
 function record(net: NetworkState, steps: readonly TraceStep[]): void {
   for (const s of steps) net.steps.push(s);
   if (steps.length > 0) net.nextSeq = steps[steps.length - 1]!.seq + 1;
-  if (net.steps.length > TRACE_LIMIT) net.steps.splice(0, net.steps.length - TRACE_LIMIT);
+  // Trim in batches (a quarter of the limit at a time): trimming on every call would move the
+  // whole array for each packet once the limit is reached.
+  if (net.steps.length > TRACE_LIMIT + (TRACE_LIMIT >> 2))
+    net.steps.splice(0, net.steps.length - TRACE_LIMIT);
 }
 
 /**
@@ -106,6 +121,19 @@ export function advanceNetwork(world: World, targetMs: number): void {
     else carry(world, net, hostTimers(net.hosts, hostCtx(world)));
   }
   if (targetMs > world.clock.now()) world.advance(targetMs - world.clock.now());
+  collectExpired(world);
+}
+
+/**
+ * conntrack's gc_worker: entries whose timeout passed are freed as time goes by, not only when
+ * a lookup or a command meets them (the kernel's worker is periodic; the lab runs it once each
+ * time the clock has been moved), so a table does not keep what expired.
+ */
+function collectExpired(world: World): void {
+  const now = world.clock.now();
+  for (const node of Object.values(datapathState(world).nodes)) {
+    if (now >= node.conntrack.nextExpiryMs) ctExpire(node.conntrack, now);
+  }
 }
 
 /**
@@ -184,6 +212,14 @@ export function runProgram(world: World, host: HostRef, spec: ProgramSpec): Prog
     }
     advanceNetwork(world, Math.max(next, world.clock.now()));
   }
+}
+
+/**
+ * How much of each iptables walk the trace keeps: every evaluated rule (the default, what the
+ * lab animates), the matched ones, or none (bulk runs: thousands of connections).
+ */
+export function setTraceDetail(world: World, ruleSteps: RuleSteps): void {
+  network(world).ruleSteps = ruleSteps;
 }
 
 /** Trace steps recorded since `seq` (for `--json` and the UI). */

@@ -52,13 +52,18 @@ export interface NodeKernel {
   /** IP sets (ip_set). */
   readonly ipsets: IpsetState;
   /** The dummy interface kube-ipvs0 and its addresses, once the IPVS proxier created it. */
-  kubeIpvs0?: { readonly addresses: readonly string[] };
+  kubeIpvs0?: { readonly addresses: string[] };
   /** The output of the last iptables-restore kube-proxy ran ('' when it succeeded). */
   lastRestoreError: string;
   /** net.* sysctls as the lab set them for this node. */
   readonly sysctls: Record<string, string>;
-  /** kube-proxy's nf_tables state and proxier when its mode is `nftables`. */
+  /**
+   * kube-proxy's nf_tables state and proxier once nftables mode ran (the state stays after a
+   * switch to another mode, its `ip kube-proxy` table deleted by that mode's cleanup).
+   */
   nftables?: NodeNftables;
+  /** The mode the running kube-proxy was started with. */
+  mode: ProxyMode;
 }
 
 /** Sysctl defaults on a node where br_netfilter is loaded (every bridge-CNI Kubernetes node). */
@@ -125,6 +130,7 @@ export function bootNodeKernel(
     ipvs: createIpvsState(),
     ipsets: createIpsetState(),
     ...(ops ? { ops } : {}),
+    mode: cluster.kubeProxy.mode,
     ...(cluster.kubeProxy.mode === 'nftables' ? { nftables: bootNodeNftables(node, cluster) } : {}),
   };
   if (cluster.kubeProxy.mode === 'ipvs') ipvsPrivilegedInit(kernel, cluster);
@@ -132,8 +138,8 @@ export function bootNodeKernel(
 }
 
 /**
- * cmd/kube-proxy/app: the proxier of the configured mode. In nftables mode the iptables proxier
- * object exists but never syncs: `kernel.nftables` holds the nftables proxier.
+ * cmd/kube-proxy/app: the iptables-based proxier of the configured mode (nftables mode's proxier
+ * lives in `kernel.nftables`; the iptables one is kept for its type only and never synced).
  */
 function startProxier(
   node: ClusterNode,
@@ -188,17 +194,26 @@ function ipvsPrivilegedInit(kernel: NodeKernel, cluster: Cluster): void {
  * IPVS modes are both "iptables based": switching between them cleans up nothing; only a switch
  * to nftables removes their leftovers, and a switch from nftables removes its table.
  */
-export function restartKubeProxy(kernel: NodeKernel, node: ClusterNode, cluster: Cluster): void {
+export function restartKubeProxy(
+  kernel: NodeKernel,
+  node: ClusterNode,
+  cluster: Cluster,
+  nowMs: number,
+): void {
   // Sysctls the scenario sets for the node are (re)applied, as an operator's sysctl.d would.
   Object.assign(kernel.sysctls, cluster.lab.sysctls[node.meta.name] ?? {});
-  platformCleanup(kernel, cluster.kubeProxy.mode);
+  const mode = cluster.kubeProxy.mode;
+  platformCleanup(kernel, mode, nowMs);
+  kernel.mode = mode;
   kernel.proxier = startProxier(node, cluster, kernel.sysctls);
-  if (cluster.kubeProxy.mode === 'nftables') {
-    // The kernel's nf_tables state outlives the process; only the proxier is new.
-    kernel.nftables = bootNodeNftables(node, cluster, kernel.nftables?.state);
-  }
   delete kernel.lastSync;
-  if (cluster.kubeProxy.mode === 'ipvs') ipvsPrivilegedInit(kernel, cluster);
+  if (mode === 'nftables') {
+    // A new process, a new proxier; the nf_tables state is the kernel's.
+    const fresh = bootNodeNftables(node, cluster);
+    kernel.nftables =
+      kernel.nftables === undefined ? fresh : { ...fresh, state: kernel.nftables.state };
+  } else if (kernel.nftables !== undefined) delete kernel.nftables.lastSync;
+  if (mode === 'ipvs') ipvsPrivilegedInit(kernel, cluster);
 }
 
 /**
@@ -206,15 +221,11 @@ export function restartKubeProxy(kernel: NodeKernel, node: ClusterNode, cluster:
  * use by the currently-configured mode". iptables and IPVS leftovers go only when the new mode
  * is nftables; nftables leftovers go when it is iptables or IPVS.
  */
-function platformCleanup(kernel: NodeKernel, mode: ProxyMode): void {
+function platformCleanup(kernel: NodeKernel, mode: ProxyMode, nowMs: number): void {
   if (mode === 'nftables') {
     cleanupIptablesLeftovers(kernel);
     cleanupIpvsLeftovers(kernel);
-  } else if (kernel.nftables !== undefined) {
-    // nftables.CleanupLeftovers: `delete table ip kube-proxy` (element timers play no part).
-    cleanupNodeNftables(kernel.nftables.state, 0);
-    delete kernel.nftables;
-  }
+  } else if (kernel.nftables !== undefined) cleanupNodeNftables(kernel.nftables.state, nowMs);
 }
 
 /**
@@ -227,7 +238,7 @@ export function syncNodeKernel(
   cluster: Cluster,
   nowMs: number,
 ): SyncResult | IpvsSyncResult | undefined {
-  if (kernel.nftables !== undefined) {
+  if (kernel.mode === 'nftables' && kernel.nftables !== undefined) {
     syncNodeNftables(kernel.nftables, cluster, nowMs);
     return undefined;
   }

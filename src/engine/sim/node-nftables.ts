@@ -40,7 +40,14 @@ export function bootNodeNftables(
 }
 
 export function syncNodeNftables(n: NodeNftables, cluster: Cluster, nowMs: number): NftSyncResult {
-  const result = n.proxier.sync(cluster, { now: nowMs });
+  // kube-proxy lists the table's chains and sets every sync (a restarted kube-proxy finds
+  // what its predecessor left and cleans it up).
+  const table = n.state.tables.get('ip kube-proxy');
+  const result = n.proxier.sync(cluster, {
+    now: nowMs,
+    existingChains: table?.chains.keys() ?? [],
+    existingSets: table?.sets.keys() ?? [],
+  });
   let error = '';
   if (result.staleChainsTransaction !== '') {
     error = nftApply(n.state, result.staleChainsTransaction, { nowMs }).stderr;
@@ -55,7 +62,11 @@ export function syncNodeNftables(n: NodeNftables, cluster: Cluster, nowMs: numbe
   return result;
 }
 
-/** kube-proxy's nftables CleanupLeftovers: the `ip kube-proxy` table is deleted. */
-export function cleanupNodeNftables(state: NftState, nowMs: number): void {
-  nftApply(state, nftablesCleanupTransaction(), { nowMs });
+/**
+ * kube-proxy's nftables CleanupLeftovers on a node's nf_tables state: the `ip kube-proxy` table
+ * is deleted; when there is none, nft's "No such file or directory" is ignored as kube-proxy
+ * ignores it. Returns whether a table was deleted.
+ */
+export function cleanupNodeNftables(state: NftState, nowMs: number): boolean {
+  return nftApply(state, nftablesCleanupTransaction(), { nowMs }).exitCode === 0;
 }

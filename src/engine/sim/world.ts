@@ -147,7 +147,7 @@ export class World {
       const name = node.meta.name;
       const kernel = this.booted.get(name);
       if (kernel !== undefined) {
-        restartKubeProxy(kernel, node, this.cluster);
+        restartKubeProxy(kernel, node, this.cluster, nowMs);
         syncNodeKernel(kernel, this.cluster, nowMs);
       } else {
         const syncs = this.pending.get(name);
@@ -194,7 +194,7 @@ export class World {
     for (const { cluster, nowMs, restart } of syncs) {
       if (restart) {
         const now = cluster.nodes.find((n) => n.meta.name === nodeName);
-        if (now !== undefined) restartKubeProxy(kernel, now, cluster);
+        if (now !== undefined) restartKubeProxy(kernel, now, cluster, nowMs);
       }
       syncNodeKernel(kernel, cluster, nowMs);
     }

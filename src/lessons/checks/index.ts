@@ -4,4 +4,4 @@
  */
 export { evaluateChecks, LessonTracker } from './evaluate';
 export { CHECK_KINDS } from './kinds';
-export { playActions, type PlayResult } from './play';
+export { playActions, type Play, type PlayResult } from './play';

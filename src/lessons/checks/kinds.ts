@@ -12,9 +12,11 @@ import { num, outcome, str, type CheckFn, type CheckInput } from './util';
 
 /** Does a conntrack entry match every condition the params name? */
 function entryMatches(facts: LabFacts, e: ConntrackFact, p: CheckInput['params']): boolean {
+  // `origSrc: ref` requires the address to be one of the ref's; `origSrcNot: ref` forbids it.
   const within = (key: string, ip: string) => {
     const set = addressSet(facts, p[key]);
-    return set === undefined || set.has(ip);
+    const not = addressSet(facts, p[`${key}Not`]);
+    return (set === undefined || set.has(ip)) && (not === undefined || !not.has(ip));
   };
   if (p.proto !== undefined && e.orig.proto !== p.proto) return false;
   if (!within('origSrc', e.orig.src) || !within('origDst', e.orig.dst)) return false;

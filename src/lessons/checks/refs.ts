@@ -9,6 +9,7 @@
  * - `node:NAME`        a node's InternalIP (eth0)
  * - `gw:NAME`          a node's cni0 address (the first address of its pod CIDR)
  * - `client:NAME`      an external client's address
+ * - `pods:`            every pod's address (Terminating pods included, until they leave the API)
  * - `local-eps:NS/NAME@NODE`  the ready endpoints of the Service that run on NODE
  * - anything else      a literal address
  */
@@ -80,6 +81,8 @@ export function resolveRef(facts: LabFacts, ref: string): string[] {
       if (cidr === undefined) return [];
       return [intToIp(ipToInt(cidr.split('/')[0]!) + 1)];
     }
+    case 'pods':
+      return facts.cluster.pods.filter((p) => !p.hostNetwork).map((p) => p.podIP);
     case 'client': {
       const c = facts.cluster.lab.externalClients.find((x) => x.name === arg);
       return c !== undefined ? [c.address] : [];

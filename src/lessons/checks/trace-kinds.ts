@@ -142,6 +142,30 @@ const natOnce: CheckFn = ({ facts, params }) => {
   return outcome(ok.length >= 1, 'check.natOnce', { connections: conns.size, packets: longest });
 };
 
+/**
+ * `rebalanced`: packets from one client socket (same source address and port) to `dst` were
+ * DNATed to two different backends — the conntrack entry that pinned the first one was
+ * deleted in between (kube-proxy's UDP cleanup, or `conntrack -D`), so the flow was load-balanced
+ * again.
+ */
+const rebalanced: CheckFn = ({ facts, params }) => {
+  const from = str(params.from);
+  const sends = senders(facts.steps);
+  const targets = new Map<string, Set<string>>();
+  for (const s of facts.steps) {
+    if (s.kind !== 'nat' || s.manip !== 'dnat') continue;
+    const send = sends.get(s.packetId);
+    if (send === undefined || send.at.host !== from) continue;
+    if (!headerMatches(facts, send.packet, params)) continue;
+    const key = `${send.packet.proto} ${send.packet.src}:${send.packet.sport}`;
+    const set = targets.get(key) ?? new Set<string>();
+    set.add(`${s.after.dst}:${s.after.dport ?? ''}`);
+    targets.set(key, set);
+  }
+  const most = Math.max(0, ...[...targets.values()].map((t) => t.size));
+  return outcome(most >= 2, 'check.rebalanced', { from, backends: most });
+};
+
 export const traceKinds: Readonly<Record<string, CheckFn>> = {
   path,
   received,
@@ -149,4 +173,5 @@ export const traceKinds: Readonly<Record<string, CheckFn>> = {
   nat,
   dropped,
   natOnce,
+  rebalanced,
 };

@@ -4,6 +4,16 @@
  * has a text here with the same {parameters}.
  */
 export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
+  'ipvs.schedule':
+    'IPVS：{service}（{scheduler}）为新连接调度到真实服务器 {rs}（{fwd}）；IPVS 状态 {state}',
+  'ipvs.persistent':
+    'IPVS：{service} 是持久服务（ClientIP 亲和）：客户端的模板把它送到 {rs}；IPVS 状态 {state}',
+  'ipvs.existing': 'IPVS：数据包属于到 {rs}（{fwd}）的连接；IPVS 状态 {state}',
+  'ipvs.reply': 'IPVS：来自真实服务器 {rs} 的回包：源地址还原为 {service}；IPVS 状态 {state}',
+  'ipvs.no-destination': 'IPVS：{service} 没有可用的真实服务器：ICMP 端口不可达（ip_vs_leave）',
+  'ipvs.expired': 'IPVS：真实服务器 {rs} 已不存在：expire_nodest_conn=1 结束其连接条目',
+  'ipvs.drop': 'IPVS 丢弃该包：它的连接已没有真实服务器',
+  'ipvs.route': 'IPVS 把改写后的包路由到 {dst}，并在 LOCAL_OUT 重新注入',
   'datapath.send': '{host} 发出数据包',
   'datapath.send.kernel': '{host} 的内核生成应答',
   'datapath.wire': '帧从 {from} 传到 {to}',
@@ -48,22 +58,12 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'datapath.drop.masquerade-no-address': 'MASQUERADE：{iface} 没有地址',
   'datapath.drop.nat': 'NAT 设置失败：{reason}',
   'datapath.drop.loop': '数据包在环路中打转',
-  'ipvs.schedule':
-    'IPVS：{service}（调度算法 {scheduler}）为新连接选中真实服务器 {rs}（{fwd}）；IPVS 状态 {state}',
-  'ipvs.persistent':
-    'IPVS：{service} 开启了持久连接（ClientIP 亲和性）：该客户端的模板把它送往 {rs}；IPVS 状态 {state}',
-  'ipvs.existing': 'IPVS：数据包属于一条到 {rs}（{fwd}）的已有连接；IPVS 状态 {state}',
-  'ipvs.reply': 'IPVS：来自真实服务器 {rs} 的应答：源地址恢复为 {service}；IPVS 状态 {state}',
-  'ipvs.no-destination': 'IPVS：{service} 没有可用的真实服务器：回 ICMP 端口不可达（ip_vs_leave）',
-  'ipvs.expired': 'IPVS：真实服务器 {rs} 已不存在：expire_nodest_conn=1 结束其连接条目',
-  'ipvs.drop': 'IPVS 丢弃数据包：它所属的连接已没有真实服务器',
-  'ipvs.route': 'IPVS 把改写后的数据包路由到 {dst}，并在 LOCAL_OUT 重新注入',
   'datapath.nft.matched': 'nft {table} {chain}：规则匹配（{outcome}）',
   'datapath.nft.skipped': 'nft {table} {chain}：规则不匹配',
   'datapath.nft.lookup-hit': 'nft {table} {chain}：{key} 在 @{set} 中：{outcome}',
-  'datapath.nft.lookup-miss': 'nft {table} {chain}：{key} 不在 @{set} 中，继续下一条规则',
+  'datapath.nft.lookup-miss': 'nft {table} {chain}：{key} 不在 @{set} 中，看下一条规则',
   'datapath.nft.numgen': 'nft {table} {chain}：numgen random 抽到 {key}：{outcome}',
   'datapath.drop.nft': '在 {hook} 被 nft {table} 的链 {chain} 丢弃',
   'kube-proxy.conntrack.cleanup':
-    '{node} 上的 kube-proxy 删除一条 UDP conntrack 条目：它的后端已不是该 Service 的可用端点',
+    '{node} 上的 kube-proxy 删除一条 UDP conntrack 条目：其后端已不是该 Service 的可用端点',
 };

@@ -41,5 +41,8 @@ export function stepTitle(s: LabStep): string {
       return `nft ${s.table} ${s.chain} → ${s.matched ? s.outcome : 'no match'}`;
     case 'ipvs':
       return `IPVS ${s.service} ${s.action}${s.realServer ? ` → ${s.realServer}` : ''}`;
+    default:
+      // A step kind newer than this UI: show its kind.
+      return (s as { kind: string }).kind;
   }
 }

@@ -18,11 +18,13 @@ export interface Station {
     | 'bridge'
     | 'verdict'
     | 'send'
-    | 'wire';
+    | 'wire'
+    | 'ipvs';
   readonly label: string;
   readonly detail?: string;
 }
 
+const SKIPPED_CHAIN = 'KUBE-SERVICES';
 const QUIET_OUTCOMES = new Set(['continue', 'RETURN', 'ACCEPT']);
 
 export function laneStations(
@@ -33,6 +35,7 @@ export function laneStations(
   const out: Station[] = [];
   let ctHit = false;
   let natRulesSeen = false;
+  let nft = false;
   for (let i = start; i <= end; i++) {
     const s = entries[i]!.step;
     switch (s.kind) {
@@ -74,7 +77,7 @@ export function laneStations(
         if (s.event === 'hit' && s.ctstate === 'ESTABLISHED') {
           // The nat table sees only a connection's first packet: later ones are rewritten
           // from the conntrack entry without walking KUBE-SERVICES (nf_nat_inet_fn).
-          out.push({ index: i, kind: 'skip', label: 'KUBE-SERVICES' });
+          out.push({ index: i, kind: 'skip', label: SKIPPED_CHAIN });
         }
         break;
       case 'bridge':
@@ -88,10 +91,50 @@ export function laneStations(
       case 'verdict':
         out.push({ index: i, kind: 'verdict', label: s.verdict });
         break;
+      case 'nft-rule': {
+        nft = true;
+        // nat-type base chains (and what they jump to) see only a connection's first packet.
+        if (s.chain.startsWith('nat-') || s.chain === 'services') natRulesSeen = true;
+        const jump = /^(?:jump|goto) (\S+)$/.exec(s.outcome);
+        if (s.matched && jump !== null) {
+          out.push({ index: i, kind: 'chain', label: jump[1]!, detail: `${s.table} ${s.chain}` });
+        } else if (s.matched && /^(dnat|snat|masquerade|reject|drop)/.test(s.outcome)) {
+          out.push({
+            index: i,
+            kind: 'target',
+            label: s.outcome.split(' ')[0]!.toUpperCase(),
+            detail: s.outcome,
+          });
+        }
+        if (s.lookup !== undefined && s.matched) {
+          out.push({
+            index: i,
+            kind: 'chain',
+            label: `@${s.lookup.set}`,
+            detail: `${s.lookup.key}${s.lookup.value ? ` : ${s.lookup.value}` : ''}`,
+          });
+        }
+        break;
+      }
+      case 'ipvs':
+        // kube-ipvs0 holds the VIP, so the packet is local; ip_vs takes it at LOCAL_IN.
+        out.push({
+          index: i,
+          kind: 'ipvs',
+          label: `IPVS ${s.action}`,
+          detail: `${s.service}${s.realServer ? ` → ${s.realServer}` : ''}`,
+        });
+        break;
       case 'policy':
         break;
+      default: {
+        // A step kind newer than this lane (e.g. another proxy mode's): a plain station.
+        const kind = (s as { kind: string }).kind;
+        out.push({ index: i, kind: 'target', label: kind });
+      }
     }
   }
   if (ctHit && natRulesSeen) return out.filter((st) => st.kind !== 'skip');
-  return out;
+  // In nftables mode kube-proxy's dispatch chain is `services`.
+  return nft ? out.map((st) => (st.kind === 'skip' ? { ...st, label: 'services' } : st)) : out;
 }

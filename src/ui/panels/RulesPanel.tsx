@@ -160,7 +160,11 @@ export function RulesPanel() {
           ))}
         </div>
       ) : (
-        <pre className="save-text" data-testid="rules-text" tabIndex={0}>
+        <pre
+          className={`save-text${isSave ? '' : ' tool-text'}`}
+          data-testid="rules-text"
+          tabIndex={0}
+        >
           {text.split('\n').map((line, i) => {
             return (
               <span key={i} className={i === currentLine ? 'current-rule' : undefined}>

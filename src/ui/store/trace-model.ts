@@ -24,6 +24,7 @@ export function traceEntries(runs: readonly CommandAnswer[]): TraceEntry[] {
     for (const step of run.steps) {
       if (step.kind === 'send' || step.kind === 'wire') headers.set(step.packetId, step.packet);
       if (step.kind === 'nat') headers.set(step.packetId, step.after);
+      if (step.kind === 'ipvs' && step.after !== undefined) headers.set(step.packetId, step.after);
       out.push({ step, run: i, header: headers.get(step.packetId), host: step.at.host });
     }
   });

@@ -225,8 +225,10 @@ export function deploymentObject(ctx: ApiContext, d: Deployment): Record<string,
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: metadata(ctx, d.meta, {
-      annotations: { 'deployment.kubernetes.io/revision': '1' },
-      generation: 1,
+      annotations: {
+        'deployment.kubernetes.io/revision': String((d.oldReplicaSets?.length ?? 0) + 1),
+      },
+      generation: 1 + (d.oldReplicaSets?.length ?? 0),
     }),
     spec: {
       progressDeadlineSeconds: 600,
@@ -238,7 +240,12 @@ export function deploymentObject(ctx: ApiContext, d: Deployment): Record<string,
         type: 'RollingUpdate',
       },
       template: {
-        metadata: { labels: { ...d.selector } },
+        metadata: {
+          ...(Object.keys(d.podTemplate?.annotations ?? {}).length > 0
+            ? { annotations: { ...d.podTemplate?.annotations } }
+            : {}),
+          labels: { ...(d.podTemplate?.labels ?? d.selector) },
+        },
         spec: {
           containers,
           dnsPolicy: 'ClusterFirst',

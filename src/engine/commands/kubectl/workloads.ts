@@ -8,6 +8,7 @@
  * grace period — so the lab's clock moves on as kubectl would block; `--wait=false` returns
  * at once and leaves the pod Terminating.
  */
+import { MAX_REPLICAS } from '../../scenario';
 import type { CommandContext, CommandResult } from '../registry';
 import { parseResourceArgs } from './get';
 import type { ResourceType } from './resources';
@@ -57,6 +58,12 @@ export function runScale(
   let stderr = '';
   for (const { type, name } of found) {
     if (type.kind !== 'Deployment') return notModelled(`scale ${type.resource}`);
+    // The lab's own cap (every replica is a simulated pod), worded as the API server words
+    // a rejected scale subresource.
+    if (replicas > MAX_REPLICAS) {
+      stderr += `The Scale "${name}" is invalid: spec.replicas: Invalid value: ${replicas}: the lab runs at most ${MAX_REPLICAS} replicas per Deployment\n`;
+      continue;
+    }
     if (ctx.world.workloads().scaleDeployment(namespace, name, replicas))
       stdout += `deployment.apps/${name} scaled\n`;
     else stderr += notFound(type, name);

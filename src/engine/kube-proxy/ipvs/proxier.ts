@@ -17,7 +17,6 @@ import {
   editService,
   expireConns,
   findDest,
-  findService,
   SVC_F_PERSISTENT,
   SVC_F_SCHED2,
   type IpvsProtocol,
@@ -194,6 +193,8 @@ export function createIpvsProxier(opts: IpvsProxierOptions): IpvsProxier {
         ? nodeAddresses
         : nodePortIPs(npa, nodeAddresses).filter((ip) => !ip.startsWith('127.'));
 
+    // GetVirtualServer() per service port: an index instead of a scan of the kernel's list.
+    const byKey = new Map(node.ipvs.services.map((v) => [`${v.protocol} ${v.addr}:${v.port}`, v]));
     const ensureVs = (info: ServicePortInfo, addr: string, port: number, bind: boolean) => {
       const spec: ServiceSpec = {
         protocol: info.protocol as IpvsProtocol,
@@ -205,9 +206,12 @@ export function createIpvsProxier(opts: IpvsProxierOptions): IpvsProxier {
           (scheduler === 'mh' ? SVC_F_SCHED2 : 0),
         timeout: info.sessionAffinityClientIP ? info.stickyMaxAgeSeconds : 0,
       };
-      let svc = findService(node.ipvs, spec.protocol, addr, port);
-      if (svc === undefined) svc = addService(node.ipvs, spec) as VirtualService;
-      else if (
+      const key = `${spec.protocol} ${addr}:${port}`;
+      let svc = byKey.get(key);
+      if (svc === undefined) {
+        svc = addService(node.ipvs, spec) as VirtualService;
+        byKey.set(key, svc);
+      } else if (
         svc.scheduler !== spec.scheduler ||
         svc.flags !== spec.flags ||
         svc.timeout !== spec.timeout
@@ -302,8 +306,9 @@ export function createIpvsProxier(opts: IpvsProxierOptions): IpvsProxier {
 
     for (const a of node.dummyAddresses()) if (!activeBind.has(a)) node.unbind(a);
     // cleanLegacyService(): virtual servers nothing asked for this time go.
-    for (const svc of [...node.ipvs.services])
-      if (!activeServices.has(svc)) deleteService(node.ipvs, svc);
+    if (activeServices.size !== node.ipvs.services.length)
+      for (const svc of [...node.ipvs.services])
+        if (!activeServices.has(svc)) deleteService(node.ipvs, svc);
     for (const [key, item] of terminating)
       if (!node.ipvs.services.includes(item.svc)) terminating.delete(key);
     initialSync = false;

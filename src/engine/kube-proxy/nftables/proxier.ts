@@ -46,17 +46,31 @@ export interface NftSyncResult {
   readonly noLocalEndpointsExternal: number;
 }
 
+export interface NftSyncOptions {
+  /** Virtual time in ms (stale chains age, the periodic full sync). */
+  readonly now?: number;
+  /**
+   * The chains and sets in the kernel's table, as kube-proxy lists them each sync
+   * (`nftables.List(ctx, "chains"|"sets")`); default: what this proxier wrote.
+   */
+  readonly existingChains?: Iterable<string>;
+  readonly existingSets?: Iterable<string>;
+}
+
 export interface NftablesProxier {
-  sync(cluster: Cluster, opts?: { now?: number }): NftSyncResult;
+  sync(cluster: Cluster, opts?: NftSyncOptions): NftSyncResult;
   /** The transaction failed: nothing was applied; the next sync is full. */
   syncFailed(): void;
   /** Chains the proxier believes exist in the table. */
   chains(): readonly string[];
 }
 
-/** isServiceChainName: the per-service chains a sync may find stale. */
+/**
+ * isServiceChainName: per-service chain names always hold a `/` (`ns/svc/proto/port`), kube-proxy's
+ * fixed chains (`firewall-check`, `services`, …) never do.
+ */
 export function isNftServiceChainName(name: string): boolean {
-  return /^(service|local|external|firewall|endpoint)-/.test(name);
+  return name.includes('/');
 }
 
 export function createNftablesProxier(opts: NftablesProxierOptions): NftablesProxier {
@@ -87,8 +101,14 @@ export function createNftablesProxier(opts: NftablesProxierOptions): NftablesPro
   let existingAffinitySets = new Set<string>();
   const staleChains = new Map<string, number>();
 
-  function sync(cluster: Cluster, syncOpts: { now?: number } = {}): NftSyncResult {
+  function sync(cluster: Cluster, syncOpts: NftSyncOptions = {}): NftSyncResult {
     const now = syncOpts.now ?? 0;
+    if (syncOpts.existingChains !== undefined) existingChains = new Set(syncOpts.existingChains);
+    if (syncOpts.existingSets !== undefined) {
+      existingAffinitySets = new Set(
+        [...syncOpts.existingSets].filter((n) => n.startsWith('affinity-')),
+      );
+    }
     // Chains stale for more than a second are deleted first, in a transaction of their own.
     const staleTx = new Transaction();
     const chainsDeleted: string[] = [];
@@ -176,10 +196,13 @@ export function createNftablesProxier(opts: NftablesProxierOptions): NftablesPro
   };
 }
 
-/** CleanupLeftovers for nftables mode: the whole table goes (add first so delete cannot fail). */
+/**
+ * nftables.CleanupLeftovers (run by kube-proxy at start in iptables and IPVS modes, and by
+ * `--cleanup`): one transaction per family deleting the whole table; a table that is not there
+ * is not an error (knftables.IsNotFound). IPv4 only in the lab.
+ */
 export function nftablesCleanupTransaction(): string {
   const tx = new Transaction();
-  tx.lines.push('add table ip kube-proxy');
   tx.deleteTable();
   return tx.text();
 }

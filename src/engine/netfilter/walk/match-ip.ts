@@ -20,20 +20,31 @@ export const PROTOCOL_NUMBERS: { readonly [K in L4Protocol]: number } = {
  * same few addresses with thousands of rules. The memo is cleared when it grows large.
  */
 const parsed = new Map<string, number>();
+/** The last two addresses asked for (a packet's source and destination, rule after rule). */
+let lastA = '';
+let lastAValue = 0;
+let lastB = '';
+let lastBValue = 0;
 export function ipValue(ip: string): number {
+  if (ip === lastA) return lastAValue;
+  if (ip === lastB) return lastBValue;
   let v = parsed.get(ip);
   if (v === undefined) {
     if (parsed.size >= 65536) parsed.clear();
     v = ipToInt(ip);
     parsed.set(ip, v);
   }
+  lastB = lastA;
+  lastBValue = lastAValue;
+  lastA = ip;
+  lastAValue = v;
   return v;
 }
 
 /** `(addr & smsk) != src` with IPT_INV_SRCIP/DSTIP: the address spec holds the network address. */
 export function addrMatches(spec: AddrSpec | undefined, ip: string): boolean {
   if (spec === undefined) return true;
-  const hit = (ipValue(ip) & prefixMask(spec.prefix)) >>> 0 === ipValue(spec.addr);
+  const hit = (ipValue(ip) & prefixMask(spec.prefix)) >>> 0 === ipToInt(spec.addr);
   return hit !== spec.invert;
 }
 

@@ -1,0 +1,49 @@
+/**
+ * The parsed-line cache admits a line the second time it is seen: a restore that repeats
+ * lines a third time finds their parse and keeps the very rules the table holds.
+ */
+import { describe, expect, it } from 'vitest';
+import { iptablesRestore, createNetfilter } from './index';
+import { LineCache } from './parse-cache';
+import { findChain } from './state';
+
+describe('LineCache admission', () => {
+  it('admits a line on its second sight', () => {
+    const cache = new LineCache();
+    const line = '-A KUBE-SEP-UNIQUE1 -s 10.9.8.7/32 -j KUBE-MARK-MASQ\n';
+    expect(cache.admit(line)).toBe(false);
+    expect(cache.admit(line)).toBe(true);
+    expect(cache.admit(`${line} `)).toBe(false);
+  });
+
+  it('shares parses from the third restore of the same lines on', () => {
+    const input = [
+      '*nat',
+      ':KUBE-SEP-ADMIT1 - [0:0]',
+      ':KUBE-MARK-MASQ - [0:0]',
+      '-A KUBE-SEP-ADMIT1 -s 10.77.0.1/32 -m comment --comment "admission test" -j KUBE-MARK-MASQ',
+      '-A KUBE-SEP-ADMIT1 -m tcp -p tcp -j DNAT --to-destination 10.77.0.1:8080',
+      'COMMIT',
+      '',
+    ].join('\n');
+    const state = createNetfilter();
+    const rules = (): readonly unknown[] => {
+      const t = state.tables.nat;
+      return t === undefined ? [] : (findChain(t, 'KUBE-SEP-ADMIT1')?.rules ?? []);
+    };
+    const opts = { noflush: true, counters: true };
+    expect(iptablesRestore(state, input, opts).exitCode).toBe(0);
+    const first = rules();
+    expect(iptablesRestore(state, input, opts).exitCode).toBe(0);
+    const second = rules();
+    expect(iptablesRestore(state, input, opts).exitCode).toBe(0);
+    const third = rules();
+    expect(second).toHaveLength(2);
+    // First sight: parsed and not cached, so the second restore parses anew (new rules);
+    // from then on the cached parse lets the table keep its rules as they are.
+    expect(second[0]).not.toBe(first[0]);
+    expect(third[0]).toBe(second[0]);
+    expect(third[1]).toBe(second[1]);
+    expect(third).toEqual(first);
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * The lessons panel as the app's side slot: it follows the lab's language and can fold to a
+ * narrow strip (remembered), so the graph gets the room when no lesson is being done.
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Lang } from '../../lessons/types';
+import type { LessonHost } from './host';
+import { LessonsPanel } from './LessonsPanel';
+import { t } from './strings';
+import './lessons.css';
+
+const FOLDED_KEY = 'kube-proxy-lab:lessons:folded';
+
+function storage(): Storage | undefined {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+export function LessonsSide({ host }: { host: LessonHost }) {
+  const { i18n } = useTranslation();
+  const lang: Lang = i18n.language === 'zh-CN' ? 'zh-CN' : 'en';
+  const [folded, setFolded] = useState(() => storage()?.getItem(FOLDED_KEY) === '1');
+  const toggle = () => {
+    setFolded(!folded);
+    try {
+      storage()?.setItem(FOLDED_KEY, folded ? '0' : '1');
+    } catch {
+      // Not remembered; the fold still applies now.
+    }
+  };
+  return (
+    <div className={`lessons-side${folded ? ' folded' : ''}`}>
+      <button
+        type="button"
+        className="lessons-fold"
+        data-testid="lessons-toggle"
+        aria-expanded={!folded}
+        onClick={toggle}
+      >
+        {folded ? `◂ ${t(lang, 'lessons')}` : `${t(lang, 'lessons')} ▸`}
+      </button>
+      {!folded && <LessonsPanel host={host} lang={lang} storage={storage()} />}
+    </div>
+  );
+}

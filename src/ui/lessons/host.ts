@@ -1,0 +1,30 @@
+/**
+ * What the lessons panel needs from the rest of the lab. The app wires it to its store and the
+ * worker; the panel itself knows nothing about either (and nothing about the engine).
+ */
+import type { CheckResult } from '../../protocol/lessons';
+
+export interface CommandOutput {
+  readonly prompt: string;
+  readonly output: string;
+  readonly exitCode: number;
+}
+
+export interface LessonHost {
+  /** Replaces the editor's scenario with the lesson's and (re)starts the lab on it. */
+  loadScenario(text: string): Promise<void>;
+  /** Adds a YAML document to the end of the editor's scenario and applies it. */
+  appendAndApply(yaml: string): Promise<void>;
+  /** Replaces the first `from` in the editor's scenario with `to` and applies it. */
+  editAndApply(from: string, to: string): Promise<void>;
+  /** Runs one `TARGET$ COMMAND` line as the terminal does. */
+  run(line: string): Promise<CommandOutput>;
+  /** From now on, only what happens counts for the current step's checks. */
+  beginStep(): Promise<void>;
+  /** Runs a step's checks in the worker, against the lab as it is now. */
+  check(
+    lessonId: string,
+    stepIndex: number,
+    answers: Readonly<Record<string, string>>,
+  ): Promise<readonly CheckResult[]>;
+}

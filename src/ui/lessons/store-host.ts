@@ -1,0 +1,51 @@
+/**
+ * The lessons panel's LessonHost on top of the lab's store and worker client: loading a
+ * lesson is loading a preset, a YAML edit goes through the editor's text and Apply, commands
+ * run as the terminal runs them (so their packets animate like any other), and checks are
+ * judged in the worker.
+ */
+import type { LabCaller } from '../store/types';
+import type { AppStore } from '../store';
+import type { CommandOutput, LessonHost } from './host';
+
+/** `pod/client$ curl …` → target and command, as the lab's scripts write them. */
+export function splitPrompt(line: string): { target: string; command: string } | undefined {
+  const at = line.indexOf('$ ');
+  if (at <= 0) return undefined;
+  return { target: line.slice(0, at), command: line.slice(at + 2) };
+}
+
+export function createLessonHost(store: AppStore, lab: LabCaller): LessonHost {
+  return {
+    async loadScenario(text) {
+      await store.getState().loadPreset('lesson', text);
+    },
+    async appendAndApply(yaml) {
+      const s = store.getState();
+      s.setText(`${s.text.replace(/\s*$/, '\n')}${yaml.replace(/^\n+/, '')}`);
+      await store.getState().applyText();
+    },
+    async editAndApply(from, to) {
+      const s = store.getState();
+      s.setText(s.text.replace(from, to));
+      await store.getState().applyText();
+    },
+    async run(line): Promise<CommandOutput> {
+      const parts = splitPrompt(line);
+      if (parts === undefined) return { prompt: line, output: '', exitCode: 2 };
+      const answer = await store.getState().runTerminal(parts.target, parts.command);
+      if (answer === undefined) return { prompt: `${line}\n`, output: '', exitCode: 1 };
+      return {
+        prompt: `${answer.prompt}\n`,
+        output: answer.stdout + answer.stderr,
+        exitCode: answer.exitCode,
+      };
+    },
+    async beginStep() {
+      await lab.call('lessonBeginStep');
+    },
+    async check(lessonId, stepIndex, answers) {
+      return lab.call('lessonCheck', lessonId, stepIndex, answers);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/** The lessons panel's own words, in both languages (lesson texts come with the lessons). */
+import type { Lang } from '../../lessons/types';
+
+const STRINGS = {
+  lessons: { 'zh-CN': '课程练习', en: 'Lessons' },
+  back: { 'zh-CN': '← 全部课程', en: '← All lessons' },
+  start: { 'zh-CN': '开始本课（载入场景）', en: 'Start (load the scenario)' },
+  restart: { 'zh-CN': '从头开始本课', en: 'Start over' },
+  continue: {
+    'zh-CN': '继续（重新载入场景并重放已完成的步骤）',
+    en: 'Continue (reload the scenario and replay the steps done)',
+  },
+  goal: { 'zh-CN': '目标', en: 'Goal' },
+  textbook: { 'zh-CN': '对应教材', en: 'Textbook' },
+  simplification: { 'zh-CN': '说明：实验室的简化', en: 'Note: where the lab simplifies' },
+  waiting: { 'zh-CN': '暂不能自动检查', en: 'Not checkable yet' },
+  step: { 'zh-CN': '第 {n} 步', en: 'Step {n}' },
+  predict: { 'zh-CN': '先预测', en: 'Predict first' },
+  predictFirst: {
+    'zh-CN': '先回答上面的预测问题，命令才会显示。',
+    en: 'Answer the prediction above to see the commands.',
+  },
+  right: { 'zh-CN': '预测正确。', en: 'Right.' },
+  wrong: { 'zh-CN': '不对，看看原因：', en: 'Not quite. Here is why:' },
+  edit: { 'zh-CN': '在编辑器里加上这段 YAML', en: 'Add this YAML in the editor' },
+  addYaml: { 'zh-CN': '加到场景末尾并应用', en: 'Append to the scenario and apply' },
+  change: { 'zh-CN': '在编辑器里做这处修改', en: 'Make this change in the editor' },
+  applyEdit: { 'zh-CN': '替我修改并应用', en: 'Change it and apply' },
+  try: { 'zh-CN': '试试这些命令', en: 'Try these commands' },
+  run: { 'zh-CN': '运行', en: 'Run' },
+  batch: { 'zh-CN': '发送 {n} 次', en: 'Send {n} times' },
+  running: { 'zh-CN': '运行中…', en: 'Running…' },
+  answer: { 'zh-CN': '你的答案', en: 'Your answer' },
+  check: { 'zh-CN': '检查', en: 'Check' },
+  checking: { 'zh-CN': '检查中…', en: 'Checking…' },
+  hint: { 'zh-CN': '提示（{n}/3）', en: 'Hint ({n}/3)' },
+  stepDone: { 'zh-CN': '本步完成', en: 'Step done' },
+  next: { 'zh-CN': '下一步 →', en: 'Next step →' },
+  lessonDone: { 'zh-CN': '本课完成！', en: 'Lesson complete!' },
+  progress: { 'zh-CN': '{done}/{total} 步', en: '{done}/{total} steps' },
+  histogram: { 'zh-CN': '每个后端的连接数', en: 'Connections per endpoint' },
+} as const;
+
+export type StringId = keyof typeof STRINGS;
+
+export function t(lang: Lang, id: StringId, params: Record<string, string | number> = {}): string {
+  return STRINGS[id][lang].replace(/\{(\w+)\}/g, (m, k: string) =>
+    params[k] !== undefined ? String(params[k]) : m,
+  );
+}
