@@ -12,8 +12,12 @@
  * - a pod: its own namespace, `eth0` (a veth whose host end carries the engine's name,
  *   `veth` + 8 hex digits, on cni0, hairpin on when kubelet's hairpinMode is hairpin-veth), a
  *   default route via cni0's address, and a server per containerPort (./pod-server.mjs);
- * - hostNetwork pods share their node's namespace.
+ * - hostNetwork pods share their node's namespace;
+ * - every interface gets the engine's name, ifindex and MAC, every host the engine's default
+ *   route (the LAN's .1), so that `ip link|route|addr` and `bridge link` read the same.
  *
+ * follow() keeps the namespaces in step with the engine while a script runs: kube-proxy's new
+ * syncs are replayed, pods that appear get a namespace, pods that are killed lose theirs.
  * IPv6 is disabled in every namespace (no router solicitations or MLD reports in captures).
  * Every namespace is named `kpl-cl-<random>-…`; destroy() kills the servers and deletes them all.
  * Nothing here touches the root namespace's links, routes, rules or sysctls.
