@@ -71,6 +71,19 @@ interface TcpFlagBits {
 
 /** `S.` → { syn, ack }. Unknown letters are ignored; `none` is no flag. */
 export function parseTcpFlags(text: string | undefined): TcpFlagBits {
+  // Every packet at every hook asks; the texts are few (S, S., ., P., F., R…).
+  const key = text ?? '';
+  let flags = parsedFlags.get(key);
+  if (flags === undefined) {
+    if (parsedFlags.size >= 256) parsedFlags.clear();
+    parsedFlags.set(key, (flags = Object.freeze(flagBits(text))));
+  }
+  return flags;
+}
+
+const parsedFlags = new Map<string, TcpFlagBits>();
+
+function flagBits(text: string | undefined): TcpFlagBits {
   const out: { -readonly [K in keyof TcpFlagBits]: boolean } = {};
   for (const [letter, key] of FLAG_LETTERS) if (text?.includes(letter)) out[key] = true;
   return out;

@@ -18,6 +18,7 @@ import { chainByName } from './chain-index';
 import { logLine } from './log';
 import { ruleMatches } from './matches';
 import { natRequest } from './nat';
+import { candidateRules, nextCandidate } from './rule-index';
 import type {
   Hook,
   MatchContext,
@@ -75,6 +76,12 @@ export function traverseTable(
   const stack: Frame[] = [];
   let chain = base;
   let i = 0;
+  // Rules that cannot match are skipped when the trace does not show them (rule-index.ts).
+  const skipping = record !== 'all';
+  let indexedChain: Chain | undefined;
+  let candidates: readonly number[] | undefined;
+  /** statistic's per-rule state key, for the rule at `i` (only asked for while evaluating it). */
+  const key = (): string => nthKey(table, chain, chain.rules[i]!);
 
   const step = (
     type: TraceStep['type'],
@@ -128,6 +135,13 @@ export function traverseTable(
       step('rule', i + 1, undefined, true, { kind: 'abort', reason: 'rule loop' });
       return finish({ verdict: 'DROP' });
     }
+    if (skipping) {
+      if (indexedChain !== chain) {
+        indexedChain = chain;
+        candidates = candidateRules(chain.rules, pkt.dst);
+      }
+      if (candidates !== undefined) i = nextCandidate(candidates, i, chain.rules.length);
+    }
     const rule = chain.rules[i];
     if (rule === undefined) {
       // The chain's tail: an implicit RETURN in a user chain, the policy in a built-in one.
@@ -138,7 +152,6 @@ export function traverseTable(
       continue;
     }
     const num = i + 1;
-    const key = (): string => nthKey(table, chain, rule);
     if (!ruleMatches(rule, pkt, mctx, key)) {
       step('rule', num, rule, false, { kind: 'nomatch' });
       i++;
