@@ -61,11 +61,10 @@ export function traverseTable(
   ctx: WalkContext,
   opts: TraverseOptions = {},
 ): TraverseResult {
-  const t = state.tables[table];
-  const base = t !== undefined && isBuiltinChain(table, hook) ? chainByName(t, hook) : undefined;
-  if (t === undefined || base === undefined) {
-    return { verdict: 'ACCEPT', packet, logs: [], steps: [] };
-  }
+  const quick = traverseEmpty(state, table, hook, packet, opts);
+  if (quick !== undefined) return quick;
+  const t = state.tables[table]!;
+  const base = chainByName(t, hook)!;
   const mctx: MatchContext = { ...ctx, table, hook };
   const record = opts.steps ?? 'all';
   const steps: TraceStep[] = [];
@@ -235,6 +234,47 @@ export function traverseTable(
       }
     }
   }
+}
+
+/**
+ * The walk of a table whose hook has no rules to evaluate: no table or base chain (accept), or
+ * an empty base chain (its policy decides and counts the packet). undefined when there are
+ * rules. Most hooks of a node are like this, and the datapath asks first so that it builds the
+ * match context only for the walks that need one.
+ */
+export function traverseEmpty(
+  state: NetfilterState,
+  table: TableName,
+  hook: Hook,
+  packet: Packet,
+  opts: TraverseOptions = {},
+): TraverseResult | undefined {
+  const t = state.tables[table];
+  const base = t !== undefined && isBuiltinChain(table, hook) ? chainByName(t, hook) : undefined;
+  if (t === undefined || base === undefined) {
+    return { verdict: 'ACCEPT', packet, logs: [], steps: [] };
+  }
+  if (base.rules.length > 0) return undefined;
+  const verdict = base.policy ?? 'ACCEPT';
+  base.counters.packets += 1;
+  base.counters.bytes += packet.length;
+  const steps: TraceStep[] = [];
+  if ((opts.steps ?? 'all') !== 'none') {
+    // The same step traverseTable's policy() records.
+    steps.push({
+      table,
+      chain: base.name,
+      ruleNum: 1,
+      type: 'policy',
+      trace: `${table}:${base.name}:policy:1`,
+      text: '',
+      matched: true,
+      outcome: { kind: 'policy', verdict },
+      mark: packet.mark,
+      depth: 0,
+    });
+  }
+  return { verdict, packet, logs: [], steps };
 }
 
 function zero(): { packets: number; bytes: number } {
