@@ -22,6 +22,8 @@ function mib(bytes: number): string {
 
 interface LoadFigures {
   readonly ms: number;
+  /** CPU time (user + system, every thread: GC included), ms. */
+  readonly cpu: number;
   readonly perPod: readonly number[];
   readonly failed: number;
 }
@@ -36,6 +38,7 @@ function loadBatch(world: World, services: number, count: number, start: number)
   const client = flowControls(world, { kind: 'pod', namespace: 'default', name: 'client' });
   const perPod = new Map<string, number>();
   let failed = 0;
+  const c = process.cpuUsage();
   const t = performance.now();
   for (let i = 0; i < count; i++) {
     const name = `c${start + i}`;
@@ -46,7 +49,9 @@ function loadBatch(world: World, services: number, count: number, start: number)
     else perPod.set(pod, (perPod.get(pod) ?? 0) + 1);
     if (opened.ok) client.close(name);
   }
-  return { ms: performance.now() - t, perPod: [...perPod.values()], failed };
+  const wall = performance.now() - t;
+  const d = process.cpuUsage(c);
+  return { ms: wall, cpu: (d.user + d.system) / 1000, perPod: [...perPod.values()], failed };
 }
 
 function heapNow(): number {
@@ -85,22 +90,28 @@ function connectionFigures(services: number, count: number) {
 }
 
 /** Prints the figures; returns the 10,000-connection time and the heap growth after expiry. */
-export function connectionsBench(): { ms: number; heapGrowth: number } {
-  const conns = 10_000;
+export function connectionsBench(conns = 10_000): {
+  ms: number;
+  cpu: number;
+  heapGrowth: number;
+} {
   const c = connectionFigures(1_000, conns);
   const spread = (f: LoadFigures) => {
     const mean = f.perPod.reduce((a, b) => a + b, 0) / 10;
     const chi2 = f.perPod.reduce((a, n) => a + (n - mean) ** 2 / mean, 0);
     return `per pod ${Math.min(...f.perPod)}..${Math.max(...f.perPod)} (expected ${mean}), chi² ${chi2.toFixed(1)} (9 d.f.)`;
   };
+  const n = (x: number) => x.toLocaleString('en-US');
+  const took = (f: LoadFigures, count: number) =>
+    `${ms(f.ms)} (cpu ${ms(f.cpu)}; ${((f.ms * 1000) / count).toFixed(0)} µs per connection)`;
   console.log('load distribution, 1,000 Services × the same 10 pods, TCP connections from one pod');
-  console.log(`  10,000 connections (open, GET, close)    ${ms(c.first.ms)}`);
+  console.log(`  ${n(conns)} connections (open, GET, close)   ${took(c.first, conns)}`);
   console.log(`    ${spread(c.first)}, ${c.first.failed} failed`);
-  console.log(`  2,000 more, after the first expired      ${ms(c.second.ms)}`);
+  console.log(`  ${n(conns / 5)} more, after the first expired     ${took(c.second, conns / 5)}`);
   console.log(`    ${spread(c.second)}, ${c.second.failed} failed`);
   console.log(`  conntrack entries: after run 1 ${c.liveEntries}, 180 s later ${c.expiredEntries}`);
   console.log(
-    `  heap: before ${mib(c.heapStart)}, after 10,000 ${mib(c.heapLive)}, expired ${mib(c.heapExpired)}; after 2,000 more, expired ${mib(c.heapExpired2)}\n`,
+    `  heap: before ${mib(c.heapStart)}, after ${n(conns)} ${mib(c.heapLive)}, expired ${mib(c.heapExpired)}; after ${n(conns / 5)} more, expired ${mib(c.heapExpired2)}\n`,
   );
-  return { ms: c.first.ms, heapGrowth: c.heapExpired2 - c.heapStart };
+  return { ms: c.first.ms, cpu: c.first.cpu, heapGrowth: c.heapExpired2 - c.heapStart };
 }

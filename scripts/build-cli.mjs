@@ -3,7 +3,11 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { 'kube-proxy-lab': 'src/cli/main.ts', bench: 'bench/run.ts' },
+  entryPoints: {
+    'kube-proxy-lab': 'src/cli/main.ts',
+    bench: 'bench/run.ts',
+    'bench-connections': 'bench/connections-only.ts',
+  },
   outdir: 'dist-cli',
   outExtension: { '.js': '.mjs' },
   bundle: true,

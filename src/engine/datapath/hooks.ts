@@ -7,6 +7,7 @@
 import type { Explanation, Hook, TableName } from '../../protocol/trace';
 import { ctConfirm, ctDrop, ctLookupOrCreate, ctSetMark } from '../conntrack';
 import {
+  traverseEmpty,
   traverseTable,
   type NetfilterState,
   type RejectWith,
@@ -141,15 +142,12 @@ export function walkTable(
   table: TableName,
   devs: HookDevices,
 ): TraverseResult {
-  const r = traverseTable(
-    node.nf,
-    table,
-    hook,
-    walkPacketOf(skb, devs),
-    walkContext(ctx, node, skb),
-    // Rule steps the trace will not keep are not built (their rule text costs).
-    { steps: ctx.rec.ruleSteps },
-  );
+  const packet = walkPacketOf(skb, devs);
+  // Rule steps the trace will not keep are not built (their rule text costs).
+  const opts = { steps: ctx.rec.ruleSteps };
+  const r =
+    traverseEmpty(node.nf, table, hook, packet, opts) ??
+    traverseTable(node.nf, table, hook, packet, walkContext(ctx, node, skb), opts);
   const iface = hookIface(hook, devs);
   ctx.rec.walk(skb, place(node.ref, iface), hook, r.steps);
   if (r.packet.mark !== skb.header.mark) skb.header = { ...skb.header, mark: r.packet.mark };

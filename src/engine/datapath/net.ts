@@ -4,7 +4,7 @@
  * (who answers ARP for a next hop). Reads the lab topology (routing/topology.ts).
  */
 import type { Cluster, Pod } from '../model/cluster';
-import { cidrContains, cidrParse, ipToInt } from '../model/ip';
+import { cidrParse, ipToInt, prefixMask } from '../model/ip';
 import { defaultAddrType, type AddrType } from '../netfilter';
 import {
   hostNetwork,
@@ -22,7 +22,7 @@ const cache = new WeakMap<Cluster, Map<string, HostNetwork | undefined>>();
 export function hostNet(cluster: Cluster, ref: HostRef): HostNetwork | undefined {
   let byHost = cache.get(cluster);
   if (byHost === undefined) cache.set(cluster, (byHost = new Map()));
-  const key = JSON.stringify(ref);
+  const key = ref.kind === 'pod' ? `pod/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
   if (!byHost.has(key)) byHost.set(key, hostNetwork(cluster, ref));
   return byHost.get(key);
 }
@@ -53,7 +53,16 @@ interface InetAddr {
   readonly broadcast?: string | undefined;
 }
 
-function inetAddrs(net: HostNetwork): InetAddr[] {
+/** Per network (final data once built): every packet asks, so the list is made once. */
+const inetCache = new WeakMap<HostNetwork, readonly InetAddr[]>();
+
+function inetAddrs(net: HostNetwork): readonly InetAddr[] {
+  let cached = inetCache.get(net);
+  if (cached === undefined) inetCache.set(net, (cached = collectInetAddrs(net)));
+  return cached;
+}
+
+function collectInetAddrs(net: HostNetwork): InetAddr[] {
   const out: InetAddr[] = [];
   for (const i of net.interfaces)
     for (const a of i.addresses)
@@ -109,14 +118,32 @@ export type FibResult =
       readonly dst: string;
     };
 
+/** A route's destination as integers, parsed once per text (routes come from few texts). */
+const routeCidrs = new Map<string, { network: number; mask: number; prefix: number } | null>();
+
+function routeCidr(text: string): { network: number; mask: number; prefix: number } | undefined {
+  let c = routeCidrs.get(text);
+  if (c === undefined) {
+    const cidr = text === 'default' ? { network: '0.0.0.0', prefix: 0 } : cidrParse(text);
+    c =
+      cidr === undefined
+        ? null
+        : { network: ipToInt(cidr.network), mask: prefixMask(cidr.prefix), prefix: cidr.prefix };
+    if (routeCidrs.size >= 4096) routeCidrs.clear();
+    routeCidrs.set(text, c);
+  }
+  return c ?? undefined;
+}
+
 /** fib_lookup(): the local table first, then the main table's longest matching prefix. */
 export function fibLookup(net: HostNetwork, dst: string): FibResult | undefined {
   const local = localAddressIface(net, dst);
   if (local !== undefined) return { type: 'local', dev: local, src: dst };
   let best: { route: HostNetwork['routes'][number]; prefix: number } | undefined;
+  const d = ipToInt(dst);
   for (const route of net.routes) {
-    const cidr = route.dst === 'default' ? { network: '0.0.0.0', prefix: 0 } : cidrParse(route.dst);
-    if (cidr === undefined || !cidrContains(cidr, dst)) continue;
+    const cidr = routeCidr(route.dst);
+    if (cidr === undefined || (d & cidr.mask) >>> 0 !== cidr.network) continue;
     if (best === undefined || cidr.prefix > best.prefix) best = { route, prefix: cidr.prefix };
   }
   if (best === undefined) return undefined;

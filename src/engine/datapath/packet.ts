@@ -71,6 +71,19 @@ interface TcpFlagBits {
 
 /** `S.` → { syn, ack }. Unknown letters are ignored; `none` is no flag. */
 export function parseTcpFlags(text: string | undefined): TcpFlagBits {
+  // Every packet at every hook asks; the texts are few (S, S., ., P., F., R…).
+  const key = text ?? '';
+  let flags = parsedFlags.get(key);
+  if (flags === undefined) {
+    if (parsedFlags.size >= 256) parsedFlags.clear();
+    parsedFlags.set(key, (flags = Object.freeze(flagBits(text))));
+  }
+  return flags;
+}
+
+const parsedFlags = new Map<string, TcpFlagBits>();
+
+function flagBits(text: string | undefined): TcpFlagBits {
   const out: { -readonly [K in keyof TcpFlagBits]: boolean } = {};
   for (const [letter, key] of FLAG_LETTERS) if (text?.includes(letter)) out[key] = true;
   return out;
@@ -104,18 +117,32 @@ function innerOf(h: PacketHeader): InnerHeader | undefined {
   };
 }
 
+/** The flags conntrack's TCP tracker reads, once per flags text (the texts are few). */
+function ctTcpFlags(text: string | undefined): TcpFlags {
+  const key = text ?? '';
+  let flags = ctFlags.get(key);
+  if (flags === undefined) {
+    const f = parseTcpFlags(text);
+    flags = Object.freeze({
+      ...(f.syn ? { syn: true } : {}),
+      ...(f.ack ? { ack: true } : {}),
+      ...(f.fin ? { fin: true } : {}),
+      ...(f.rst ? { rst: true } : {}),
+      ...(f.psh ? { psh: true } : {}),
+      ...(f.urg ? { urg: true } : {}),
+    });
+    if (ctFlags.size >= 256) ctFlags.clear();
+    ctFlags.set(key, flags);
+  }
+  return flags;
+}
+
+const ctFlags = new Map<string, TcpFlags>();
+
 /** The packet as nf_conntrack_in() reads it. */
 export function ctPacketOf(skb: Skb): CtPacket {
   const h = skb.header;
-  const flags = parseTcpFlags(h.tcpFlags);
-  const tcpFlags: TcpFlags = {
-    ...(flags.syn ? { syn: true } : {}),
-    ...(flags.ack ? { ack: true } : {}),
-    ...(flags.fin ? { fin: true } : {}),
-    ...(flags.rst ? { rst: true } : {}),
-    ...(flags.psh ? { psh: true } : {}),
-    ...(flags.urg ? { urg: true } : {}),
-  };
+  const tcpFlags = ctTcpFlags(h.tcpFlags);
   const inner = innerOf(h);
   return {
     src: h.src,
@@ -149,25 +176,28 @@ export interface HookDevices {
 /** The packet as a netfilter table sees it at a hook. */
 export function walkPacketOf(skb: Skb, devs: HookDevices): Packet {
   const h = skb.header;
-  const flags = parseTcpFlags(h.tcpFlags);
-  return {
-    src: h.src,
-    dst: h.dst,
-    protocol: h.proto,
-    ...(h.sport !== undefined ? { sport: h.sport } : {}),
-    ...(h.dport !== undefined ? { dport: h.dport } : {}),
-    ...(h.proto === 'tcp' ? { tcpFlags: flags } : {}),
-    ...(h.icmp !== undefined ? { icmpType: h.icmp.type, icmpCode: h.icmp.code } : {}),
-    length: h.length,
-    ttl: h.ttl ?? DEFAULT_TTL,
-    mark: h.mark,
-    ...(devs.inIface !== undefined ? { inIface: devs.inIface } : {}),
-    ...(devs.outIface !== undefined ? { outIface: devs.outIface } : {}),
-    ...(devs.physIn !== undefined ? { physIn: devs.physIn } : {}),
-    ...(devs.physOut !== undefined ? { physOut: devs.physOut } : {}),
-    ...(skb.localOrigin ? { localOrigin: true } : {}),
-  };
+  // Built field by field (every packet at every hook): the same fields, in the same order, as
+  // conditional spreads would give, without their temporary objects.
+  const p = { src: h.src, dst: h.dst, protocol: h.proto } as Mutable<Packet>;
+  if (h.sport !== undefined) p.sport = h.sport;
+  if (h.dport !== undefined) p.dport = h.dport;
+  if (h.proto === 'tcp') p.tcpFlags = parseTcpFlags(h.tcpFlags);
+  if (h.icmp !== undefined) {
+    p.icmpType = h.icmp.type;
+    p.icmpCode = h.icmp.code;
+  }
+  p.length = h.length;
+  p.ttl = h.ttl ?? DEFAULT_TTL;
+  p.mark = h.mark;
+  if (devs.inIface !== undefined) p.inIface = devs.inIface;
+  if (devs.outIface !== undefined) p.outIface = devs.outIface;
+  if (devs.physIn !== undefined) p.physIn = devs.physIn;
+  if (devs.physOut !== undefined) p.physOut = devs.physOut;
+  if (skb.localOrigin) p.localOrigin = true;
+  return p;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** nf_ct_get() as the walk's matches read it (ctstate, direction, NAT status bits, ct mark). */
 export function walkConntrackOf(skb: Skb): ConntrackInfo {

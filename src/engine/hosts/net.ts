@@ -4,6 +4,7 @@
  */
 import { cidrContains } from '../model/ip';
 import { dnsWireSize } from './dns/message';
+import { tcpPortInUse } from './socket-index';
 import type {
   Emitted,
   HostCtx,
@@ -94,7 +95,7 @@ export function tcpEphemeralPort(stack: HostStack, rngValue: number): number | u
     for (let i = 0; i < remaining; i += 2) {
       let port = low + ((offset + i) % remaining);
       if (port > high) port -= remaining;
-      if (!portInUse(stack, 'tcp', port)) return port;
+      if (!tcpPortInUse(stack, port)) return port;
     }
   }
   return undefined;

@@ -134,8 +134,13 @@ export function openUdp(
 
 function findSocket(hosts: HostsState, id: number) {
   for (const stack of Object.values(hosts.hosts)) {
-    const sock = stack.sockets.find((s) => s.id === id);
-    if (sock !== undefined) return { stack, sock };
+    // Ids are unique; from the end, since the sockets a caller holds were mostly opened last
+    // (a client's older connections linger in TIME_WAIT before them).
+    const list = stack.sockets;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const sock = list[i]!;
+      if (sock.id === id) return { stack, sock };
+    }
   }
   return undefined;
 }

@@ -40,8 +40,18 @@ export function qemuMac(seed: string): string {
 
 /** The host-side veth name the CNI bridge plugin would pick: `veth` + 8 hex digits. */
 export function hostVethName(pod: Pick<Pod, 'meta'>): string {
-  return `veth${hashBytes(`veth:${pod.meta.namespace}/${pod.meta.name}`, 4).map(hex2).join('')}`;
+  const seed = `veth:${pod.meta.namespace}/${pod.meta.name}`;
+  let name = vethNames.get(seed);
+  if (name === undefined) {
+    name = `veth${hashBytes(seed, 4).map(hex2).join('')}`;
+    // The datapath asks for every packet that crosses a bridge port; the names are few.
+    if (vethNames.size >= 65536) vethNames.clear();
+    vethNames.set(seed, name);
+  }
+  return name;
 }
+
+const vethNames = new Map<string, string>();
 
 /** containerd's name for a pod's network namespace: `cni-` + a version-4 UUID. */
 export function podNetnsName(pod: Pick<Pod, 'meta'>): string {

@@ -210,7 +210,7 @@ export function flowControls(world: World, host: HostRef) {
 
   function summary(flow: Flow): FlowSummary {
     const stack = stackFor(socketLayer(world).hosts, key);
-    const sock = stack?.sockets.find((x) => x.id === flow.socket);
+    const sock = stack === undefined ? undefined : newestWithId(stack.sockets, flow.socket);
     const local = sock === undefined ? '-' : `${sock.local.addr}:${sock.local.port}`;
     const state = sock === undefined ? 'CLOSED' : sock.proto === 'tcp' ? sock.state : 'CONNECTED';
     return {
@@ -228,6 +228,12 @@ export function flowControls(world: World, host: HostRef) {
     close,
     list: (): FlowSummary[] => [...flowsHere().values()].map(summary),
   };
+}
+
+/** The socket with this id, searched from the end: a flow's socket is among the newest. */
+function newestWithId<T extends { readonly id: number }>(list: readonly T[], id: number) {
+  for (let i = list.length - 1; i >= 0; i--) if (list[i]!.id === id) return list[i];
+  return undefined;
 }
 
 /** `NAME tcp 10.244.0.5:40000 -> 10.96.0.10:80 ESTABLISHED`. */

@@ -44,9 +44,14 @@ export function ipValue(ip: string): number {
 /** `(addr & smsk) != src` with IPT_INV_SRCIP/DSTIP: the address spec holds the network address. */
 export function addrMatches(spec: AddrSpec | undefined, ip: string): boolean {
   if (spec === undefined) return true;
-  const hit = (ipValue(ip) & prefixMask(spec.prefix)) >>> 0 === ipToInt(spec.addr);
+  let net = networks.get(spec);
+  if (net === undefined) networks.set(spec, (net = ipToInt(spec.addr)));
+  const hit = (ipValue(ip) & prefixMask(spec.prefix)) >>> 0 === net;
   return hit !== spec.invert;
 }
+
+/** A rule's address as an integer, computed once per rule rather than once per packet. */
+const networks = new WeakMap<AddrSpec, number>();
 
 /**
  * ifname_compare_aligned() against the name/mask xtables_parse_interface() built: `eth+` compares

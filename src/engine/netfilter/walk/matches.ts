@@ -69,7 +69,10 @@ export function ruleMatches(
   if (!ipHeaderMatches(rule, packet)) return false;
   for (let i = 0; i < rule.matches.length; i++) {
     const m = rule.matches[i];
-    if (m !== undefined && !evalMatch(m, packet, ctx, () => `${ruleKey()}#${i}`)) return false;
+    if (m === undefined) continue;
+    // Only statistic keeps per-rule state; no closure per match for the others.
+    const key = m.name === 'statistic' ? () => `${ruleKey()}#${i}` : ruleKey;
+    if (!evalMatch(m, packet, ctx, key)) return false;
   }
   return true;
 }

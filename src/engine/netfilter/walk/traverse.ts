@@ -18,6 +18,7 @@ import { chainByName } from './chain-index';
 import { logLine } from './log';
 import { ruleMatches } from './matches';
 import { natRequest } from './nat';
+import { candidateRules, nextCandidate } from './rule-index';
 import type {
   Hook,
   MatchContext,
@@ -60,11 +61,10 @@ export function traverseTable(
   ctx: WalkContext,
   opts: TraverseOptions = {},
 ): TraverseResult {
-  const t = state.tables[table];
-  const base = t !== undefined && isBuiltinChain(table, hook) ? chainByName(t, hook) : undefined;
-  if (t === undefined || base === undefined) {
-    return { verdict: 'ACCEPT', packet, logs: [], steps: [] };
-  }
+  const quick = traverseEmpty(state, table, hook, packet, opts);
+  if (quick !== undefined) return quick;
+  const t = state.tables[table]!;
+  const base = chainByName(t, hook)!;
   const mctx: MatchContext = { ...ctx, table, hook };
   const record = opts.steps ?? 'all';
   const steps: TraceStep[] = [];
@@ -75,6 +75,12 @@ export function traverseTable(
   const stack: Frame[] = [];
   let chain = base;
   let i = 0;
+  // Rules that cannot match are skipped when the trace does not show them (rule-index.ts).
+  const skipping = record !== 'all';
+  let indexedChain: Chain | undefined;
+  let candidates: readonly number[] | undefined;
+  /** statistic's per-rule state key, for the rule at `i` (only asked for while evaluating it). */
+  const key = (): string => nthKey(table, chain, chain.rules[i]!);
 
   const step = (
     type: TraceStep['type'],
@@ -128,6 +134,13 @@ export function traverseTable(
       step('rule', i + 1, undefined, true, { kind: 'abort', reason: 'rule loop' });
       return finish({ verdict: 'DROP' });
     }
+    if (skipping) {
+      if (indexedChain !== chain) {
+        indexedChain = chain;
+        candidates = candidateRules(chain.rules, pkt.dst);
+      }
+      if (candidates !== undefined) i = nextCandidate(candidates, i, chain.rules.length);
+    }
     const rule = chain.rules[i];
     if (rule === undefined) {
       // The chain's tail: an implicit RETURN in a user chain, the policy in a built-in one.
@@ -138,7 +151,6 @@ export function traverseTable(
       continue;
     }
     const num = i + 1;
-    const key = (): string => nthKey(table, chain, rule);
     if (!ruleMatches(rule, pkt, mctx, key)) {
       step('rule', num, rule, false, { kind: 'nomatch' });
       i++;
@@ -222,6 +234,47 @@ export function traverseTable(
       }
     }
   }
+}
+
+/**
+ * The walk of a table whose hook has no rules to evaluate: no table or base chain (accept), or
+ * an empty base chain (its policy decides and counts the packet). undefined when there are
+ * rules. Most hooks of a node are like this, and the datapath asks first so that it builds the
+ * match context only for the walks that need one.
+ */
+export function traverseEmpty(
+  state: NetfilterState,
+  table: TableName,
+  hook: Hook,
+  packet: Packet,
+  opts: TraverseOptions = {},
+): TraverseResult | undefined {
+  const t = state.tables[table];
+  const base = t !== undefined && isBuiltinChain(table, hook) ? chainByName(t, hook) : undefined;
+  if (t === undefined || base === undefined) {
+    return { verdict: 'ACCEPT', packet, logs: [], steps: [] };
+  }
+  if (base.rules.length > 0) return undefined;
+  const verdict = base.policy ?? 'ACCEPT';
+  base.counters.packets += 1;
+  base.counters.bytes += packet.length;
+  const steps: TraceStep[] = [];
+  if ((opts.steps ?? 'all') !== 'none') {
+    // The same step traverseTable's policy() records.
+    steps.push({
+      table,
+      chain: base.name,
+      ruleNum: 1,
+      type: 'policy',
+      trace: `${table}:${base.name}:policy:1`,
+      text: '',
+      matched: true,
+      outcome: { kind: 'policy', verdict },
+      mark: packet.mark,
+      depth: 0,
+    });
+  }
+  return { verdict, packet, logs: [], steps };
 }
 
 function zero(): { packets: number; bytes: number } {
