@@ -34,7 +34,11 @@ function services(n: number): string {
   return `${lines.join('\n')}\nCOMMIT\n`;
 }
 
-function run(state: NetfilterState, steps: TraverseOptions['steps'], dsts: readonly string[]) {
+function run(
+  state: NetfilterState,
+  steps: NonNullable<TraverseOptions['steps']>,
+  dsts: readonly string[],
+) {
   const rng = rngFromSeed(7);
   return dsts.map((dst) => {
     const r = traverseTable(
