@@ -6,8 +6,10 @@
  * after N packets). Every wait is bounded.
  *
  * Normalised, because they differ by nature: timestamps, initial sequence numbers, TCP
- * timestamps, chosen ports, DNS ids. The lab does not model ARP; the kernel's ARP lines are
- * set aside (and counted) so that the IP packets can be compared.
+ * timestamps, chosen ports, DNS ids. The lab does not model ARP, nor IGMP (the kernel sends
+ * unsolicited IGMPv3 membership reports, to 224.0.0.22, at random times in the first seconds
+ * after an interface comes up; a CI run once caught one on cni0): those lines are set aside
+ * so that the unicast IP packets the experiments are about can be compared.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { RunResult } from './netns';
@@ -16,7 +18,7 @@ import type { NormaliseContext } from './normalise';
 export interface Capture {
   readonly child: ChildProcess;
   readonly done: Promise<RunResult>;
-  /** `-c N`: applied after the ARP lines are set aside (tcpdump itself would count them). */
+  /** `-c N`: applied after ARP and IGMP lines are set aside (tcpdump itself would count them). */
   readonly count?: number;
 }
 
@@ -64,7 +66,7 @@ export async function stopCapture(c: Capture): Promise<RunResult> {
   try {
     const r = await bounded(c.done, 5_000, 'tcpdump exit');
     if (c.count === undefined) return r;
-    const ip = r.stdout.split('\n').filter((l) => l !== '' && !isArp(l));
+    const ip = r.stdout.split('\n').filter((l) => l !== '' && !isBackground(l));
     return {
       ...r,
       stdout: ip
@@ -77,9 +79,11 @@ export async function stopCapture(c: Capture): Promise<RunResult> {
   }
 }
 
-const isArp = (line: string): boolean => /^\S+ ARP, /.test(line);
+/** ARP, and IGMP membership reports: traffic the lab does not model (see above). */
+const isBackground = (line: string): boolean =>
+  /^\S+ ARP, /.test(line) || /^\S+ IP \S+ > 224\.0\.0\.22: igmp /.test(line);
 
-/** tcpdump's lines with what differs by nature masked; ARP lines dropped (see above). */
+/** tcpdump's lines with what differs by nature masked; ARP and IGMP lines dropped (see above). */
 export function normaliseCapture(r: RunResult, ctx: NormaliseContext): RunResult {
   const port = (p: string): string => (ctx.knownPorts.has(Number(p)) ? p : '<port>');
   // Packets to a Service with several endpoints: which one answered is a random draw.
@@ -95,7 +99,7 @@ export function normaliseCapture(r: RunResult, ctx: NormaliseContext): RunResult
   }
   const lines = text
     .split('\n')
-    .filter((l) => l !== '' && !isArp(l))
+    .filter((l) => l !== '' && !isBackground(l))
     .map((l) =>
       l
         .replace(/^\d\d:\d\d:\d\d\.\d{6} /, '<time> ')
