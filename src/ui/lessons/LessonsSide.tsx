@@ -2,13 +2,18 @@
  * The lessons panel as the app's side slot: it follows the lab's language and can fold to a
  * narrow strip (remembered), so the graph gets the room when no lesson is being done.
  */
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Lang } from '../../lessons/types';
 import type { LessonHost } from './host';
-import { LessonsPanel } from './LessonsPanel';
 import { t } from './strings';
 import './lessons.css';
+
+// The lessons (their texts, steps and checks) load after the app shell: the lab is usable
+// before them, and the first paint does not wait for a dozen lessons' words.
+const LessonsPanel = lazy(() =>
+  import('./LessonsPanel').then((m) => ({ default: m.LessonsPanel })),
+);
 
 const FOLDED_KEY = 'kube-proxy-lab:lessons:folded';
 
@@ -43,7 +48,11 @@ export function LessonsSide({ host }: { host: LessonHost }) {
       >
         {folded ? `◂ ${t(lang, 'lessons')}` : `${t(lang, 'lessons')} ▸`}
       </button>
-      {!folded && <LessonsPanel host={host} lang={lang} storage={storage()} />}
+      {!folded && (
+        <Suspense fallback={<p className="muted">{t(lang, 'loading')}</p>}>
+          <LessonsPanel host={host} lang={lang} storage={storage()} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import type { Lang } from '../../lessons/types';
 
 const STRINGS = {
   lessons: { 'zh-CN': '课程练习', en: 'Lessons' },
+  loading: { 'zh-CN': '正在载入课程…', en: 'Loading the lessons…' },
   back: { 'zh-CN': '← 全部课程', en: '← All lessons' },
   start: { 'zh-CN': '开始本课（载入场景）', en: 'Start (load the scenario)' },
   restart: { 'zh-CN': '从头开始本课', en: 'Start over' },
