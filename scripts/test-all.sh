@@ -2,8 +2,9 @@
 # Runs every test of the project on a fresh machine: installs what the tests need and is
 # missing (Debian packages: iptables, conntrack, nfacct, nftables, iproute2, curl, dig and
 # tcpdump for the differential tests against the real kernel; chromium for the end-to-end
-# tests), then the format/type/lint/unit checks, the kernel differential tests, the build, and
-# the e2e suite.
+# tests; firefox-esr, webkit2gtk-driver and xvfb for the smoke test in Firefox and WebKit), then
+# the format/type/lint/unit checks, the kernel differential tests, the build, the e2e suite and
+# the cross-browser smoke test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,10 @@ command -v curl >/dev/null 2>&1 || need+=(curl)
 command -v dig >/dev/null 2>&1 || need+=(bind9-dnsutils)
 command -v tcpdump >/dev/null 2>&1 || need+=(tcpdump)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# The smoke test in the other engines (e2e/cross-browser): Gecko and WebKit (Safari's engine).
+command -v firefox-esr >/dev/null 2>&1 || command -v firefox >/dev/null 2>&1 || need+=(firefox-esr)
+[ -x /usr/bin/WebKitWebDriver ] || need+=(webkit2gtk-driver)
+command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
 # CJK glyphs for the zh-CN screenshots the e2e tests keep.
 [ -d /usr/share/fonts/opentype/noto ] || need+=(fonts-noto-cjk)
 if [ ${#need[@]} -gt 0 ]; then
@@ -34,4 +39,5 @@ fi
 npm run check
 npm run build
 npm run e2e
+npm run e2e:browsers
 node scripts/test-summary.mjs

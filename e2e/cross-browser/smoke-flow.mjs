@@ -1,0 +1,126 @@
+/**
+ * The smoke test every browser runs, on a driver with goto / eval / click / press / screenshot:
+ * the lab loads from `vite preview`, its engine worker starts, the graph renders, the default
+ * DNS query (pod/default/client → kube-dns 10.96.0.10:53/UDP) is sent and stepped through to
+ * its end with the → key, the conntrack row appears on the way, and the events tab shows dig's
+ * answer. Screenshots are kept; errors and foreign requests are checked by the caller.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+function check(ok, what) {
+  if (!ok) throw new Error(`expected ${what}`);
+}
+
+async function waitFor(page, expression, what, timeoutMs = 20_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await page.eval(expression);
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** "Step 3 of 58" / "第 3 步，共 58 步" as the string "3/58" ('' before a packet is sent). */
+const POSITION = `((document.querySelector('[data-testid=position]')?.textContent ?? '').match(/\\d+/g) ?? []).join('/')`;
+
+/** Runs the story; returns what it saw (step count, the step the conntrack row appeared at). */
+export async function runSmoke(page, { url, shotsDir, name }) {
+  mkdirSync(shotsDir, { recursive: true });
+  const shots = [];
+  const shot = async (label) => {
+    const file = join(shotsDir, `${name}-${label}.png`);
+    writeFileSync(file, await page.screenshot());
+    shots.push(file);
+  };
+
+  await page.goto(url);
+  await waitFor(
+    page,
+    `document.querySelector('[data-testid=engine]')?.classList.contains('engine-ready')`,
+    'the engine worker to report ready',
+    40_000,
+  );
+  const graph = await waitFor(
+    page,
+    `(() => {
+      const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0; };
+      const pods = [...document.querySelectorAll('.react-flow__node .pod')].filter(visible).length;
+      const nodes = [...document.querySelectorAll('.node-group')].filter(visible).length;
+      const edges = document.querySelectorAll('.react-flow__edge').length;
+      return pods >= 6 && nodes >= 2 ? { pods, nodes, edges } : false;
+    })()`,
+    'the graph to show two nodes and their pods',
+  );
+  await shot('01-loaded');
+
+  // English is set in a Latin face: WebKitGTK once fell through to Noto Sans CJK SC, whose
+  // apostrophe is as wide as a Chinese character (“Service’ s rules”).
+  const apostrophe = await page.eval(`(() => {
+    if (document.documentElement.lang !== 'en') return 0;
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = '16px ' + getComputedStyle(document.documentElement).fontFamily;
+    return ctx.measureText('’').width;
+  })()`);
+  check(apostrophe < 10, `a narrow ’ in the English page's font (${apostrophe} px at 16 px)`);
+
+  check(
+    await page.eval(`(() => {
+      const send = [...document.querySelectorAll('button')].find((b) => /^(Send|发送)$/.test(b.textContent.trim()));
+      if (send) send.dataset.smoke = 'send';
+      return Boolean(send);
+    })()`),
+    'a Send button',
+  );
+  await page.click('[data-smoke=send]');
+  const total = Number(
+    await waitFor(page, `(${POSITION}.match(/^0\\/(\\d+)$/) ?? [])[1]`, 'the trace (Step 0 of N)'),
+  );
+  check(total > 40, `a DNS round trip of more than 40 steps (got ${total})`);
+
+  let conntrackAt = -1;
+  const packetAt = new Set();
+  for (let i = 1; i <= total; i++) {
+    await page.press('ArrowRight');
+    const now = await waitFor(
+      page,
+      `(() => {
+        if (${POSITION} !== '${i}/${total}') return false;
+        const row = document.querySelector('.ct-row[data-state=created]');
+        const r = document.querySelector('[data-testid=packet] .packet-dot')?.getBoundingClientRect();
+        const packet = r && r.width > 0 ? Math.round(r.x) + ',' + Math.round(r.y) : '';
+        return { row: row?.textContent ?? '', packet };
+      })()`,
+      `step ${i} of ${total}`,
+    );
+    if (now.packet !== '') packetAt.add(now.packet);
+    if (conntrackAt < 0 && now.row !== '') {
+      conntrackAt = i;
+      check(now.row.includes('dport=53'), `the conntrack row of the DNS flow (got ${now.row})`);
+      await shot('02-conntrack-row');
+    }
+  }
+  check(conntrackAt > 0, 'a conntrack row to appear while stepping');
+  check(packetAt.size >= 3, `the packet drawn moving over the graph (seen at ${[...packetAt]})`);
+  const lastHost = await page.eval(`document.querySelector('.lane-head strong')?.textContent`);
+  check(lastHost === 'pod/default/client', `the reply back at pod/default/client (at ${lastHost})`);
+  await shot('03-delivered');
+
+  check(
+    await page.eval(`(() => {
+      const tab = [...document.querySelectorAll('[role=tab]')].find((t) => /Events|事件/.test(t.textContent));
+      if (tab) tab.dataset.smoke = 'events';
+      return Boolean(tab);
+    })()`),
+    'an Events tab',
+  );
+  await page.click('[data-smoke=events]');
+  await waitFor(
+    page,
+    `[...document.querySelectorAll('.run-output')].some((o) => o.textContent.includes('10.96.0.10'))`,
+    "dig's output in the events tab",
+  );
+  await shot('04-events');
+  return { graph, total, conntrackAt, packetPlaces: packetAt.size, shots };
+}
