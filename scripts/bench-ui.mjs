@@ -4,7 +4,9 @@
  *
  *  1. the app shell before Monaco: the gzip size of what index.html loads (target ≤ 250 kB);
  *  2. first paint from `vite preview` in headless Chromium on this machine (target ≤ 1 s);
- *  3. frames per second while the packet animates in a 60-pod scenario (target ≥ 55).
+ *  3. frames per second while the packet animates in a 60-pod scenario (target ≥ 55);
+ *
+ * then first paint and frame rates in Firefox and WebKit where installed (bench-ui-engines.mjs).
  *
  * Builds the lab first (vite build). Figures, not assertions: this machine is shared.
  * LAB_BENCH_PORT picks the preview port (default 4373); CHROMIUM_PATH the browser.
@@ -14,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { measureOtherEngines } from './bench-ui-engines.mjs';
 
 const root = join(import.meta.dirname, '..');
 const port = Number(process.env.LAB_BENCH_PORT ?? 4373);
@@ -159,6 +162,9 @@ async function main() {
     console.log(
       `  frame rate of the same page, idle         ${idleFps.toFixed(1)} frames/s   (what this machine gives)`,
     );
+    await browser.close();
+    console.log('the same in the other engines (figures only; no target)');
+    for (const line of await measureOtherEngines(url, sixtyPods)) console.log(line);
   } finally {
     await browser.close();
     process.kill(-server.pid, 'SIGTERM');
