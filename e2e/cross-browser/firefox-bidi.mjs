@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 
-const KEYS = { ArrowRight: '\uE014' };
+const KEYS = { ArrowRight: '\uE014', Enter: '\uE007' };
 
 export function firefoxBinary() {
   for (const name of [process.env.FIREFOX_PATH, 'firefox-esr', 'firefox']) {
@@ -130,9 +130,20 @@ class FirefoxPage {
 
   /** A real pointer click in the middle of the element the selector finds. */
   async click(selector) {
-    const box = await this.eval(
-      `(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return { x: Math.round(r.x + r.width / 2), y: Math.round(r.y + r.height / 2) }; })()`,
-    );
+    const box = await this.eval(`(() => {
+      // The middle of the part that shows (as WebDriver's in-view centre point): cut by the
+      // viewport and by every ancestor that clips (a Monaco line is a million pixels wide).
+      const el = document.querySelector(${JSON.stringify(selector)});
+      el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      let { left, top, right, bottom } = el.getBoundingClientRect();
+      [left, top, right, bottom] = [Math.max(left, 0), Math.max(top, 0), Math.min(right, innerWidth), Math.min(bottom, innerHeight)];
+      for (let a = el.parentElement; a; a = a.parentElement) {
+        if (getComputedStyle(a).overflow === 'visible') continue;
+        const c = a.getBoundingClientRect();
+        [left, top, right, bottom] = [Math.max(left, c.left), Math.max(top, c.top), Math.min(right, c.right), Math.min(bottom, c.bottom)];
+      }
+      return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
+    })()`);
     await this.session.send('input.performActions', {
       context: this.context,
       actions: [
@@ -149,17 +160,19 @@ class FirefoxPage {
     });
   }
 
+  /** Presses a named key (ArrowRight, Enter) or types a text, key by key. */
   async press(key) {
+    const keys = [...(KEYS[key] ?? key)].flatMap((value) => [
+      { type: 'keyDown', value },
+      { type: 'keyUp', value },
+    ]);
     await this.session.send('input.performActions', {
       context: this.context,
       actions: [
         {
           type: 'key',
           id: 'keyboard',
-          actions: [
-            { type: 'keyDown', value: KEYS[key] },
-            { type: 'keyUp', value: KEYS[key] },
-          ],
+          actions: keys,
         },
       ],
     });

@@ -2,8 +2,9 @@
  * The smoke test every browser runs, on a driver with goto / eval / click / press / screenshot:
  * the lab loads from `vite preview`, its engine worker starts, the graph renders, the default
  * DNS query (pod/default/client → kube-dns 10.96.0.10:53/UDP) is sent and stepped through to
- * its end with the → key, the conntrack row appears on the way, and the events tab shows dig's
- * answer. Screenshots are kept; errors and foreign requests are checked by the caller.
+ * its end with the → key, the conntrack row appears on the way, the events tab shows dig's
+ * answer, a command typed in the terminal runs, and text typed in the YAML editor reaches the
+ * scenario. Screenshots are kept; errors and foreign requests are checked by the caller.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +25,20 @@ async function waitFor(page, expression, what, timeoutMs = 20_000) {
 
 /** "Step 3 of 58" / "第 3 步，共 58 步" as the string "3/58" ('' before a packet is sent). */
 const POSITION = `((document.querySelector('[data-testid=position]')?.textContent ?? '').match(/\\d+/g) ?? []).join('/')`;
+
+/** Clicks the panel tab whose name matches `names` (a regular expression's source). */
+async function openTab(page, names) {
+  const marked = await page.eval(`(() => {
+    const tab = [...document.querySelectorAll('[role=tab]')].find((t) => /^(${names})$/.test(t.textContent.trim()));
+    if (tab) tab.dataset.smoke = 'tab';
+    return Boolean(tab);
+  })()`);
+  check(marked, `a tab named ${names}`);
+  await page.click('[data-smoke=tab]');
+  await page.eval(
+    `(() => { document.querySelector('[data-smoke=tab]').removeAttribute('data-smoke'); return true; })()`,
+  );
+}
 
 /** Runs the story; returns what it saw (step count, the step the conntrack row appeared at). */
 export async function runSmoke(page, { url, shotsDir, name }) {
@@ -107,20 +122,37 @@ export async function runSmoke(page, { url, shotsDir, name }) {
   check(lastHost === 'pod/default/client', `the reply back at pod/default/client (at ${lastHost})`);
   await shot('03-delivered');
 
-  check(
-    await page.eval(`(() => {
-      const tab = [...document.querySelectorAll('[role=tab]')].find((t) => /Events|事件/.test(t.textContent));
-      if (tab) tab.dataset.smoke = 'events';
-      return Boolean(tab);
-    })()`),
-    'an Events tab',
-  );
-  await page.click('[data-smoke=events]');
+  await openTab(page, 'Events|事件');
   await waitFor(
     page,
     `[...document.querySelectorAll('.run-output')].some((o) => o.textContent.includes('10.96.0.10'))`,
     "dig's output in the events tab",
   );
   await shot('04-events');
+
+  // The terminal (xterm.js): typed keys reach it, the command runs on node-1.
+  await openTab(page, 'Terminal|终端');
+  await waitFor(page, `Boolean(document.querySelector('[data-testid=terminal] .xterm'))`, 'xterm');
+  await page.click('[data-testid=terminal]');
+  await page.press('iptables -t nat -L KUBE-SERVICES -n | head -1');
+  await page.press('Enter');
+  await waitFor(
+    page,
+    `document.querySelector('[data-testid=terminal]').textContent.includes('Chain KUBE-SERVICES (2 references)')`,
+    'the iptables answer in the terminal',
+  );
+  await shot('05-terminal');
+
+  // The scenario editor (Monaco): a typed comment reaches the lab's scenario text.
+  await openTab(page, 'Scenario|场景');
+  await waitFor(page, `Boolean(document.querySelector('.monaco-editor .view-line'))`, 'Monaco');
+  await page.click('.monaco-editor .view-line');
+  await page.press('# typed-in-the-smoke-test ');
+  await waitFor(
+    page,
+    `window.__lab.store.getState().text.includes('# typed-in-the-smoke-test')`,
+    'the typed text in the scenario',
+  );
+  await shot('06-editor');
   return { graph, total, conntrackAt, packetPlaces: packetAt.size, shots };
 }

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-const KEYS = { ArrowRight: '\uE014' };
+const KEYS = { ArrowRight: '\uE014', Enter: '\uE007' };
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 
 export function webkitBinaries() {
@@ -152,16 +152,18 @@ class WebKitPage {
     await call(this.session, 'POST', `/element/${el[ELEMENT]}/click`, {});
   }
 
+  /** Presses a named key (ArrowRight, Enter) or types a text, key by key. */
   async press(key) {
+    const keys = [...(KEYS[key] ?? key)].flatMap((value) => [
+      { type: 'keyDown', value },
+      { type: 'keyUp', value },
+    ]);
     await call(this.session, 'POST', '/actions', {
       actions: [
         {
           type: 'key',
           id: 'keyboard',
-          actions: [
-            { type: 'keyDown', value: KEYS[key] },
-            { type: 'keyUp', value: KEYS[key] },
-          ],
+          actions: keys,
         },
       ],
     });
