@@ -146,7 +146,7 @@ export async function runSmoke(page, { url, shotsDir, name }) {
   // The scenario editor (Monaco): a typed comment reaches the lab's scenario text.
   await openTab(page, 'Scenario|场景');
   await waitFor(page, `Boolean(document.querySelector('.monaco-editor .view-line'))`, 'Monaco');
-  await page.click('.monaco-editor .view-line');
+  await page.click('.monaco-editor .view-lines');
   await page.press('# typed-in-the-smoke-test ');
   await waitFor(
     page,

@@ -13,12 +13,10 @@ const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 
 export function webkitBinaries() {
   const driver = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
-  const arch = spawnSync('gcc', ['-dumpmachine'], { encoding: 'utf8' }).stdout?.trim();
+  const triplet = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu' }[process.arch];
   const candidates = [
     process.env.WEBKIT_BROWSER_PATH,
-    `/usr/lib/${arch || 'x86_64-linux-gnu'}/webkit2gtk-4.1/MiniBrowser`,
-    '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
-    '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+    triplet && `/usr/lib/${triplet}/webkit2gtk-4.1/MiniBrowser`,
   ];
   const browser = candidates.find((p) => p && existsSync(p));
   const xvfb = spawnSync('sh', ['-c', 'command -v Xvfb']).status === 0;
@@ -143,13 +141,23 @@ class WebKitPage {
     return typeof text === 'string' ? JSON.parse(text) : undefined;
   }
 
-  /** WebDriver's element click: scrolled into view, a real click in its middle. */
+  /**
+   * WebDriver's element click: scrolled into view, a real click in its middle. Found afresh
+   * when React or Monaco replaced the element between the find and the click.
+   */
   async click(selector) {
-    const el = await call(this.session, 'POST', '/element', {
-      using: 'css selector',
-      value: selector,
-    });
-    await call(this.session, 'POST', `/element/${el[ELEMENT]}/click`, {});
+    for (let attempt = 1; ; attempt++) {
+      const el = await call(this.session, 'POST', '/element', {
+        using: 'css selector',
+        value: selector,
+      });
+      try {
+        await call(this.session, 'POST', `/element/${el[ELEMENT]}/click`, {});
+        return;
+      } catch (err) {
+        if (attempt >= 3 || !String(err).includes('stale element reference')) throw err;
+      }
+    }
   }
 
   /** Presses a named key (ArrowRight, Enter) or types a text, key by key. */
