@@ -44,6 +44,9 @@ export function createLessonHost(store: AppStore, lab: LabCaller): LessonHost {
     async beginStep() {
       await lab.call('lessonBeginStep');
     },
+    async scalePoint(services) {
+      return lab.call('scalePoint', services);
+    },
     async check(lessonId, stepIndex, answers) {
       return lab.call('lessonCheck', lessonId, stepIndex, answers);
     },
