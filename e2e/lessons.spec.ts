@@ -27,6 +27,10 @@ test('lesson 9, the same-node bridge, from start to end', async ({ page }) => {
   await page.getByTestId('lesson-09-same-node-bridge').click();
   await page.getByTestId('lesson-start').click();
   await lab.ready();
+  // The scenario picker names the lesson's scenario.
+  await expect(
+    page.getByRole('combobox', { name: 'Scenario' }).locator('option:checked'),
+  ).toHaveText(/^Lesson 9: /);
   await lab.shot('lesson-01-started');
 
   // Step 1: predict, then run; the check passes only once the lab shows the un-DNATed reply.

@@ -13,7 +13,7 @@ export interface CommandOutput {
 
 export interface LessonHost {
   /** Replaces the editor's scenario with the lesson's and (re)starts the lab on it. */
-  loadScenario(text: string): Promise<void>;
+  loadScenario(lessonId: string, text: string): Promise<void>;
   /** Adds a YAML document to the end of the editor's scenario and applies it. */
   appendAndApply(yaml: string): Promise<void>;
   /** Replaces the first `from` in the editor's scenario with `to` and applies it. */
