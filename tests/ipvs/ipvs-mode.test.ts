@@ -121,7 +121,8 @@ describe('IPVS mode on the built-in scenario', () => {
         'node-1$ sleep 60; ipvsadm -Ln --rate -t 10.96.1.1:80',
       ].join('\n'),
     );
-    const service = (out: string) => /^TCP {2}10\.96\.1\.1:80 +(.*)$/m.exec(out ?? '')![1]!;
+    const service = (out: string | undefined) =>
+      /^TCP {2}10\.96\.1\.1:80 +(.*)$/m.exec(out ?? '')![1]!;
     expect(service(now).split(/\s+/)).toEqual(['0', '0', '0', '0', '0']);
     // Two connections of 6 packets each way in: inpps (12<<9)/4 → 1 (ip_vs_est.c).
     const [cps, inpps, , inbps] = service(tick).split(/\s+/).map(Number);
