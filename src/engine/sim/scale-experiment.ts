@@ -15,6 +15,7 @@
  */
 import type { ProxyMode } from '../model/cluster';
 import { generateLoadScenario, loadServiceIP } from '../testing/load-scenario';
+import type { ScaleFigures } from '../../protocol/lab';
 import type { TraceStep } from '../../protocol/trace';
 import { flowControls } from './flows';
 import { setTraceDetail, traceCursor, traceSince } from './network';
@@ -22,23 +23,8 @@ import { World } from './world';
 
 export const SCALE_ENDPOINTS_PER_SERVICE = 10;
 
-export interface ScalePoint {
-  readonly mode: ProxyMode;
-  readonly services: number;
-  /** iptables rules on node-1 (nat + filter, kubelet's included), or nft rules in `ip kube-proxy`. */
-  readonly rules: number;
-  /** Members of the ipsets (IPVS mode) or elements of the sets and maps (nftables mode). */
-  readonly setElements: number;
-  /** IPVS virtual servers and real servers (IPVS mode; 0 otherwise). */
-  readonly virtualServers: number;
-  readonly realServers: number;
-  /** Rules node-1 evaluated (matched or not) for the SYN, over every hook and table. */
-  readonly firstPacketRules: number;
-  /** Hash lookups among them: ipset and nft set/map matches, and ip_vs's service lookup. */
-  readonly firstPacketLookups: number;
-  /** node-1's boot and first kube-proxy sync, in the host's milliseconds. */
-  readonly firstSyncMs: number;
-}
+/** One point, as the lab protocol carries it to the web lab's chart. */
+export type ScalePoint = ScaleFigures;
 
 /** The ClusterIP whose rule is last in node-1's nat KUBE-SERVICES (iptables mode). */
 function lastServiceInKubeServices(world: World): string {
