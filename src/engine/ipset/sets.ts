@@ -46,6 +46,21 @@ const BASE_MEMORY: Readonly<Record<SetType, number>> = {
 const BUCKET_HEADER = 32;
 /** AHASH_INIT_SIZE: a bucket's slots grow two at a time. */
 const AHASH_INIT_SIZE = 2;
+/** The default bucketsize (AHASH_MAX): a full bucket of 12 makes the table grow. */
+const BUCKET_SIZE = 12;
+/** HTABLE_REGION_BITS: one lock region per 1024 buckets. */
+const REGION_BITS = 10;
+/** sizeof(struct ip_set_region): spinlock, ext_size, elements. */
+const REGION_SIZE = 24;
+/** ext_size(AHASH_INIT_SIZE, dsize): what the kernel books for each allocation step. */
+const stepSize = (type: SetType): number => BUCKET_HEADER + AHASH_INIT_SIZE * DSIZE[type];
+
+/** struct hbucket: `size` slots allocated, the first `slots.length` (pos) in use or deleted. */
+export interface Bucket {
+  size: number;
+  /** Slots 0..pos-1 in order; undefined = a deleted slot (its `used` bit clear). */
+  slots: (Element | undefined)[];
+}
 
 export interface Element {
   readonly ip?: string;
@@ -60,13 +75,19 @@ export interface Element {
 export interface IpSet {
   readonly name: string;
   readonly type: SetType;
-  readonly hashsize: number;
+  /** jhash_size(htable_bits): grows when a full bucket needs one more slot. */
+  hashsize: number;
   readonly maxelem: number;
   readonly initval: number;
   /** bitmap:port range. */
   readonly range?: { readonly from: number; readonly to: number };
-  /** Hash types: bucket index → slots in order (undefined = a deleted slot). */
-  readonly buckets: Map<number, (Element | undefined)[]>;
+  /** Hash types: bucket index → bucket. */
+  buckets: Map<number, Bucket>;
+  /**
+   * The bucket memory the kernel books (hregion[].ext_size): every allocation step adds
+   * ext_size(AHASH_INIT_SIZE), a freed bucket gives back ext_size(size), a shrink one step.
+   */
+  extSize: number;
   /** bitmap:port: the ports set. */
   readonly ports: Set<number>;
   count: number;
@@ -114,9 +135,12 @@ function keyWords(type: SetType, e: Element): number[] {
 /** fls(hashsize - 1): the hash table has 2^bits buckets. */
 const htableBits = (hashsize: number): number => 32 - Math.clz32(Math.max(1, hashsize - 1));
 
+function keyOf(set: IpSet, e: Element, bits: number): number {
+  return (jhash2(keyWords(set.type, e), set.initval) & ((1 << bits) - 1)) >>> 0;
+}
+
 function bucketOf(set: IpSet, e: Element): number {
-  const mask = (1 << htableBits(set.hashsize)) - 1;
-  return jhash2(keyWords(set.type, e), set.initval) & mask;
+  return keyOf(set, e, htableBits(set.hashsize));
 }
 
 /** Parses an element as `ipset add` does for the set's type; a string is the error text. */
@@ -172,33 +196,94 @@ export function createSet(
   state: IpsetState,
   spec: Pick<IpSet, 'name' | 'type' | 'hashsize' | 'maxelem' | 'initval' | 'range'>,
 ): IpSet {
-  const set: IpSet = { ...spec, buckets: new Map(), ports: new Set(), count: 0 };
+  const set: IpSet = { ...spec, buckets: new Map(), extSize: 0, ports: new Set(), count: 0 };
   state.sets.push(set);
   return set;
 }
 
 export function hasElement(set: IpSet, e: Element): boolean {
   if (set.type === 'bitmap:port') return set.ports.has(e.port!);
-  return (set.buckets.get(bucketOf(set, e)) ?? []).some((x) => x?.text === e.text);
+  return (set.buckets.get(bucketOf(set, e))?.slots ?? []).some((x) => x?.text === e.text);
 }
 
-/** mtype_add(): a deleted slot of the bucket is reused first, else the bucket grows. */
+/**
+ * mtype_resize(): a table of 2^(bits+1) buckets, filled by walking the old one bucket by bucket,
+ * slot by slot (deleted slots left behind); a bucket that would need a 13th slot makes it try
+ * one more bit. The kernel books the new table's allocations afresh.
+ */
+function resize(set: IpSet): void {
+  for (let bits = htableBits(set.hashsize) + 1; bits < 32; bits++) {
+    const table = new Map<number, Bucket>();
+    let extSize = 0;
+    let full = false;
+    for (const b of [...set.buckets.keys()].sort((x, y) => x - y)) {
+      for (const e of set.buckets.get(b)!.slots) {
+        if (e === undefined) continue;
+        const key = keyOf(set, e, bits);
+        let m = table.get(key);
+        if (m === undefined) {
+          table.set(key, (m = { size: AHASH_INIT_SIZE, slots: [] }));
+          extSize += stepSize(set.type);
+        } else if (m.slots.length >= m.size) {
+          if (m.size >= BUCKET_SIZE) full = true;
+          else {
+            m.size += AHASH_INIT_SIZE;
+            extSize += stepSize(set.type);
+          }
+        }
+        if (full) break;
+        m.slots.push(e);
+      }
+      if (full) break;
+    }
+    if (full) continue;
+    set.hashsize = 2 ** bits;
+    set.buckets = table;
+    set.extSize = extSize;
+    return;
+  }
+}
+
+/**
+ * mtype_add(): the first deleted slot of the bucket is reused, else a new slot at `pos`; a
+ * full bucket grows by two slots, up to 12, and a full 12 makes the table grow (-EAGAIN, then
+ * the add again in the new table).
+ */
 export function addElement(set: IpSet, e: Element): 'added' | 'exists' {
   if (hasElement(set, e)) return 'exists';
-  set.count++;
   if (set.type === 'bitmap:port') {
+    set.count++;
     set.ports.add(e.port!);
     return 'added';
   }
   const b = bucketOf(set, e);
-  const slots = set.buckets.get(b) ?? [];
-  const free = slots.indexOf(undefined);
-  if (free >= 0) slots[free] = e;
-  else slots.push(e);
-  set.buckets.set(b, slots);
+  let n = set.buckets.get(b);
+  if (n === undefined) {
+    set.buckets.set(b, (n = { size: AHASH_INIT_SIZE, slots: [] }));
+    set.extSize += stepSize(set.type);
+  }
+  const free = n.slots.indexOf(undefined);
+  if (free >= 0) n.slots[free] = e;
+  else {
+    if (n.slots.length >= n.size) {
+      if (n.size >= BUCKET_SIZE) {
+        resize(set);
+        return addElement(set, e);
+      }
+      n.size += AHASH_INIT_SIZE;
+      set.extSize += stepSize(set.type);
+    }
+    n.slots.push(e);
+  }
+  set.count++;
   return 'added';
 }
 
+/**
+ * mtype_del(): the slot's used bit is cleared (pos drops by one when it was the last slot); a
+ * bucket left with no entry is freed, and one with two or more free slots shrinks by two,
+ * its entries packed to the front.
+ */
 export function deleteElement(set: IpSet, e: Element): 'deleted' | 'missing' {
   if (!hasElement(set, e)) return 'missing';
   set.count--;
@@ -207,15 +292,25 @@ export function deleteElement(set: IpSet, e: Element): 'deleted' | 'missing' {
     return 'deleted';
   }
   const b = bucketOf(set, e);
-  const slots = set.buckets.get(b)!;
-  slots[slots.findIndex((x) => x?.text === e.text)] = undefined;
-  // mtype_del(): a bucket left without entries is freed.
-  if (slots.every((x) => x === undefined)) set.buckets.delete(b);
+  const n = set.buckets.get(b)!;
+  const i = n.slots.findIndex((x) => x?.text === e.text);
+  n.slots[i] = undefined;
+  if (i + 1 === n.slots.length) n.slots.length--;
+  const unused = n.slots.filter((x) => x === undefined).length;
+  if (unused === n.slots.length) {
+    set.extSize -= BUCKET_HEADER + n.size * DSIZE[set.type];
+    set.buckets.delete(b);
+  } else if (unused >= AHASH_INIT_SIZE) {
+    n.size -= AHASH_INIT_SIZE;
+    n.slots = n.slots.filter((x) => x !== undefined);
+    set.extSize -= stepSize(set.type);
+  }
   return 'deleted';
 }
 
 export function flushSet(set: IpSet): void {
   set.buckets.clear();
+  set.extSize = 0;
   set.ports.clear();
   set.count = 0;
 }
@@ -225,22 +320,21 @@ export function members(set: IpSet): string[] {
   if (set.type === 'bitmap:port') return [...set.ports].sort((a, b) => a - b).map(String);
   const out: string[] = [];
   for (const b of [...set.buckets.keys()].sort((x, y) => x - y))
-    for (const e of set.buckets.get(b)!) if (e !== undefined) out.push(e.text);
+    for (const e of set.buckets.get(b)!.slots) if (e !== undefined) out.push(e.text);
   return out;
 }
 
-/** "Size in memory": the fixed part plus each allocated bucket (slots grown by two). */
+/**
+ * "Size in memory" (mtype_head): the fixed structs, one ip_set_region per 1024 buckets, and the
+ * bucket memory as the kernel books it (see extSize).
+ */
 export function memorySize(set: IpSet): number {
   if (set.type === 'bitmap:port') {
     const bits = (set.range?.to ?? 65535) - (set.range?.from ?? 0) + 1;
     return BASE_MEMORY[set.type] + Math.ceil(bits / 64) * 8;
   }
-  let size = BASE_MEMORY[set.type];
-  for (const slots of set.buckets.values()) {
-    const n = Math.ceil(slots.length / AHASH_INIT_SIZE) * AHASH_INIT_SIZE;
-    size += BUCKET_HEADER + n * DSIZE[set.type];
-  }
-  return size;
+  const regionBits = Math.max(0, htableBits(set.hashsize) - REGION_BITS);
+  return BASE_MEMORY[set.type] + (2 ** regionBits - 1) * REGION_SIZE + set.extSize;
 }
 
 /** Does the packet's (addr, port, proto) tuple, read in the `dims` directions, belong to the set? */
@@ -252,7 +346,7 @@ export function testTuple(
   const proto = tuple.proto as 'tcp' | 'udp' | 'sctp' | undefined;
   if (set.type === 'hash:ip,port,net') {
     // The kernel tries each cidr the set holds, longest first; the lab walks its elements.
-    for (const slots of set.buckets.values())
+    for (const { slots } of set.buckets.values())
       for (const e of slots) {
         if (e === undefined || e.ip !== tuple.ip || e.port !== tuple.port || e.proto !== proto)
           continue;
