@@ -151,4 +151,27 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The app shell stays small (≤ 250 kB gzip, `npm run bench:ui`): outside the lessons panel,
+    // itself loaded with React.lazy, the lessons' content is reached with import() only.
+    files: ['src/ui/**/*.{ts,tsx}'],
+    ignores: ['src/ui/lessons/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/engine', '**/engine/**', '**/lessons/checks', '**/lessons/checks/**'],
+              message: 'The UI never imports the engine: talk to the worker through protocol/.',
+            },
+            {
+              group: ['**/lessons/catalog', '**/lessons/[0-9]*/**', '**/lessons/messages'],
+              message: 'Lessons load after the app shell: use import() (see app/use-lesson.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -2,8 +2,8 @@
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { useLab } from '../store';
-import { findLesson } from '../../lessons/catalog';
 import { lessonOfPreset, PRESETS } from './presets';
+import { useLesson } from './use-lesson';
 
 export function TopBar() {
   const { t, i18n } = useTranslation();
@@ -17,7 +17,8 @@ export function TopBar() {
   const lang = (i18n.language === 'zh-CN' ? 'zh-CN' : 'en') as Language;
   // A lesson's scenario is not a preset: the picker names it (and it stays selectable text
   // only; choosing a preset replaces it).
-  const lesson = findLesson(lessonOfPreset(presetId) ?? '');
+  const lessonId = lessonOfPreset(presetId);
+  const lesson = useLesson(lessonId);
   const known = PRESETS.some((p) => p.id === presetId);
   return (
     <header className="top-bar">
@@ -36,7 +37,7 @@ export function TopBar() {
             <option value={presetId} disabled>
               {lesson !== undefined
                 ? t('top.lessonScenario', { n: lesson.number, title: lesson.title[lang] })
-                : t('top.ownScenario')}
+                : (lessonId ?? t('top.ownScenario'))}
             </option>
           )}
           {PRESETS.map((p) => (
