@@ -3,8 +3,8 @@
  * the lab loads from `vite preview`, its engine worker starts, the graph renders, the default
  * DNS query (pod/default/client → kube-dns 10.96.0.10:53/UDP) is sent and stepped through to
  * its end with the → key, the conntrack row appears on the way, the events tab shows dig's
- * answer, a command typed in the terminal runs, and text typed in the YAML editor reaches the
- * scenario. Screenshots are kept; errors and foreign requests are checked by the caller.
+ * answer, a command typed in the terminal runs, text typed in the YAML editor reaches the
+ * scenario, and the lab switched to Chinese sends a packet too. Screenshots are kept; errors and foreign requests are checked by the caller.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -154,5 +154,33 @@ export async function runSmoke(page, { url, shotsDir, name }) {
     'the typed text in the scenario',
   );
   await shot('06-editor');
+
+  // In Chinese (the choice kept in localStorage, as the language picker keeps it): the labels
+  // follow and a packet is sent.
+  await page.eval(
+    `(() => { localStorage.setItem('kube-proxy-lab:lang', 'zh-CN'); return true; })()`,
+  );
+  await page.goto(url);
+  await waitFor(
+    page,
+    `document.documentElement.lang === 'zh-CN' && document.querySelector('[data-testid=engine]')?.classList.contains('engine-ready')`,
+    'the lab in Chinese, engine ready',
+    40_000,
+  );
+  check(
+    await page.eval(`(() => {
+      const send = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === '发送');
+      if (send) send.dataset.smoke = 'send-zh';
+      return Boolean(send);
+    })()`),
+    'the Send button named 发送',
+  );
+  await page.click('[data-smoke=send-zh]');
+  await waitFor(
+    page,
+    `/^第 0 步，共 \\d+ 步$/.test(document.querySelector('[data-testid=position]')?.textContent ?? '')`,
+    '第 0 步，共 N 步',
+  );
+  await shot('07-zh-CN');
   return { graph, total, conntrackAt, packetPlaces: packetAt.size, shots };
 }
