@@ -8,7 +8,8 @@
  *   sysctl since Linux 5.3 when br_netfilter is loaded), kube-proxy's conntrack sysctls, a bridge
  *   `cni0` with the first address of the podCIDR, routes to the other nodes' podCIDRs via their
  *   InternalIPs (flannel host-gw), and the iptables operations kubelet and kube-proxy ran in the
- *   engine (World option recordKernelOps) replayed as they were run;
+ *   engine (World option recordKernelOps) replayed as they were run, kube-proxy's conntrack
+ *   cleanups included (./conntrack-cleanup-replay.ts);
  * - a pod: its own namespace, `eth0` (a veth whose host end carries the engine's name,
  *   `veth` + 8 hex digits, on cni0, hairpin on when kubelet's hairpinMode is hairpin-veth), a
  *   default route via cni0's address, and a server per containerPort (./pod-server.mjs);
@@ -34,6 +35,7 @@ import type { World } from '../../src/engine/sim/world';
 import type { RunResult } from './netns';
 import { KUBE_PROXY_SYSCTLS, MODELLED_KERNEL, PER_NETNS_SYSCTL, sh } from './netns-env';
 import { serverSpec, startPodServer } from './pod-servers';
+import { cleanStaleUdpEntries } from './conntrack-cleanup-replay';
 
 export { clusterNetnsUnavailableReason, PER_NETNS_SYSCTL } from './netns-env';
 
@@ -43,7 +45,10 @@ export class ClusterNetns {
   private readonly servers: ChildProcess[] = [];
   private readonly hostNs = new Map<string, string>();
   /** The pods that have a namespace: key `pod/NS/NAME` → their address and server. */
-  private readonly pods = new Map<string, { podIP: string; server?: ChildProcess }>();
+  private readonly pods = new Map<
+    string,
+    { podIP: string; server?: ChildProcess; veth: string; nodeNs: string }
+  >();
   /** How many of each node's recorded kernel operations ran here. */
   private readonly opsDone = new Map<string, number>();
   private podCount = 0;
@@ -86,7 +91,14 @@ export class ClusterNetns {
     );
     for (const [key, had] of this.pods) {
       if (live.get(key)?.podIP === had.podIP) continue;
-      if (had.server?.exitCode === null) had.server.kill('SIGKILL');
+      // kubelet: SIGKILL, the processes are gone (their sockets closed: FINs sent), then CNI
+      // DEL deletes the veth pair (the namespace itself may outlive its name for a while).
+      if (had.server?.exitCode === null) {
+        const gone = new Promise((r) => had.server!.once('exit', r));
+        had.server.kill('SIGKILL');
+        await Promise.race([gone, new Promise((r) => setTimeout(r, 5_000))]);
+      }
+      sh(['ip', '-n', had.nodeNs, 'link', 'del', had.veth]);
       const ns = this.hostNs.get(key)!;
       sh(['ip', 'netns', 'del', ns]);
       this.namespaces.splice(this.namespaces.indexOf(ns), 1);
@@ -231,8 +243,8 @@ export class ClusterNetns {
     if (node === undefined || cidr === undefined || nodeNs === undefined) return;
     const key = `pod/${pod.meta.namespace}/${pod.meta.name}`;
     const ns = this.addNs(key, `p${this.podCount++}`, script);
-    this.pods.set(key, { podIP: pod.podIP });
     const veth = hostVethName(pod);
+    this.pods.set(key, { podIP: pod.podIP, veth, nodeNs });
     const podRef: HostRef = { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name };
     const nodeRef: HostRef = { kind: 'node', name: node.meta.name };
     script.push(
@@ -252,6 +264,10 @@ export class ClusterNetns {
       const ops = world.kernel(node.meta.name)?.ops ?? [];
       if (ns === undefined) continue;
       for (const op of ops.slice(this.opsDone.get(node.meta.name) ?? 0)) {
+        if ('conntrackCleanup' in op) {
+          cleanStaleUdpEntries(ns, op.conntrackCleanup);
+          continue;
+        }
         const argv =
           'restore' in op
             ? ['iptables-restore', ...op.args]

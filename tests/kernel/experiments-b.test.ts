@@ -12,7 +12,7 @@ const reason = clusterNetnsUnavailableReason();
 if (reason !== undefined)
   console.log(`skipping the experiments' kernel differential tests (04-06): ${reason}`);
 
-/** The experiments ./experiments-a.test.ts and this file run on the kernel. */
+/** The experiments run on the kernel (./experiments-a.test.ts, this file, ./experiments-c.test.ts). */
 const ON_THE_KERNEL = [
   '01-cross-node-clusterip',
   '02-same-node-bridge-nf',
@@ -20,14 +20,12 @@ const ON_THE_KERNEL = [
   '04-nodeport-source',
   '05-external-traffic-policy-local',
   '06-load-distribution',
+  '08-udp-conntrack-cleanup',
 ];
 /** The others, and what the harness still lacks for them. */
 const NOT_YET: Readonly<Record<string, string>> = {
   '07-rolling-update-long-tcp':
     'needs `lab flow` on real sockets, and `sleep 1000` would take 17 minutes of real time',
-  '08-udp-conntrack-cleanup':
-    "needs `lab flow` on real sockets, kube-proxy's UDP conntrack cleanup on the kernel side, " +
-    'and the kernel drawing the same endpoint as the engine for the first datagram',
 };
 
 it('every experiment runs on the kernel, or says why not yet', () => {

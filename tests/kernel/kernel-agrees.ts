@@ -9,7 +9,8 @@
  * - a step that counts those draws (`conntrack -L | grep -c …`) is checked on each side against
  *   that side's own run (`selfCheck`).
  *
- * KPL_DIFF_DEBUG=1 in the environment prints both sides of every tcpdump step.
+ * KPL_DIFF_DEBUG=1 in the environment prints both sides of every tcpdump step; KPL_DIFF_ALL=1
+ * prints every compared step normalised, SAME or DIFF, instead of asserting (to debug a run).
  */
 import { expect } from 'vitest';
 import { engineOnlyReason, type Step } from './experiment-diff';
@@ -84,6 +85,11 @@ export function expectKernelAgrees(
           normalise(s.line.command, r, c, s.line.target.kind === 'pod');
     if (process.env['KPL_DIFF_DEBUG'] && s.line.command.startsWith('tcpdump '))
       console.log(`ENGINE ${s.prompt}\n${s.engine.stdout}\nKERNEL\n${s.real.stdout}`);
+    if (process.env['KPL_DIFF_ALL']) {
+      const [x, y] = [JSON.stringify(norm(s.engine, ctx)), JSON.stringify(norm(s.real, ctx))];
+      console.log(`${x === y ? 'SAME' : 'DIFF'} ${s.prompt}\n${x}${x === y ? '' : `\n${y}`}`);
+      continue;
+    }
     expect(norm(s.engine, ctx), `line ${s.line.line}: ${s.prompt}`).toEqual(norm(s.real, ctx));
   }
   return { compared, engineOnly, runs };
