@@ -147,6 +147,8 @@ export interface KernelSide {
   readonly flows: KernelFlows;
   readonly nsOf: (line: ScriptLine) => string;
   readonly line: ScriptLine;
+  /** Brings what the engine changed so far (a sleep's pod kills…) to the namespaces now. */
+  readonly follow: () => Promise<void>;
 }
 
 const realSleep = async (seconds: number): Promise<RunResult> => {
@@ -221,7 +223,7 @@ export async function runBoth(
         const unpin = draws.map((d) => pinDraw(lab.nsOf({ kind: 'node', name: d.node })!, d));
         let real = batched.shift();
         try {
-          const side: KernelSide = { lab, flows, nsOf, line };
+          const side: KernelSide = { lab, flows, nsOf, line, follow: () => lab.follow(world) };
           const listener = listeners.get(line);
           if (real !== undefined) {
             // One of a run of identical curls, run together.

@@ -99,27 +99,41 @@ function send(req) {
   if (flow.error !== undefined)
     return answer({ stage: 'write', errno: flow.error === 'ECONNRESET' ? 'EPIPE' : flow.error });
   const eofBefore = flow.eof;
-  let got = '';
   let timer;
+  let finished = false;
   const finish = (obj) => {
+    if (finished) return;
+    finished = true;
     clearTimeout(timer);
     flow.listener = undefined;
     answer(obj);
   };
+  const listen = listenFor(req, finish);
   timer = setTimeout(() => finish({ timeout: true }), req.waitMs);
-  if (eofBefore) {
-    flow.socket.write(req.payload);
-    return finish({ stage: 'read', eof: true });
+  // write(): an error the kernel holds for the socket (ETIMEDOUT once it gave up…) fails it.
+  const written = (err) => {
+    if (err) finish({ stage: 'write', errno: err.code });
+    else if (eofBefore) finish({ stage: 'read', eof: true });
+  };
+  if (flow.proto === 'tcp') {
+    if (flow.socket.destroyed) return finish({ stage: 'write', errno: flow.error ?? 'EPIPE' });
+    if (!eofBefore) flow.listener = listen;
+    flow.socket.write(req.payload, written);
+  } else {
+    flow.listener = listen;
+    flow.socket.send(req.payload);
   }
-  flow.listener = (ev) => {
+}
+
+function listenFor(req, finish) {
+  let got = '';
+  return (ev) => {
     if (ev.data !== undefined) {
       got += ev.data;
       if (!req.http || httpComplete(got)) finish({ data: got });
     } else if (ev.eof) finish({ stage: 'read', eof: true });
     else finish({ stage: 'read', errno: ev.errno });
   };
-  if (flow.proto === 'tcp') flow.socket.write(req.payload);
-  else flow.socket.send(req.payload);
 }
 
 function close(req) {

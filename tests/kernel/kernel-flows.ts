@@ -93,10 +93,14 @@ export class KernelFlows {
     return c;
   }
 
-  /** The TCP state of the socket bound to `local` in `ns`, as `ss` reads it. */
-  private tcpState(ns: string, local: string): string {
+  /**
+   * The TCP state of the socket bound to `local` in `ns`, as `ss` reads it; undefined once the
+   * kernel closed it (a socket in CLOSE is out of the tables `ss` dumps).
+   */
+  private tcpState(ns: string, local: string): string | undefined {
     const r = sh(['ip', 'netns', 'exec', ns, 'ss', '-Htan', 'state', 'all', 'src', local]);
-    return kernelState(r.stdout.trim().split(/\s+/)[0] ?? 'CLOSED');
+    const state = r.stdout.trim().split(/\s+/)[0];
+    return state === undefined || state === '' ? undefined : kernelState(state);
   }
 
   /** Runs one `lab flow …` command line in namespace `ns`. */
@@ -116,7 +120,7 @@ export class KernelFlows {
         );
       this.remotes.set(key, { addr, port: Number(port), proto });
       const local = String(r['local']);
-      const state = proto === 'tcp' ? this.tcpState(ns, local) : 'CONNECTED';
+      const state = proto === 'tcp' ? (this.tcpState(ns, local) ?? 'CLOSED') : 'CONNECTED';
       return ok(`${name} ${proto} ${local} -> ${target} ${state}\n`);
     }
     if (sub === 'send') {
@@ -160,21 +164,23 @@ export class KernelFlows {
       }[];
       const lines = flows.map((f) => {
         if (f.proto === 'udp') return `${f.name} udp ${f.local} -> ${f.remote} CONNECTED\n`;
-        if (!f.open) return `${f.name} tcp - -> ${f.remote} CLOSED\n`;
-        return `${f.name} tcp ${f.local} -> ${f.remote} ${this.tcpState(ns, f.local)}\n`;
+        // The lab prints `-` for the local address of a socket the kernel closed.
+        const state = f.open ? this.tcpState(ns, f.local) : undefined;
+        if (state === undefined) return `${f.name} tcp - -> ${f.remote} CLOSED\n`;
+        return `${f.name} tcp ${f.local} -> ${f.remote} ${state}\n`;
       });
       return ok(lines.join(''));
     }
     throw new Error(`lab flow ${sub ?? ''}: not run on the kernel`);
   }
 
-  /** Waits (at most `timeoutMs`) until the flow's socket is closed; whether it was. */
+  /** Waits (at most `timeoutMs`) until the kernel closed the flow's socket; whether it did. */
   async waitClosed(ns: string, name: string, timeoutMs: number): Promise<boolean> {
-    const c = this.client(ns);
+    const r = await this.client(ns).ask({ op: 'list' }, 1000);
+    const flow = (r['flows'] as { name: string; local: string }[]).find((f) => f.name === name);
+    if (flow === undefined) return true;
     for (let waited = 0; waited <= timeoutMs; waited += 250) {
-      const r = await c.ask({ op: 'list' }, 1000);
-      const flows = r['flows'] as { name: string; open: boolean }[];
-      if (flows.find((f) => f.name === name)?.open !== true) return true;
+      if (this.tcpState(ns, flow.local) === undefined) return true;
       await new Promise((res) => setTimeout(res, 250));
     }
     return false;
