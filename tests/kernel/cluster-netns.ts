@@ -25,16 +25,14 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Cluster, Pod } from '../../src/engine/model/cluster';
 import { cidrNth, cidrParse, cidrToString } from '../../src/engine/model/ip';
 import { hostNetwork, hostVethName, type HostRef } from '../../src/engine/routing/topology';
 import type { World } from '../../src/engine/sim/world';
 import type { RunResult } from './netns';
 import { KUBE_PROXY_SYSCTLS, MODELLED_KERNEL, PER_NETNS_SYSCTL, sh } from './netns-env';
-import { serverSpec, startPodServer } from './pod-servers';
+import { serverSpec, startPodServer, stopPod } from './pod-servers';
+import { runRepeatedCommand } from './run-many';
 import { cleanStaleUdpEntries } from './conntrack-cleanup-replay';
 
 export { clusterNetnsUnavailableReason, PER_NETNS_SYSCTL } from './netns-env';
@@ -91,14 +89,7 @@ export class ClusterNetns {
     );
     for (const [key, had] of this.pods) {
       if (live.get(key)?.podIP === had.podIP) continue;
-      // kubelet: SIGKILL, the processes are gone (their sockets closed: FINs sent), then CNI
-      // DEL deletes the veth pair (the namespace itself may outlive its name for a while).
-      if (had.server?.exitCode === null) {
-        const gone = new Promise((r) => had.server!.once('exit', r));
-        had.server.kill('SIGKILL');
-        await Promise.race([gone, new Promise((r) => setTimeout(r, 5_000))]);
-      }
-      sh(['ip', '-n', had.nodeNs, 'link', 'del', had.veth]);
+      await stopPod(had.server, had.nodeNs, had.veth);
       const ns = this.hostNs.get(key)!;
       sh(['ip', 'netns', 'del', ns]);
       this.namespaces.splice(this.namespaces.indexOf(ns), 1);
@@ -136,21 +127,7 @@ export class ClusterNetns {
    * one `ip netns exec` instead of n), each bounded by `timeout`; one result per run.
    */
   runMany(ns: string, command: string, n: number, timeoutSeconds = 40): RunResult[] {
-    const dir = mkdtempSync(join(tmpdir(), `${this.prefix}-`));
-    try {
-      const loop =
-        `i=0; while [ $i -lt ${n} ]; do i=$((i+1)); ` +
-        `timeout ${timeoutSeconds} ${command} >"${dir}/o$i" 2>"${dir}/e$i"; echo $? >"${dir}/r$i"; done`;
-      const r = this.run(ns, loop, Math.min(n * timeoutSeconds * 1000, 600_000));
-      if (r.exitCode !== 0) throw new Error(`${n} x ${command}: ${r.stderr}`);
-      return Array.from({ length: n }, (_, k) => ({
-        stdout: readFileSync(join(dir, `o${k + 1}`), 'utf8'),
-        stderr: readFileSync(join(dir, `e${k + 1}`), 'utf8'),
-        exitCode: Number(readFileSync(join(dir, `r${k + 1}`), 'utf8')),
-      }));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    return runRepeatedCommand((line, ms) => this.run(ns, line, ms), command, n, timeoutSeconds);
   }
 
   destroy(): void {
