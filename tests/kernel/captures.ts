@@ -11,7 +11,7 @@
  * after an interface comes up; a CI run once caught one on cni0): those lines are set aside
  * so that the unicast IP packets the experiments are about can be compared.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import type { RunResult } from './netns';
 import type { NormaliseContext } from './normalise';
 
@@ -117,4 +117,48 @@ export function normaliseCapture(r: RunResult, ctx: NormaliseContext): RunResult
     .filter((l) => l.startsWith('tcpdump: verbose') || l.startsWith('listening on'))
     .join('\n');
   return { stdout: lines.map((l) => `${l}\n`).join(''), stderr: banner, exitCode: r.exitCode };
+}
+
+/**
+ * `conntrack -E …`: the lab prints the events its node kept since it booted, and returns as if
+ * interrupted. On the kernel the same command listens from before the script's first line and
+ * is interrupted (SIGINT) when its line comes; conntrack then prints its footer. Resolves once
+ * the listener's netlink socket is in the namespace's /proc/net/netlink (bounded: 5 s).
+ */
+export async function startEventListener(ns: string, command: string): Promise<Capture> {
+  const argv = command.trim().split(/\s+/);
+  const child = spawn('ip', ['netns', 'exec', ns, ...argv]);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<RunResult>((resolve) =>
+    child.on('exit', (code) => resolve({ stdout, stderr, exitCode: code ?? 0 })),
+  );
+  // `ip netns exec` execs the command: the listener's netlink port id is the child's pid.
+  for (let waited = 0; ; waited += 50) {
+    const sockets = spawnSync('ip', ['netns', 'exec', ns, 'cat', '/proc/net/netlink'], {
+      encoding: 'utf8',
+      timeout: 5_000,
+    }).stdout;
+    // Columns: sk Eth Pid Groups … ; NETLINK_NETFILTER is 12.
+    if (sockets.split('\n').some((l) => new RegExp(`^\\S+ +12 +${child.pid} `).test(l))) break;
+    if (waited >= 5_000 || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`${command} in ${ns}: not listening after 5 s: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { child, done };
+}
+
+/** Interrupts an event listener (after the last events arrived) and returns what it printed. */
+export async function stopEventListener(c: Capture): Promise<RunResult> {
+  await new Promise((r) => setTimeout(r, 200));
+  if (c.child.exitCode === null) c.child.kill('SIGINT');
+  try {
+    return await bounded(c.done, 5_000, 'conntrack -E exit');
+  } finally {
+    if (c.child.exitCode === null) c.child.kill('SIGKILL');
+  }
 }

@@ -8,7 +8,8 @@
  *   sysctl since Linux 5.3 when br_netfilter is loaded), kube-proxy's conntrack sysctls, a bridge
  *   `cni0` with the first address of the podCIDR, routes to the other nodes' podCIDRs via their
  *   InternalIPs (flannel host-gw), and the iptables operations kubelet and kube-proxy ran in the
- *   engine (World option recordKernelOps) replayed as they were run;
+ *   engine (World option recordKernelOps) replayed as they were run, kube-proxy's conntrack
+ *   cleanups included (./conntrack-cleanup-replay.ts);
  * - a pod: its own namespace, `eth0` (a veth whose host end carries the engine's name,
  *   `veth` + 8 hex digits, on cni0, hairpin on when kubelet's hairpinMode is hairpin-veth), a
  *   default route via cni0's address, and a server per containerPort (./pod-server.mjs);
@@ -24,16 +25,15 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Cluster, Pod } from '../../src/engine/model/cluster';
 import { cidrNth, cidrParse, cidrToString } from '../../src/engine/model/ip';
 import { hostNetwork, hostVethName, type HostRef } from '../../src/engine/routing/topology';
 import type { World } from '../../src/engine/sim/world';
 import type { RunResult } from './netns';
 import { KUBE_PROXY_SYSCTLS, MODELLED_KERNEL, PER_NETNS_SYSCTL, sh } from './netns-env';
-import { serverSpec, startPodServer } from './pod-servers';
+import { serverSpec, startPodServer, stopPod } from './pod-servers';
+import { runRepeatedCommand } from './run-many';
+import { cleanStaleUdpEntries } from './conntrack-cleanup-replay';
 
 export { clusterNetnsUnavailableReason, PER_NETNS_SYSCTL } from './netns-env';
 
@@ -43,7 +43,10 @@ export class ClusterNetns {
   private readonly servers: ChildProcess[] = [];
   private readonly hostNs = new Map<string, string>();
   /** The pods that have a namespace: key `pod/NS/NAME` → their address and server. */
-  private readonly pods = new Map<string, { podIP: string; server?: ChildProcess }>();
+  private readonly pods = new Map<
+    string,
+    { podIP: string; server?: ChildProcess; veth: string; nodeNs: string }
+  >();
   /** How many of each node's recorded kernel operations ran here. */
   private readonly opsDone = new Map<string, number>();
   private podCount = 0;
@@ -86,7 +89,7 @@ export class ClusterNetns {
     );
     for (const [key, had] of this.pods) {
       if (live.get(key)?.podIP === had.podIP) continue;
-      if (had.server?.exitCode === null) had.server.kill('SIGKILL');
+      await stopPod(had.server, had.nodeNs, had.veth);
       const ns = this.hostNs.get(key)!;
       sh(['ip', 'netns', 'del', ns]);
       this.namespaces.splice(this.namespaces.indexOf(ns), 1);
@@ -124,21 +127,7 @@ export class ClusterNetns {
    * one `ip netns exec` instead of n), each bounded by `timeout`; one result per run.
    */
   runMany(ns: string, command: string, n: number, timeoutSeconds = 40): RunResult[] {
-    const dir = mkdtempSync(join(tmpdir(), `${this.prefix}-`));
-    try {
-      const loop =
-        `i=0; while [ $i -lt ${n} ]; do i=$((i+1)); ` +
-        `timeout ${timeoutSeconds} ${command} >"${dir}/o$i" 2>"${dir}/e$i"; echo $? >"${dir}/r$i"; done`;
-      const r = this.run(ns, loop, Math.min(n * timeoutSeconds * 1000, 600_000));
-      if (r.exitCode !== 0) throw new Error(`${n} x ${command}: ${r.stderr}`);
-      return Array.from({ length: n }, (_, k) => ({
-        stdout: readFileSync(join(dir, `o${k + 1}`), 'utf8'),
-        stderr: readFileSync(join(dir, `e${k + 1}`), 'utf8'),
-        exitCode: Number(readFileSync(join(dir, `r${k + 1}`), 'utf8')),
-      }));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    return runRepeatedCommand((line, ms) => this.run(ns, line, ms), command, n, timeoutSeconds);
   }
 
   destroy(): void {
@@ -231,8 +220,8 @@ export class ClusterNetns {
     if (node === undefined || cidr === undefined || nodeNs === undefined) return;
     const key = `pod/${pod.meta.namespace}/${pod.meta.name}`;
     const ns = this.addNs(key, `p${this.podCount++}`, script);
-    this.pods.set(key, { podIP: pod.podIP });
     const veth = hostVethName(pod);
+    this.pods.set(key, { podIP: pod.podIP, veth, nodeNs });
     const podRef: HostRef = { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name };
     const nodeRef: HostRef = { kind: 'node', name: node.meta.name };
     script.push(
@@ -252,6 +241,10 @@ export class ClusterNetns {
       const ops = world.kernel(node.meta.name)?.ops ?? [];
       if (ns === undefined) continue;
       for (const op of ops.slice(this.opsDone.get(node.meta.name) ?? 0)) {
+        if ('conntrackCleanup' in op) {
+          cleanStaleUdpEntries(ns, op.conntrackCleanup);
+          continue;
+        }
         const argv =
           'restore' in op
             ? ['iptables-restore', ...op.args]

@@ -20,7 +20,15 @@ import { runScript } from '../../src/engine/sim/run-script';
 import { World } from '../../src/engine/sim/world';
 import { ClusterNetns, PER_NETNS_SYSCTL } from './cluster-netns';
 import type { RunResult } from './netns';
-import { startCapture, stopCapture, type Capture } from './captures';
+import {
+  startCapture,
+  startEventListener,
+  stopCapture,
+  stopEventListener,
+  type Capture,
+} from './captures';
+import { KernelFlows } from './kernel-flows';
+import { conntrackMarks, drawsSince, pinDraw } from './pin-draw';
 import { mergeContexts, normaliseContext, type NormaliseContext } from './normalise';
 
 export interface Step {
@@ -79,6 +87,8 @@ export function runEngineLine(world: World, line: ScriptLine): CommandResult {
 }
 
 const REAL_TOOLS = new Set([
+  'lab',
+  'sleep',
   'curl',
   'dig',
   'conntrack',
@@ -104,6 +114,9 @@ export function engineOnlyReason(command: string): string | undefined {
   const words = command.trim().split(/\s+/);
   const tool = words[0] ?? '';
   if (!REAL_TOOLS.has(tool)) return `${tool}: not compared with the kernel`;
+  // `lab flow` runs on real sockets (./kernel-flows.ts); the lab's other commands are its own.
+  if (tool === 'lab')
+    return words[1] === 'flow' ? undefined : 'lab: only `lab flow` is run on the kernel';
   if (!installed(tool)) return `${tool} is not installed here`;
   // IPv6 is off in the namespaces: addresses are compared for IPv4 only.
   if (tool === 'ip' && !/^ip (link|route|-4 addr)( \||$)/.test(command.trim()))
@@ -118,11 +131,42 @@ export function engineOnlyReason(command: string): string | undefined {
   return undefined;
 }
 
+export interface RunOptions {
+  /** Pin the kernel's load-balancing draws to the engine's (./pin-draw.ts). */
+  readonly pinDraws?: boolean;
+  /**
+   * What `sleep N` does on the kernel (default: sleeps N seconds of real time). An experiment
+   * may replace a long sleep by an honest shortcut, which its test documents.
+   */
+  readonly sleep?: (seconds: number, kernel: KernelSide) => Promise<RunResult>;
+}
+
+/** The kernel side of a run, for an experiment's own steps. */
+export interface KernelSide {
+  readonly lab: ClusterNetns;
+  readonly flows: KernelFlows;
+  readonly nsOf: (line: ScriptLine) => string;
+  readonly line: ScriptLine;
+  /** Brings what the engine changed so far (a sleep's pod kills…) to the namespaces now. */
+  readonly follow: () => Promise<void>;
+}
+
+const realSleep = async (seconds: number): Promise<RunResult> => {
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  return { stdout: '', stderr: '', exitCode: 0 };
+};
+
 /**
  * Runs the script on the engine and on the namespaces. A tcpdump line's capture starts before
- * the command that precedes it (./captures.ts).
+ * the command that precedes it (./captures.ts); a `conntrack -E` line's listener before the
+ * script's first line.
  */
-export async function runBoth(e: Experiment, lab: ClusterNetns, world: World): Promise<Step[]> {
+export async function runBoth(
+  e: Experiment,
+  lab: ClusterNetns,
+  world: World,
+  opts: RunOptions = {},
+): Promise<Step[]> {
   const lines = parseScript(e.script).lines;
   const nsOf = (line: ScriptLine): string => {
     const host = resolveTarget(world.cluster, line.target);
@@ -142,12 +186,19 @@ export async function runBoth(e: Experiment, lab: ClusterNetns, world: World): P
     if (n < 5 || !line.command.startsWith('curl ') || isCapture(all[i + n])) return [];
     return lab.runMany(nsOf(line), line.command, n);
   };
+  const isEvents = (line: ScriptLine): boolean =>
+    /^conntrack (.* )?-E( |$)/.test(line.command) && engineOnlyReason(line.command) === undefined;
   let batched: RunResult[] = [];
   const steps: Step[] = [];
   let capture: Capture | undefined;
+  const listeners = new Map<ScriptLine, Capture>();
+  const flows = new KernelFlows();
   try {
+    for (const line of lines.filter(isEvents))
+      listeners.set(line, await startEventListener(nsOf(line), line.command));
     for (const [i, line] of lines.entries()) {
       const prompt = `${line.targetText}$ ${line.command}`;
+      const marks = opts.pinDraws ? conntrackMarks(world) : undefined;
       const mine = runEngineLine(world, line);
       const reason = engineOnlyReason(line.command);
       let real: RunResult | undefined;
@@ -166,9 +217,26 @@ export async function runBoth(e: Experiment, lab: ClusterNetns, world: World): P
           ...(real ? { real } : { engineOnly: 'no previous command' }),
         });
       else {
-        if (batched.length === 0) batched = runRepeated(lines, i);
-        // Every wait is bounded: curl without -m would wait for the kernel's 127 s of SYNs.
-        const real = batched.shift() ?? lab.run(nsOf(line), line.command, 40_000);
+        // A pinned line runs alone, not in a run of identical curls.
+        const draws = batched.length === 0 && marks ? drawsSince(world, marks) : [];
+        if (batched.length === 0 && draws.length === 0) batched = runRepeated(lines, i);
+        const unpin = draws.map((d) => pinDraw(lab.nsOf({ kind: 'node', name: d.node })!, d));
+        let real = batched.shift();
+        try {
+          const side: KernelSide = { lab, flows, nsOf, line, follow: () => lab.follow(world) };
+          const listener = listeners.get(line);
+          if (real !== undefined) {
+            // One of a run of identical curls, run together.
+          } else if (listener !== undefined) real = await stopEventListener(listener);
+          else if (line.command.startsWith('lab flow '))
+            real = await flows.run(nsOf(line), line.command);
+          else if (line.command.startsWith('sleep '))
+            real = await (opts.sleep ?? realSleep)(Number(line.command.split(/\s+/)[1]), side);
+          // Every wait is bounded: curl without -m would wait for the kernel's 127 s of SYNs.
+          else real = lab.run(nsOf(line), line.command, 40_000);
+        } finally {
+          for (const undo of unpin) undo();
+        }
         steps.push({ line, prompt, engine: mine, real });
       }
       // What the command changed in the cluster (kubectl apply…) reaches the namespaces too.
@@ -176,6 +244,8 @@ export async function runBoth(e: Experiment, lab: ClusterNetns, world: World): P
     }
   } finally {
     if (capture?.child.exitCode === null) capture.child.kill('SIGKILL');
+    for (const l of listeners.values()) if (l.child.exitCode === null) l.child.kill('SIGKILL');
+    flows.destroy();
   }
   return steps;
 }
@@ -186,13 +256,14 @@ export async function runBoth(e: Experiment, lab: ClusterNetns, world: World): P
  */
 export async function runExperiment(
   experiment: string | Experiment,
+  opts: RunOptions = {},
 ): Promise<{ steps: Step[]; ctx: NormaliseContext }> {
   const e = typeof experiment === 'string' ? readExperiment(experiment) : experiment;
   const world = experimentWorld(e);
   const lab = await ClusterNetns.build(world);
   const before = normaliseContext(world.cluster);
   try {
-    const steps = await runBoth(e, lab, world);
+    const steps = await runBoth(e, lab, world, opts);
     return { steps, ctx: mergeContexts(before, normaliseContext(world.cluster)) };
   } finally {
     lab.destroy();

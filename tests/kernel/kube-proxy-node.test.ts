@@ -135,7 +135,7 @@ describe.skipIf(reason !== undefined)('a node programmed by kubelet and kube-pro
           expect(r.exitCode).toBe(0);
         } else if ('iptables' in op) {
           run(['iptables', ...op.iptables]);
-        } else run(['ipset', ...op.ipset]);
+        } else if ('ipset' in op) run(['ipset', ...op.ipset]);
       }
       const engineSave = iptablesSave(kernel.netfilter, { nowEpochSeconds: world.wallSeconds() });
       // Not vacuous: kube-proxy wrote service chains and restored them.
@@ -171,7 +171,7 @@ describe.skipIf(reason !== undefined)('the built-in scenario', () => {
         if ('restore' in op)
           expect(run(['iptables-restore', ...op.args], op.restore).exitCode).toBe(0);
         else if ('iptables' in op) run(['iptables', ...op.iptables]);
-        else run(['ipset', ...op.ipset]);
+        else if ('ipset' in op) run(['ipset', ...op.ipset]);
       }
       const engine = iptablesSave(kernel.netfilter, { nowEpochSeconds: world.wallSeconds() });
       expect(engine.stdout).toContain('-j KUBE-SEP-YIL6JZP7A3QYXJU2');

@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { normaliseCapture } from './captures';
-import { normalise, normaliseConntrackLine, type NormaliseContext } from './normalise';
+import {
+  normalise,
+  normaliseConntrackEvent,
+  normaliseConntrackLine,
+  type NormaliseContext,
+} from './normalise';
 
 const ctx: NormaliseContext = {
   knownPorts: new Set([80, 8080, 53, 30081]),
@@ -20,6 +25,30 @@ describe("the experiments' normalisation", () => {
       'tcp      6 117 SYN_SENT src=10.244.0.4 dst=10.96.1.11 sport=53986 dport=80 [UNREPLIED] src=10.244.0.4 dst=10.244.0.1 sport=8080 dport=1022 mark=0 use=1';
     expect(normaliseConntrackLine(line, ctx)).toBe(
       'tcp      6 <timer> SYN_SENT src=10.244.0.4 dst=10.96.1.11 sport=<port> dport=80 [UNREPLIED] src=10.244.0.4 dst=10.244.0.1 sport=8080 dport=<port> mark=0 use=1',
+    );
+  });
+
+  it('keeps the order and armed timeouts of conntrack events; masks what a destroy left and who deleted', () => {
+    const ev = (l: string) => normaliseConntrackEvent(l, ctx);
+    expect(
+      ev(
+        '    [NEW] udp      17 30 src=10.244.0.4 dst=10.96.0.10 sport=50367 dport=53 [UNREPLIED] src=10.244.0.2 dst=10.244.0.4 sport=53 dport=50367',
+      ),
+    ).toBe(
+      '    [NEW] udp      17 30 src=10.244.0.4 dst=10.96.0.10 sport=<port> dport=53 [UNREPLIED] src=10.244.0.2 dst=10.244.0.4 sport=53 dport=<port>',
+    );
+    const destroy = (tail: string) =>
+      ev(
+        `[DESTROY] udp      17 118 src=10.244.0.4 dst=10.96.0.10 sport=50367 dport=53 src=10.244.0.2 dst=10.244.0.4 sport=53 dport=50367 [ASSURED]${tail}`,
+      );
+    expect(destroy(' [USERSPACE] portid=1')).toBe(
+      destroy(' [USERSPACE] portid=4242 progname=conntrack'),
+    );
+    expect(destroy(' [USERSPACE] portid=1')).toContain('17 <timer> src=');
+    // A destroy by the kernel (a timeout) is not one by a process.
+    expect(destroy('')).not.toBe(destroy(' [USERSPACE] portid=1'));
+    expect(ev(' [UPDATE] udp      17 120 src=10.244.0.4')).not.toBe(
+      ev(' [UPDATE] udp      17 30 src=10.244.0.4'),
     );
   });
 

@@ -66,6 +66,22 @@ export function normaliseConntrackLine(line: string, ctx: NormaliseContext): str
   );
 }
 
+/**
+ * A `conntrack -E` line, in the order the events came: chosen ports masked, the time left of a
+ * destroyed entry masked (the timeouts NEW and UPDATE events carry are the ones armed, and
+ * kept), and the process that deleted an entry: its netlink port id and, when conntrack could
+ * still read /proc/PORTID/cmdline as it printed the event, its name (kube-proxy, PID 1 of its
+ * container, in the lab; on the kernel the test's short-lived `conntrack -D`).
+ */
+export function normaliseConntrackEvent(line: string, ctx: NormaliseContext): string {
+  return line
+    .replace(/^(\[DESTROY\] \w+ +\d+ )\d+ /, '$1<timer> ')
+    .replace(/\[USERSPACE\] portid=\d+( progname=\S+)?$/, '[USERSPACE] portid=<deleter>')
+    .replace(/\b(sport|dport)=(\d+)\b/g, (all, k: string, p: string) =>
+      ctx.knownPorts.has(Number(p)) ? all : `${k}=<port>`,
+    );
+}
+
 export interface Normalised {
   readonly stdout: string;
   readonly stderr: string;
@@ -100,7 +116,17 @@ export function normalise(
       .replace(/after \d+ (milliseconds|ms)/g, 'after <ms> $1');
   stdout = common(stdout);
   stderr = common(stderr);
-  if (tool === 'conntrack' && !command.includes('|')) {
+  // `lab flow open|list`: the port the client's socket was given.
+  if (tool === 'lab')
+    stdout = stdout.replace(/(\d+\.\d+\.\d+\.\d+):(\d+) -> /g, (all, a: string, p: string) =>
+      ctx.knownPorts.has(Number(p)) ? all : `${a}:<port> -> `,
+    );
+  if (tool === 'conntrack' && / -E( |$)/.test(command)) {
+    stdout = stdout
+      .split('\n')
+      .map((l) => normaliseConntrackEvent(l, ctx))
+      .join('\n');
+  } else if (tool === 'conntrack' && !command.includes('|')) {
     stdout = stdout
       .split('\n')
       .filter((l) => l !== '')

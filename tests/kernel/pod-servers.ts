@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Cluster, Pod } from '../../src/engine/model/cluster';
+import { sh } from './netns-env';
 
 const SERVER = fileURLToPath(new URL('./pod-server.mjs', import.meta.url));
 
@@ -69,4 +70,21 @@ export function startPodServer(
     });
   });
   return { child, ready };
+}
+
+/**
+ * What kubelet does to a pod at the end of its grace period: SIGKILL, the processes are gone
+ * (their sockets closed: FINs sent), then CNI DEL deletes the veth pair (bounded: 5 s).
+ */
+export async function stopPod(
+  server: ChildProcess | undefined,
+  nodeNs: string,
+  veth: string,
+): Promise<void> {
+  if (server?.exitCode === null) {
+    const gone = new Promise((r) => server.once('exit', r));
+    server.kill('SIGKILL');
+    await Promise.race([gone, new Promise((r) => setTimeout(r, 5_000))]);
+  }
+  sh(['ip', '-n', nodeNs, 'link', 'del', veth]);
 }

@@ -65,6 +65,19 @@ describe('topology', () => {
     ]);
   });
 
+  it('gives a pod created later the next ifindex, wherever the cluster lists it', () => {
+    const later = pod('web-0', 'node-1', '10.244.0.9', { meta: meta('web-0', { createdAt: 60 }) });
+    const grown = { ...lab, pods: [later, ...lab.pods] };
+    const veths = hostNetwork(grown, { kind: 'node', name: 'node-1' })!
+      .interfaces.filter((i) => i.type === 'veth')
+      .map((i) => `${i.ifindex} ${i.name}`);
+    expect(veths).toEqual(
+      ['web-1', 'web-2', 'web-0'].map(
+        (name, k) => `${4 + k} ${hostVethName(grown.pods.find((p) => p.meta.name === name)!)}`,
+      ),
+    );
+  });
+
   it('gives a pod lo and eth0@ifN with its /24 and a default route via cni0', () => {
     const net = hostNetwork(lab, { kind: 'pod', namespace: 'default', name: 'web-2' })!;
     const eth0 = net.interfaces[1]!;

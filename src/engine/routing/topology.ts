@@ -133,9 +133,16 @@ function nicHost(ip: string, seed: string): { iface: NetInterface; routes: Route
   return { iface, routes };
 }
 
-/** Pods with their own network namespace on a node, in creation (ifindex) order. */
+/**
+ * Pods with their own network namespace on a node, in creation (ifindex) order: the kernel
+ * gives a new veth the next ifindex, so a pod created later (a Deployment's replacement pod,
+ * listed beside its siblings) comes after the pods that exist already (a stable sort: pods
+ * created at the same instant keep the cluster's order).
+ */
 export function podsWithVeth(cluster: Cluster, nodeName: string): Pod[] {
-  return cluster.pods.filter((p) => p.nodeName === nodeName && !p.hostNetwork && p.podIP !== '');
+  return cluster.pods
+    .filter((p) => p.nodeName === nodeName && !p.hostNetwork && p.podIP !== '')
+    .sort((a, b) => a.meta.createdAt - b.meta.createdAt);
 }
 
 function nodeNetwork(cluster: Cluster, node: ClusterNode): HostNetwork {

@@ -11,6 +11,7 @@ import { DEFAULT_SCENARIO } from '../scenario';
 import {
   cleanStaleEntries,
   conntrackCleanupRequired,
+  isStaleUdpEntry,
   KUBE_PROXY_NETLINK_PORTID,
 } from './conntrack-cleanup';
 import { deletePodNow, scaleDeploymentNow } from './control-plane';
@@ -162,5 +163,32 @@ describe('kube-proxy conntrack cleanup', () => {
     expect(conntrackCleanupRequired(world.cluster, world.cluster)).toBe(false);
     // With nothing stale, a cleanup deletes nothing.
     expect(cleanStaleEntries(world, 'node-1', world.cluster)).toEqual([]);
+  });
+
+  it('records its filters for replay on a real node, the same on nodes booted early or late', () => {
+    const scenario = (w: World) => w.apply(ECHO);
+    const eager = World.fromScenario(DEFAULT_SCENARIO, { recordKernelOps: true }).world;
+    const lazy = World.fromScenario(DEFAULT_SCENARIO, { recordKernelOps: true }).world;
+    void eager.kernels;
+    for (const w of [eager, lazy]) {
+      scenario(w);
+      scaleDeploymentNow(w, 'default', 'echo', 1);
+    }
+    const cleanups = (w: World) =>
+      (w.kernel('node-2')?.ops ?? []).filter((op) => 'conntrackCleanup' in op);
+    const last = cleanups(eager).at(-1);
+    const filters = last !== undefined && 'conntrackCleanup' in last ? last.conntrackCleanup : [];
+    // Every UDP service port with serving endpoints: kube-dns's and echo's (with its NodePort).
+    expect(filters.map((f) => [f.frontends, f.nodePort])).toEqual([
+      [['10.96.1.53:5353'], 30053],
+      [['10.96.0.10:53'], 0],
+    ]);
+    expect(cleanups(lazy)).toEqual(cleanups(eager));
+    const echo = filters[0]!.serving;
+    expect(echo.length).toBeGreaterThan(0);
+    expect(echo.some((ep) => isStaleUdpEntry(filters, '10.96.1.53', 5353, ep))).toBe(false);
+    expect(isStaleUdpEntry(filters, '10.96.1.53', 5353, '10.244.9.9:5353')).toBe(true);
+    expect(isStaleUdpEntry(filters, '192.168.1.10', 30053, '10.244.9.9:5353')).toBe(true);
+    expect(isStaleUdpEntry(filters, '10.96.1.54', 5353, '10.244.9.9:5353')).toBe(false);
   });
 });

@@ -86,8 +86,60 @@ export function conntrackCleanupRequired(prev: Cluster, next: Cluster): boolean 
   return false;
 }
 
-/** CleanStaleEntries on one node after its kube-proxy synced to `cluster`. */
+/**
+ * One UDP service port as CleanStaleEntries filters by it: its frontends (`ip:port`), its
+ * NodePort (0: none) and its serving endpoints (`ip:port`).
+ */
+export interface StaleUdpFilter {
+  readonly frontends: readonly string[];
+  readonly nodePort: number;
+  readonly serving: readonly string[];
+}
+
+/** The filters of CleanStaleEntries on `nodeName` once its kube-proxy synced to `cluster`. */
+export function staleUdpFilters(cluster: Cluster, nodeName: string): StaleUdpFilter[] {
+  const endpointsMap = buildEndpointsMap(cluster, nodeName);
+  const filters: StaleUdpFilter[] = [];
+  for (const info of buildServicePorts(cluster)) {
+    if (info.protocol !== 'UDP') continue;
+    const serving = endpointsFor(endpointsMap, info)
+      .filter((ep) => ep.serving)
+      .map((ep) => ep.endpoint);
+    if (serving.length === 0) continue;
+    const frontends = [info.clusterIP, ...info.loadBalancerVIPs, ...info.externalIPs].map(
+      (ip) => `${ip}:${info.port}`,
+    );
+    filters.push({ frontends, nodePort: info.nodePort, serving });
+  }
+  return filters;
+}
+
+/**
+ * Whether a UDP entry (original destination, reply source) is stale by `filters`: its
+ * destination is a frontend of a port, or any address with its NodePort, and its backend is
+ * not one of that port's serving endpoints.
+ */
+export function isStaleUdpEntry(
+  filters: readonly StaleUdpFilter[],
+  origDst: string,
+  origDport: number,
+  backend: string,
+): boolean {
+  return filters.some(
+    (f) =>
+      (f.frontends.includes(`${origDst}:${origDport}`) ||
+        (f.nodePort !== 0 && f.nodePort === origDport)) &&
+      !f.serving.includes(backend),
+  );
+}
+
+/**
+ * CleanStaleEntries on one node after its kube-proxy synced to `cluster`. When the node records
+ * its kernel operations, the filters are recorded too (a real node's table is filtered by them).
+ */
 export function cleanStaleEntries(world: World, nodeName: string, cluster: Cluster): CtEntry[] {
+  const filters = staleUdpFilters(cluster, nodeName);
+  world.kernel(nodeName)?.ops?.push({ conntrackCleanup: filters });
   const table = nodeConntrack(world, nodeName);
   const udp: CtEntry[] = [];
   for (const id in table.entries) {
@@ -96,31 +148,13 @@ export function cleanStaleEntries(world: World, nodeName: string, cluster: Clust
   }
   if (udp.length === 0) return [];
 
-  const endpointsMap = buildEndpointsMap(cluster, nodeName);
-  const byFrontend = new Map<string, Set<string>>();
-  const byNodePort = new Map<number, Set<string>>();
-  for (const info of buildServicePorts(cluster)) {
-    if (info.protocol !== 'UDP') continue;
-    const serving = new Set(
-      endpointsFor(endpointsMap, info)
-        .filter((ep) => ep.serving)
-        .map((ep) => ep.endpoint),
-    );
-    if (serving.size === 0) continue;
-    for (const ip of [info.clusterIP, ...info.loadBalancerVIPs, ...info.externalIPs])
-      byFrontend.set(`${ip}:${info.port}`, serving);
-    if (info.nodePort !== 0) byNodePort.set(info.nodePort, serving);
-  }
-
   const now = world.clock.now();
   const stale: CtEntry[] = [];
   for (const e of udp) {
     const orig = e.orig as PortTuple;
     const reply = e.reply as PortTuple;
-    const backend = `${reply.src}:${reply.sport}`;
-    const front = byFrontend.get(`${orig.dst}:${orig.dport}`);
-    const nodePort = byNodePort.get(orig.dport);
-    if ((front && !front.has(backend)) || (nodePort && !nodePort.has(backend))) stale.push(e);
+    if (isStaleUdpEntry(filters, orig.dst, orig.dport, `${reply.src}:${reply.sport}`))
+      stale.push(e);
   }
   const steps: { entry: string; id: number; ctstate: 'NEW' | 'ESTABLISHED' }[] = [];
   for (const e of stale) {

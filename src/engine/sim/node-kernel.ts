@@ -15,6 +15,7 @@ import {
   type SyncResult,
 } from '../kube-proxy';
 import { cleanupIptablesLeftovers, cleanupIpvsLeftovers } from './cleanup';
+import type { StaleUdpFilter } from './conntrack-cleanup';
 import { ipvsNodeOf } from './ipvs-node';
 import {
   createNetfilter,
@@ -29,11 +30,16 @@ import {
   type NodeNftables,
 } from './node-nftables';
 
-/** One operation an agent performed on the node's iptables, as it ran it (for replay on a real kernel). */
+/**
+ * One operation an agent performed on the node's kernel, as it ran it (for replay on a real
+ * kernel): iptables, iptables-restore and ipset runs, and kube-proxy's conntrack cleanup (the
+ * filters its CleanStaleEntries deleted the node's UDP entries by).
+ */
 export type KernelOp =
   | { readonly iptables: readonly string[] }
   | { readonly restore: string; readonly args: readonly string[] }
-  | { readonly ipset: readonly string[] };
+  | { readonly ipset: readonly string[] }
+  | { readonly conntrackCleanup: readonly StaleUdpFilter[] };
 
 /** The proxier kube-proxy runs, by mode (one small switch in `startProxier`). */
 export type NodeProxier = IptablesProxier | IpvsProxier;

@@ -7,7 +7,7 @@ import type { Cluster } from '../model/cluster';
 import type { Diagnostic } from '../model/diagnostic';
 import { ManualClock, rngFromSeed, type Rng } from '../model/runtime';
 import { applyManifests, loadScenario } from '../scenario';
-import { cleanStaleEntries, conntrackCleanupRequired } from './conntrack-cleanup';
+import { cleanStaleEntries, conntrackCleanupRequired, staleUdpFilters } from './conntrack-cleanup';
 import { bootNodeKernel, restartKubeProxy, syncNodeKernel, type NodeKernel } from './node-kernel';
 
 /**
@@ -29,6 +29,8 @@ interface PendingSync {
   readonly cluster: Cluster;
   readonly nowMs: number;
   readonly restart?: boolean;
+  /** kube-proxy's conntrack cleanup follows this sync (nothing to delete on a node not booted). */
+  readonly cleanup?: boolean;
 }
 
 export interface WorldOptions {
@@ -127,7 +129,7 @@ export class World {
       // After a successful sync kube-proxy flushes stale UDP conntrack entries.
       if (cleanup && kernel.lastRestoreError === '') cleanStaleEntries(this, kernel.name, next);
     }
-    for (const syncs of this.pending.values()) syncs.push({ cluster: next, nowMs });
+    for (const syncs of this.pending.values()) syncs.push({ cluster: next, nowMs, cleanup });
   }
 
   /**
@@ -191,12 +193,15 @@ export class World {
     const first = syncs[0]!;
     const node = first.cluster.nodes.find((n) => n.meta.name === nodeName)!;
     const kernel = bootNodeKernel(node, first.cluster, { recordOps: this.recordKernelOps });
-    for (const { cluster, nowMs, restart } of syncs) {
+    for (const { cluster, nowMs, restart, cleanup } of syncs) {
       if (restart) {
         const now = cluster.nodes.find((n) => n.meta.name === nodeName);
         if (now !== undefined) restartKubeProxy(kernel, now, cluster, nowMs);
       }
       syncNodeKernel(kernel, cluster, nowMs);
+      // The table is empty until the node is looked at: only the cleanup's filters are kept.
+      if (cleanup && kernel.lastRestoreError === '')
+        kernel.ops?.push({ conntrackCleanup: staleUdpFilters(cluster, nodeName) });
     }
     this.booted.set(nodeName, kernel);
     return kernel;
