@@ -123,3 +123,21 @@ export function lineCache(table: string, withCounters: boolean): LineCache {
 export function detach(s: string): string {
   return ` ${s}`.slice(1);
 }
+
+/** Chain names handed out by sharedName(); started afresh when this large. */
+const SHARED_NAMES = 1 << 18;
+let sharedNames = new Map<string, string>();
+
+/**
+ * One string object per chain name, detached (see detach()): the table's chain and every
+ * parsed rule line of that chain then hold the same object, and comparing them (a rule line
+ * finds its chain, one line after the other) is comparing two pointers, not two texts.
+ */
+export function sharedName(name: string): string {
+  const known = sharedNames.get(name);
+  if (known !== undefined) return known;
+  if (sharedNames.size >= SHARED_NAMES) sharedNames = new Map();
+  const own = detach(name);
+  sharedNames.set(own, own);
+  return own;
+}
