@@ -6,6 +6,7 @@
  * handing the old table's index on (see table-index.ts). Jump references: see RefDelta.
  */
 import { Refills, sameParse, type Refill } from './draft-refill';
+import { sharedName } from './parse-cache';
 import { RefDelta } from './ref-delta';
 import { BUILTIN_CHAINS } from './tables';
 import {
@@ -160,7 +161,8 @@ export class TableDraft {
   /** A new user chain (the caller checked that the name is free). */
   createUser(name: string): void {
     this.ensure();
-    this.create(newChain(name, false));
+    // The table keeps the one string object of this name that rule lines parse to.
+    this.create(newChain(sharedName(name), false));
   }
 
   private create(c: Chain): void {

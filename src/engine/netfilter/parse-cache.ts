@@ -75,6 +75,8 @@ export class LineCache {
   get(line: string, prev: LineEntry | undefined): LineEntry | undefined {
     const guess = prev?.next;
     if (guess !== undefined && guess.key === line) return guess;
+    // Nothing cached yet (a first restore, as in a one-shot CLI run): no need to hash the line.
+    if (this.young.size === 0) return undefined;
     let hit = this.young.get(line);
     if (hit === undefined) {
       hit = this.old.get(line);

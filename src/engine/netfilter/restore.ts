@@ -18,7 +18,7 @@ import { TableDraft } from './draft';
 import { asXtError, renderError, XtError } from './errors';
 import { executeCommand } from './execute';
 import { chainRestore, policySet, type Work } from './ops';
-import { detach, lineCache, sharedName, type LineCache, type LineEntry } from './parse-cache';
+import { detach, lineCache, type LineCache, type LineEntry } from './parse-cache';
 import { fastRuleLine } from './rule-fast';
 import { parseArgs, assertValidChainName, type ParsedArgs } from './rule-parse';
 import { isBuiltinChain, isTableName } from './tables';
@@ -130,7 +130,7 @@ function blankSeparated(text: string, from: number): string[] {
 function chainLine(table: TableName, buffer: string, line: number, withCounters: boolean): Queued {
   const [name, policy, ctrs] = blankSeparated(buffer, 1);
   // The name lives on in the table: do not let it pin the whole restore input.
-  const chain = name === undefined ? undefined : sharedName(name);
+  const chain = name === undefined ? undefined : detach(name);
   if (chain === undefined) throw XtError.param(`${PROG}: line ${line} chain name invalid`);
   assertValidChainName(chain);
   if (policy === undefined) throw XtError.param(`${PROG}: line ${line} policy invalid`);
