@@ -5,6 +5,8 @@
  * from the old one plus what changed, in O(chains) pointer work and O(changes) lookups,
  * handing the old table's index on (see table-index.ts). Jump references: see RefDelta.
  */
+import { Refills, sameParse, type Refill } from './draft-refill';
+import { sharedName } from './parse-cache';
 import { RefDelta } from './ref-delta';
 import { BUILTIN_CHAINS } from './tables';
 import {
@@ -51,6 +53,8 @@ export class TableDraft {
   private lastFrom: Chain | undefined;
   /** Whether a chain was deleted or renamed in this batch. */
   private renamedOrRemoved = false;
+  /** Committed chains declared again (flushed) and not copied yet (see draft-refill.ts). */
+  private readonly refills = new Refills();
 
   constructor(
     readonly name: TableName,
@@ -75,6 +79,10 @@ export class TableDraft {
 
   /** The chain as it is now (read only: use edit() to change it). */
   get(name: string): Chain | undefined {
+    if (this.refills.size > 0) {
+      const r = this.refills.take(name);
+      if (r !== undefined) return this.materialize(name, r);
+    }
     const o = this.overlay.get(name);
     if (o !== undefined) return o ?? undefined;
     return this.baseIdx?.byName.get(name);
@@ -111,10 +119,50 @@ export class TableDraft {
     return copy;
   }
 
+  /**
+   * `:CHAIN` of iptables-restore on an existing chain: it is flushed (false: no such chain).
+   * A committed chain is not copied yet (see draft-refill.ts).
+   */
+  declare(name: string): boolean {
+    if (this.refills.declare(name, undefined)) return true;
+    const c = this.get(name);
+    if (c === undefined) return false;
+    this.changed = true;
+    if (this.base === undefined || this.renamedOrRemoved || this.overlay.has(name))
+      this.edit(name, true);
+    else this.refills.declare(name, c);
+    return true;
+  }
+
+  /** `-A` on a declared, uncopied chain: true when `rule` is its next old rule, which stays. */
+  refill(name: string, rule: Rule): boolean {
+    return this.refills.size > 0 && !this.renamedOrRemoved && this.refills.repeats(name, rule);
+  }
+
+  /** A declared chain as it stands: a copy holding the old rules that came back so far. */
+  private materialize(name: string, r: Refill): Chain {
+    const c = r.base;
+    const copy: Chain = { ...c, counters: { ...c.counters }, rules: c.rules.slice(0, r.kept) };
+    this.overlay.set(name, copy);
+    this.fate.set(c, copy);
+    this.copies.set(copy, c);
+    if (r.kept < c.rules.length) this.refs.count(c.rules.slice(r.kept), -1);
+    return copy;
+  }
+
+  /** Declared chains not (yet) their old selves again are copied; the others stay as they are. */
+  private settle(): void {
+    for (const name of this.refills.unfinished()) {
+      const r = this.refills.take(name);
+      if (r !== undefined) this.materialize(name, r);
+    }
+  }
+
   /** A new user chain (the caller checked that the name is free). */
   createUser(name: string): void {
     this.ensure();
-    this.create(newChain(name, false));
+    // The table keeps the one string object of this name that rule lines parse to.
+    this.create(newChain(sharedName(name), false));
   }
 
   private create(c: Chain): void {
@@ -180,17 +228,7 @@ export class TableDraft {
     if (this.renamedOrRemoved) return undefined;
     const from = c === this.last ? this.lastFrom : this.copies.get(c);
     const old = from?.rules[index];
-    const same =
-      old !== undefined &&
-      old.target === rule.target &&
-      old.matches === rule.matches &&
-      old.src === rule.src &&
-      old.dst === rule.dst &&
-      old.inIface === rule.inIface &&
-      old.outIface === rule.outIface &&
-      old.protocol === rule.protocol &&
-      old.fragment === rule.fragment;
-    return same ? old : undefined;
+    return old !== undefined && sameParse(old, rule) ? old : undefined;
   }
 
   /** Rule edits, on a chain returned by edit(). */
@@ -222,12 +260,14 @@ export class TableDraft {
 
   /** How many rules jump or go to `name` right now. */
   references(name: string): number {
+    this.settle();
     const base = this.base === undefined ? 0 : (tableRefs(this.base).get(name) ?? 0);
     return base + (this.refs.counts(this.copies, this.added).get(name) ?? 0);
   }
 
   /** Every chain, built-in first, then user chains in creation order. */
   chains(): Chain[] {
+    this.settle();
     return this.layout().chains;
   }
 
@@ -263,6 +303,9 @@ export class TableDraft {
   commit(): Table | undefined {
     if (!this.exists) return undefined;
     if (!this.changed && this.base !== undefined) return this.base;
+    // A declared chain that got its old rules back is left as it was: no copy, no slot.
+    this.settle();
+    this.refills.clear();
     const { chains, slots } = this.layout();
     const table: Table = { name: this.name, chains };
     if (this.base === undefined) {

@@ -21,6 +21,8 @@ import type { ParsedArgs } from './rule-parse';
 import { ownRule } from './state';
 import type { Rule } from './types';
 
+const asIs = (r: Rule): Rule => r;
+
 /**
  * Applies a modifying command; listing commands are the caller's. A `shared` parse (restore's
  * cache) is never put into a table as is: rules going in get counters of their own.
@@ -28,7 +30,7 @@ import type { Rule } from './types';
 export function executeCommand(work: Work, p: ParsedArgs, shared = false): void {
   const chain = p.chain ?? '';
   const rule = p.rule;
-  const own = (r: Rule): Rule => (shared ? ownRule(r) : r);
+  const own = shared ? ownRule : asIs;
   switch (p.cmd) {
     case 'A':
       if (rule !== undefined) ruleAppend(work, chain, rule, own);

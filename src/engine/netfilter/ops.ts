@@ -118,6 +118,7 @@ export function ruleAppend(
   // A chain rewritten with the rules it had (kube-proxy's KUBE-SERVICES on every sync): a
   // rule parsed like the one that was there passed these checks already, and when the
   // counters agree too, that very rule can stay.
+  if (work.table.refill(chain, rule)) return;
   const c = work.table.edit(chain);
   const old = c === undefined ? undefined : work.table.repeatsBase(c, c.rules.length, rule);
   if (c !== undefined && old !== undefined) {
@@ -228,7 +229,7 @@ export function chainNew(work: Work, name: string): void {
 
 /** `:NAME - [p:b]` in restore: create the user chain, or flush it when it exists. */
 export function chainRestore(work: Work, name: string): void {
-  if (work.table.edit(name, true) === undefined) chainNew(work, name);
+  if (!work.table.declare(name)) chainNew(work, name);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { iptablesRestore, createNetfilter } from './index';
-import { LineCache } from './parse-cache';
+import { LineCache, lineHash } from './parse-cache';
 import { findChain } from './state';
 
 describe('LineCache admission', () => {
@@ -14,6 +14,23 @@ describe('LineCache admission', () => {
     expect(cache.admit(line)).toBe(false);
     expect(cache.admit(line)).toBe(true);
     expect(cache.admit(`${line} `)).toBe(false);
+  });
+
+  it('admits two lines that want the same slot, seen in turn', () => {
+    // Two lines whose hashes share the low 20 bits (the doorkeeper's slot).
+    const bySlot = new Map<number, string>();
+    let pair: [string, string] | undefined;
+    for (let i = 0; pair === undefined; i++) {
+      const line = `-A KUBE-SEP-${i} -m tcp -p tcp -j DNAT --to-destination 10.0.0.1:80\n`;
+      const slot = lineHash(line) & ((1 << 20) - 1);
+      const other = bySlot.get(slot);
+      if (other !== undefined) pair = [other, line];
+      else bySlot.set(slot, line);
+    }
+    const [a, b] = pair;
+    const cache = new LineCache();
+    expect([cache.admit(a), cache.admit(b)]).toEqual([false, false]);
+    expect([cache.admit(a), cache.admit(b)]).toEqual([true, true]);
   });
 
   it('shares parses from the third restore of the same lines on', () => {

@@ -14,8 +14,11 @@
  * A line is cached the second time it is seen (a doorkeeper, as in TinyLFU): a table of line
  * hashes remembers what was seen once. A node's first sync is mostly lines it will never see
  * again in that form, and caching all of them cost more than parsing them (copies, map
- * entries, garbage collection); lines a later sync repeats are cached from then on. A hash
- * collision only admits a line early, or (when its slot was overwritten) one sync late.
+ * entries, garbage collection); lines a later sync repeats are cached from then on. A line
+ * whose slot is taken looks in the next few (two lines that kept taking one slot from each
+ * other were never admitted, and a quarter of a 10,000-Service sync was parsed every time);
+ * when the table is three quarters full it starts afresh. A collision of full hashes only
+ * admits a line early.
  */
 import type { ParsedArgs } from './rule-parse';
 
@@ -32,9 +35,11 @@ export interface LineEntry {
 
 /** Slots of the doorkeeper table (a power of two; 4 MB of hashes per cache). */
 const SEEN_SLOTS = 1 << 20;
+/** Slots looked at for a line, from its own on. */
+const SEEN_PROBES = 8;
 
 /** FNV-1a over the UTF-16 code units of `s`, never 0 (0 marks an empty slot). */
-function lineHash(s: string): number {
+export function lineHash(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h === 0 ? 1 : h;
@@ -44,14 +49,25 @@ export class LineCache {
   private young = new Map<string, LineEntry>();
   private old = new Map<string, LineEntry>();
   private seen: Int32Array | undefined;
+  private seenCount = 0;
 
   /** Whether `line` was seen before (then it is worth caching); remembers it if not. */
   admit(line: string): boolean {
     const seen = (this.seen ??= new Int32Array(SEEN_SLOTS));
     const h = lineHash(line);
-    const slot = h & (SEEN_SLOTS - 1);
-    if (seen[slot] === h) return true;
-    seen[slot] = h;
+    for (let k = 0; k < SEEN_PROBES; k++) {
+      const slot = (h + k) & (SEEN_SLOTS - 1);
+      const there = seen[slot];
+      if (there === h) return true;
+      if (there !== 0) continue;
+      seen[slot] = h;
+      if (++this.seenCount > (SEEN_SLOTS / 4) * 3) {
+        seen.fill(0);
+        this.seenCount = 0;
+      }
+      return false;
+    }
+    seen[h & (SEEN_SLOTS - 1)] = h;
     return false;
   }
 
@@ -59,6 +75,8 @@ export class LineCache {
   get(line: string, prev: LineEntry | undefined): LineEntry | undefined {
     const guess = prev?.next;
     if (guess !== undefined && guess.key === line) return guess;
+    // Nothing cached yet (a first restore, as in a one-shot CLI run): no need to hash the line.
+    if (this.young.size === 0) return undefined;
     let hit = this.young.get(line);
     if (hit === undefined) {
       hit = this.old.get(line);
@@ -106,4 +124,22 @@ export function lineCache(table: string, withCounters: boolean): LineCache {
  */
 export function detach(s: string): string {
   return ` ${s}`.slice(1);
+}
+
+/** Chain names handed out by sharedName(); started afresh when this large. */
+const SHARED_NAMES = 1 << 18;
+let sharedNames = new Map<string, string>();
+
+/**
+ * One string object per chain name, detached (see detach()): the table's chain and every
+ * parsed rule line of that chain then hold the same object, and comparing them (a rule line
+ * finds its chain, one line after the other) is comparing two pointers, not two texts.
+ */
+export function sharedName(name: string): string {
+  const known = sharedNames.get(name);
+  if (known !== undefined) return known;
+  if (sharedNames.size >= SHARED_NAMES) sharedNames = new Map();
+  const own = detach(name);
+  sharedNames.set(own, own);
+  return own;
 }

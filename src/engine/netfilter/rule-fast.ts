@@ -14,6 +14,7 @@
 import { probabilityThreshold } from './format';
 import { MAXNAMELEN } from './cli-options';
 import { addr, is, port, quad, words, WORDS } from './rule-fast-lex';
+import { sharedName } from './parse-cache';
 import type { ParsedArgs } from './rule-parse';
 import type { AddrSpec, Counters, Match, PortRange, Rule, Target } from './types';
 
@@ -71,8 +72,9 @@ const PROBABILITY = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export function fastRuleLine(table: string, line: string): ParsedArgs | undefined {
   const w = WORDS;
   if (!words(line, w) || w.length < 4 || !is(line, w[0]!, w[1]!, '-A')) return undefined;
-  const chain = line.slice(w[2], w[3]);
-  if (chain === '' || chain.length >= MAXNAMELEN || chain.startsWith('-')) return undefined;
+  const name = line.slice(w[2], w[3]);
+  if (name === '' || name.length >= MAXNAMELEN || name.startsWith('-')) return undefined;
+  const chain = sharedName(name);
   let src: AddrSpec | undefined;
   let dst: AddrSpec | undefined;
   let proto = 0;

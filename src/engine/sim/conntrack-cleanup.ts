@@ -72,8 +72,12 @@ export function conntrackCleanupRequired(prev: Cluster, next: Cluster): boolean 
   }
   const sameService = (s: EndpointSlice, t: EndpointSlice) =>
     s.serviceName === t.serviceName && s.meta.namespace === t.meta.namespace;
+  // A name lookup first: of ten thousand slices, only the suspects' few get the closer look.
+  const names = new Set(suspects?.map((t) => t.serviceName));
   const only = (list: readonly EndpointSlice[]) =>
-    suspects === undefined ? list : list.filter((s) => suspects.some((t) => sameService(s, t)));
+    suspects === undefined
+      ? list
+      : list.filter((s) => names.has(s.serviceName) && suspects.some((t) => sameService(s, t)));
   const before = sliceGroups(only(a));
   const after = sliceGroups(only(b));
   for (const key of new Set([...before.keys(), ...after.keys()])) {

@@ -1,0 +1,89 @@
+/**
+ * Committed chains a restore batch declared again (`:CHAIN`, which flushes a user chain)
+ * and has not copied yet. kube-proxy declares every chain it writes and then mostly writes
+ * the very rules the chain had; the batch only counts how many of the old rules came back
+ * in order. A chain that got all of them back is left as it was at commit (no copy, no
+ * slot, no index work); the draft copies one as soon as it differs, or when someone looks
+ * at it before the batch ends (TableDraft.materialize()).
+ */
+import type { Chain, Rule } from './types';
+
+export interface Refill {
+  /** The committed chain. */
+  readonly base: Chain;
+  /** Its first `kept` rules came back, in order, and nothing else so far. */
+  kept: number;
+}
+
+/** The same objects of the same cached parse (a parsed line's parts are shared, never changed). */
+export function sameParse(old: Rule, rule: Rule): boolean {
+  return (
+    old.target === rule.target &&
+    old.matches === rule.matches &&
+    old.src === rule.src &&
+    old.dst === rule.dst &&
+    old.inIface === rule.inIface &&
+    old.outIface === rule.outIface &&
+    old.protocol === rule.protocol &&
+    old.fragment === rule.fragment
+  );
+}
+
+export class Refills {
+  private readonly byName = new Map<string, Refill>();
+  /** The refill the last rule went to (a chain's rule lines come in runs). */
+  private last: Refill | undefined;
+
+  get size(): number {
+    return this.byName.size;
+  }
+
+  /** Starts counting for a committed chain just declared; true if it was declared already (then it starts over). */
+  declare(name: string, base: Chain | undefined): boolean {
+    const pending = this.byName.get(name);
+    if (pending !== undefined) pending.kept = 0;
+    else if (base !== undefined) this.byName.set(name, { base, kept: 0 });
+    return pending !== undefined;
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /** Whether `rule` is the next old rule of the declared chain `name` (then it is counted). */
+  repeats(name: string, rule: Rule): boolean {
+    let r = this.last;
+    if (r === undefined || r.base.name !== name) {
+      r = this.byName.get(name);
+      if (r === undefined) return false;
+      this.last = r;
+    }
+    const old = r.base.rules[r.kept];
+    if (old === undefined || !sameParse(old, rule)) return false;
+    const same =
+      old.counters.packets === rule.counters.packets && old.counters.bytes === rule.counters.bytes;
+    if (same) r.kept++;
+    return same;
+  }
+
+  /** Stops counting for `name` (the draft copies the chain); its refill, if any. */
+  take(name: string): Refill | undefined {
+    const r = this.byName.get(name);
+    if (r === undefined) return undefined;
+    this.byName.delete(name);
+    if (this.last === r) this.last = undefined;
+    return r;
+  }
+
+  /** Names of the chains that did not get all their old rules back (so far). */
+  unfinished(): string[] {
+    const out: string[] = [];
+    for (const [name, r] of this.byName) if (r.kept < r.base.rules.length) out.push(name);
+    return out;
+  }
+
+  clear(): void {
+    this.byName.clear();
+    this.last = undefined;
+  }
+}
