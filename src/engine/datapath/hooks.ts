@@ -63,6 +63,9 @@ export type Fate =
 
 export const ACCEPT: Fate = { kind: 'accept' };
 
+/** The place of a step that is not recorded (the trace is off). */
+const NOWHERE = { host: '' };
+
 /** The step that opens a hook: which tables run there, in priority order. */
 export function enterHook(
   ctx: Ctx,
@@ -72,6 +75,7 @@ export function enterHook(
   tables: readonly TableName[],
   iface: string | undefined,
 ): void {
+  if (!ctx.rec.on) return;
   ctx.rec.add(skb, {
     kind: 'hook',
     at: place(node.ref, iface),
@@ -148,8 +152,7 @@ export function walkTable(
   const r =
     traverseEmpty(node.nf, table, hook, packet, opts) ??
     traverseTable(node.nf, table, hook, packet, walkContext(ctx, node, skb), opts);
-  const iface = hookIface(hook, devs);
-  ctx.rec.walk(skb, place(node.ref, iface), hook, r.steps);
+  if (r.steps.length > 0) ctx.rec.walk(skb, place(node.ref, hookIface(hook, devs)), hook, r.steps);
   if (r.packet.mark !== skb.header.mark) skb.header = { ...skb.header, mark: r.packet.mark };
   if (r.ctmark !== undefined && skb.ct !== undefined) {
     ctSetMark(node.dp.conntrack, skb.ct.entry, r.ctmark, ctx.world.clock.now());
@@ -192,14 +195,15 @@ export function walkTables(
  */
 export function conntrackIn(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string | undefined): void {
   if (skb.ct !== undefined) return;
-  const at = place(node.ref, iface);
   const r = ctLookupOrCreate(node.dp.conntrack, ctPacketOf(skb), ctx.world.clock.now());
+  const at = ctx.rec.on ? place(node.ref, iface) : NOWHERE;
   if (r.kind !== 'tracked') {
     skb.ctInvalid = r.kind === 'invalid' ? r.reason : 'untracked';
     ctx.rec.conntrack(skb, at, 'hit', why('datapath.ct.invalid', { reason: skb.ctInvalid }));
     return;
   }
   skb.ct = { entry: r.entry, dir: r.dir, state: r.ctstate };
+  if (!ctx.rec.on) return;
   if (r.created) ctx.rec.conntrack(skb, at, 'new', why('datapath.ct.new'));
   else ctx.rec.conntrack(skb, at, 'hit', why('datapath.ct.hit', { dir: r.dir }));
   if (r.killed) ctx.rec.conntrack(skb, at, 'destroy', why('datapath.ct.killed'));
@@ -221,7 +225,7 @@ export function confirm(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string | undef
       why: why('datapath.ct.clash', { reason: r.reason }),
     };
   }
-  if (r.inserted)
+  if (r.inserted && ctx.rec.on)
     ctx.rec.conntrack(skb, place(node.ref, iface), 'confirmed', why('datapath.ct.confirmed'));
   return ACCEPT;
 }

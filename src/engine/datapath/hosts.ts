@@ -41,18 +41,20 @@ export function hostReceive(ctx: Ctx, host: HostRef, iface: string, skb: Skb): O
       why('datapath.drop.not-local', { dst: skb.header.dst, host: hostLabel(host) }),
     );
   }
-  ctx.rec.add(skb, {
-    kind: 'route',
-    at: place(host, iface),
-    why: why('datapath.route.local', { dst: skb.header.dst }),
-    decision: 'local',
-  });
-  ctx.rec.verdict(
-    skb,
-    place(host, iface),
-    'DELIVERED',
-    why('datapath.delivered', { host: hostLabel(host) }),
-  );
+  if (ctx.rec.on) {
+    ctx.rec.add(skb, {
+      kind: 'route',
+      at: place(host, iface),
+      why: why('datapath.route.local', { dst: skb.header.dst }),
+      decision: 'local',
+    });
+    ctx.rec.verdict(
+      skb,
+      place(host, iface),
+      'DELIVERED',
+      why('datapath.delivered', { host: hostLabel(host) }),
+    );
+  }
   return { kind: 'delivered', host, iface, packet: skb.header };
 }
 
@@ -73,14 +75,15 @@ export function hostOutput(ctx: Ctx, host: HostRef, skb: Skb): Outcome {
   if (skb.header.src === '0.0.0.0') skb.header = { ...skb.header, src: fib.src };
   skb.localOrigin = true;
   const oif = fib.type === 'local' ? 'lo' : fib.dev;
-  ctx.rec.add(skb, {
-    kind: 'route',
-    at: place(host),
-    why: why('datapath.route.output', { dst: skb.header.dst }),
-    decision: 'output',
-    oif,
-    ...(fib.type === 'unicast' && fib.via !== undefined ? { via: fib.via } : {}),
-  });
+  if (ctx.rec.on)
+    ctx.rec.add(skb, {
+      kind: 'route',
+      at: place(host),
+      why: why('datapath.route.output', { dst: skb.header.dst }),
+      decision: 'output',
+      oif,
+      ...(fib.type === 'unicast' && fib.via !== undefined ? { via: fib.via } : {}),
+    });
   if (fib.type === 'local') return hostReceive(ctx, host, 'lo', skb);
   ctx.rec.capture(skb, host, oif, 'out');
   return ctx.stack.transmit(ctx, host, oif, skb, fib.nexthop);

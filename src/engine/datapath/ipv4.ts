@@ -153,12 +153,13 @@ function refuse(
  * confirm, the socket layer.
  */
 function localDeliver(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string): Outcome {
-  ctx.rec.add(skb, {
-    kind: 'route',
-    at: place(node.ref, iface),
-    why: why('datapath.route.local', { dst: skb.header.dst }),
-    decision: 'local',
-  });
+  if (ctx.rec.on)
+    ctx.rec.add(skb, {
+      kind: 'route',
+      at: place(node.ref, iface),
+      why: why('datapath.route.local', { dst: skb.header.dst }),
+      decision: 'local',
+    });
   const hook: Hook = 'INPUT';
   const devs: HookDevices = { inIface: iface, physIn: skb.physIn };
   enterHook(ctx, node, skb, hook, ['mangle', 'filter', 'security', 'nat'], iface);
@@ -180,12 +181,13 @@ function localDeliver(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string): Outcome
     );
   if (fate.kind !== 'accept')
     return settle(ctx, node, skb, fate, iface, { local: true, inIface: iface });
-  ctx.rec.verdict(
-    skb,
-    place(node.ref, iface),
-    'DELIVERED',
-    why('datapath.delivered', { host: node.name }),
-  );
+  if (ctx.rec.on)
+    ctx.rec.verdict(
+      skb,
+      place(node.ref, iface),
+      'DELIVERED',
+      why('datapath.delivered', { host: node.name }),
+    );
   return { kind: 'delivered', host: node.ref, iface, packet: skb.header };
 }
 
@@ -253,14 +255,15 @@ function forward(
   iface: string,
   fib: Extract<FibResult, { type: 'unicast' }>,
 ): Outcome {
-  ctx.rec.add(skb, {
-    kind: 'route',
-    at: place(node.ref, iface),
-    why: why('datapath.route.forward', { dst: skb.header.dst, route: fib.dst }),
-    decision: 'forward',
-    oif: fib.dev,
-    ...(fib.via !== undefined ? { via: fib.via } : {}),
-  });
+  if (ctx.rec.on)
+    ctx.rec.add(skb, {
+      kind: 'route',
+      at: place(node.ref, iface),
+      why: why('datapath.route.forward', { dst: skb.header.dst, route: fib.dst }),
+      decision: 'forward',
+      oif: fib.dev,
+      ...(fib.via !== undefined ? { via: fib.via } : {}),
+    });
   const ttl = skb.header.ttl ?? DEFAULT_TTL;
   if (ttl <= 1) {
     // ip_forward() sends ICMP time exceeded here; the lab does not generate it.
@@ -309,7 +312,8 @@ export function nodeOutput(ctx: Ctx, name: string, skb: Skb): Outcome {
   }
   if (skb.header.src === '0.0.0.0') skb.header = { ...skb.header, src: fib.src };
   const oifOf = (f: FibResult): string => (f.type === 'local' ? 'lo' : f.dev);
-  const routeStep = (f: FibResult, id: string): void =>
+  const routeStep = (f: FibResult, id: string): void => {
+    if (!ctx.rec.on) return;
     ctx.rec.add(skb, {
       kind: 'route',
       at: place(node.ref),
@@ -318,6 +322,7 @@ export function nodeOutput(ctx: Ctx, name: string, skb: Skb): Outcome {
       oif: oifOf(f),
       ...(f.type === 'unicast' && f.via !== undefined ? { via: f.via } : {}),
     });
+  };
   routeStep(fib, 'datapath.route.output');
   const hook: Hook = 'OUTPUT';
   let devs: HookDevices = { outIface: oifOf(fib) };

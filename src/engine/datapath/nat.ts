@@ -60,10 +60,8 @@ export function natHook(ctx: Ctx, node: NodeCtx, skb: Skb, hook: Hook, devs: Hoo
   const ct = skb.ct;
   const manip = hookManip(hook);
   if (ct === undefined || manip === undefined) return ACCEPT; // no conntrack, no NAT
-  const iface = hookIface(hook, devs);
-  const at = place(node.ref, iface);
   if (ct.state === 'RELATED' && skb.header.proto === 'icmp' && skb.header.inner !== undefined) {
-    icmpReplyTranslation(ctx, skb, ct.entry, ct.dir, hook, at);
+    icmpReplyTranslation(ctx, skb, ct.entry, ct.dir, hook, place(node.ref, hookIface(hook, devs)));
     return ACCEPT;
   }
   if ((ct.state === 'NEW' || ct.state === 'RELATED') && natNeeded(ct.entry, manip)) {
@@ -127,10 +125,11 @@ export function natHook(ctx: Ctx, node: NodeCtx, skb: Skb, hook: Hook, devs: Hoo
     ...(p.dport !== undefined ? { dport: p.dport } : {}),
     ...(p.icmpId !== undefined ? { icmpId: p.icmpId } : {}),
   });
+  if (!ctx.rec.on) return ACCEPT;
   const kind = ct.dir === 'ORIGINAL' ? manip : manip === 'dnat' ? 'unsnat' : 'undnat';
   ctx.rec.add(skb, {
     kind: 'nat',
-    at,
+    at: place(node.ref, hookIface(hook, devs)),
     why: why(`datapath.nat.${kind}`, { hook }),
     hook,
     manip: kind,
