@@ -24,7 +24,7 @@
  */
 import type { Explanation } from '../../protocol/trace';
 import { dropped, nodeCtx, releaseConntrack, settle } from './hooks';
-import { forwardHook, postrouting, prerouting } from './ipv4';
+import { forwardHook, postrouting, prerouting } from './ipv4-hooks';
 import { deliverToPort, bridgeNeighbour } from './link';
 import { fibLookup, martianSource, podByPort } from './net';
 import type { Skb } from './packet';

@@ -18,6 +18,7 @@ import {
   type NodeCtx,
 } from './hooks';
 import { ipvsReply, ipvsRequest, type IpvsVerdict } from './ipvs';
+import { forwardHook, postrouting, prerouting } from './ipv4-hooks';
 import { natHook } from './nat';
 import { nftFilter } from './nft-hooks';
 import { fibLookup, martianSource, type FibResult } from './net';
@@ -44,46 +45,6 @@ function unknownNode(ctx: Ctx, name: string, skb: Skb): Outcome {
     'no-route',
     why('datapath.drop.no-host'),
   );
-}
-
-/** PREROUTING: raw, conntrack (-200), mangle, nat (DNAT / de-masquerade). */
-export function prerouting(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices): Fate {
-  const hook: Hook = 'PREROUTING';
-  enterHook(ctx, node, skb, hook, ['raw', 'mangle', 'nat'], devs.inIface);
-  return chain(
-    () => walkTables(ctx, node, skb, hook, ['raw'], devs),
-    () => (conntrackIn(ctx, node, skb, devs.inIface), ACCEPT),
-    () => walkTables(ctx, node, skb, hook, ['mangle'], devs),
-    () => nftFilter(ctx, node, skb, hook, devs, -150, -100),
-    () => natHook(ctx, node, skb, hook, devs),
-  );
-}
-
-/** POSTROUTING: mangle, nat (SNAT/MASQUERADE / un-DNAT), conntrack confirm. */
-export function postrouting(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices): Fate {
-  const hook: Hook = 'POSTROUTING';
-  enterHook(ctx, node, skb, hook, ['mangle', 'nat'], devs.outIface);
-  return chain(
-    () => walkTables(ctx, node, skb, hook, ['mangle'], devs),
-    () => natHook(ctx, node, skb, hook, devs),
-    () => confirm(ctx, node, skb, devs.outIface),
-  );
-}
-
-/**
- * FORWARD: mangle, filter, security (no nat table at FORWARD), then IPVS's ip_vs_reply4
- * (priority 100): a real server's answer gets the virtual server as its source — routed or,
- * through br_netfilter, bridged.
- */
-export function forwardHook(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices): Fate {
-  enterHook(ctx, node, skb, 'FORWARD', ['mangle', 'filter', 'security'], devs.inIface);
-  const fate = chain(
-    () => walkTables(ctx, node, skb, 'FORWARD', ['mangle', 'filter'], devs),
-    () => nftFilter(ctx, node, skb, 'FORWARD', devs, -150, 50),
-    () => walkTables(ctx, node, skb, 'FORWARD', ['security'], devs),
-  );
-  if (fate.kind === 'accept') ipvsReply(ctx, node, skb, 'FORWARD', devs.inIface);
-  return fate;
 }
 
 /** ip_rcv() on `iface` of a node; `prerouted`: br_netfilter already ran PREROUTING. */

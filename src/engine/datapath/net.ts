@@ -135,8 +135,24 @@ function routeCidr(text: string): { network: number; mask: number; prefix: numbe
   return c ?? undefined;
 }
 
+/** Lookups per network (final data): a host's packets go to few destinations. */
+const fibCache = new WeakMap<HostNetwork, Map<string, FibResult | null>>();
+const FIB_CACHE_SIZE = 4096;
+
 /** fib_lookup(): the local table first, then the main table's longest matching prefix. */
 export function fibLookup(net: HostNetwork, dst: string): FibResult | undefined {
+  let byDst = fibCache.get(net);
+  if (byDst === undefined) fibCache.set(net, (byDst = new Map()));
+  let hit = byDst.get(dst);
+  if (hit === undefined) {
+    if (byDst.size >= FIB_CACHE_SIZE) byDst.clear();
+    byDst.set(dst, (hit = fibLookupUncached(net, dst) ?? null));
+  }
+  return hit ?? undefined;
+}
+
+/** fib_lookup() computed afresh (fibLookup remembers its answers). */
+export function fibLookupUncached(net: HostNetwork, dst: string): FibResult | undefined {
   const local = localAddressIface(net, dst);
   if (local !== undefined) return { type: 'local', dev: local, src: dst };
   let best: { route: HostNetwork['routes'][number]; prefix: number } | undefined;

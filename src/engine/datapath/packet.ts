@@ -142,27 +142,23 @@ const ctFlags = new Map<string, TcpFlags>();
 /** The packet as nf_conntrack_in() reads it. */
 export function ctPacketOf(skb: Skb): CtPacket {
   const h = skb.header;
-  const tcpFlags = ctTcpFlags(h.tcpFlags);
+  // Field by field (every packet at every conntrack and NAT hook), in the order conditional
+  // spreads would give, without their temporary objects.
+  const p = { src: h.src, dst: h.dst, proto: h.proto } as Mutable<CtPacket>;
+  if (h.sport !== undefined) p.sport = h.sport;
+  if (h.dport !== undefined) p.dport = h.dport;
+  if (h.proto === 'tcp') p.tcpFlags = ctTcpFlags(h.tcpFlags);
+  if (h.payload !== undefined) p.payloadBytes = h.payload;
+  if (skb.retransmission) p.retransmission = true;
+  if (h.icmp !== undefined) {
+    p.icmpType = h.icmp.type;
+    p.icmpCode = h.icmp.code;
+    if (h.icmp.id !== undefined) p.icmpId = h.icmp.id;
+  }
   const inner = innerOf(h);
-  return {
-    src: h.src,
-    dst: h.dst,
-    proto: h.proto,
-    ...(h.sport !== undefined ? { sport: h.sport } : {}),
-    ...(h.dport !== undefined ? { dport: h.dport } : {}),
-    ...(h.proto === 'tcp' ? { tcpFlags } : {}),
-    ...(h.payload !== undefined ? { payloadBytes: h.payload } : {}),
-    ...(skb.retransmission ? { retransmission: true } : {}),
-    ...(h.icmp !== undefined
-      ? {
-          icmpType: h.icmp.type,
-          icmpCode: h.icmp.code,
-          ...(h.icmp.id !== undefined ? { icmpId: h.icmp.id } : {}),
-        }
-      : {}),
-    ...(inner !== undefined ? { icmpInner: inner } : {}),
-    lengthBytes: h.length,
-  };
+  if (inner !== undefined) p.icmpInner = inner;
+  p.lengthBytes = h.length;
+  return p;
 }
 
 /** Where a hook sees the packet: input/output device and, for bridged frames, the ports. */
