@@ -231,10 +231,10 @@ export function releaseConntrack(ctx: Ctx, node: NodeCtx, skb: Skb, iface?: stri
 
 /** The packet leaves the node's network namespace (wire or veth): skb_scrub_packet(). */
 export function leaveNamespace(skb: Skb): void {
-  delete skb.ct;
-  delete skb.ctInvalid;
-  delete skb.physIn;
-  delete skb.localOrigin;
+  skb.ct = undefined;
+  skb.ctInvalid = undefined;
+  skb.physIn = undefined;
+  skb.localOrigin = undefined;
   if (skb.header.mark !== 0) skb.header = { ...skb.header, mark: 0 };
 }
 

@@ -27,7 +27,7 @@ import { hostOutput, hostReceive } from './hosts';
 import { nodeOutput, nodeReceive } from './ipv4';
 import { transmit } from './link';
 import { effectiveHost } from './net';
-import { DEFAULT_TTL, hostLabel, type Skb } from './packet';
+import { DEFAULT_TTL, hostLabel, newSkb } from './packet';
 import { place, Recorder, why, type TraceDetail } from './recorder';
 import { reject } from './reject';
 import { datapathState } from './state';
@@ -90,11 +90,12 @@ export function sendPacket(
   const off = detail === 'off';
   const rec = new Recorder(world, opts.firstSeq ?? 0, off ? 'none' : detail, !off);
   const ctx: Ctx = { world, rec, stack: STACK, hops: 0, newPacketId: () => state.nextPacketId++ };
-  const skb: Skb = {
-    id: ctx.newPacketId(),
-    header: { ...packet, ttl: packet.ttl ?? DEFAULT_TTL },
-    ...(opts.retransmission ? { retransmission: true } : {}),
-  };
+  const skb = newSkb(
+    ctx.newPacketId(),
+    // Headers are never changed in place (a rewrite makes a new one): the sender's is kept.
+    packet.ttl !== undefined ? packet : { ...packet, ttl: DEFAULT_TTL },
+    opts.retransmission === true,
+  );
   const host = effectiveHost(world.cluster, from);
   if (rec.on)
     rec.add(skb, {

@@ -245,7 +245,7 @@ export function output(ctx: Ctx, node: NodeCtx, skb: Skb, oif: string, nexthop: 
   ctx.rec.capture(skb, node.ref, oif, 'out');
   if (oif === 'lo') {
     // loopback_xmit(): the same skb, conntrack attached, comes back in on lo.
-    delete skb.physIn;
+    skb.physIn = undefined;
     return ctx.stack.nodeReceive(ctx, node.name, 'lo', skb, false);
   }
   return ctx.stack.transmit(ctx, node.ref, oif, skb, nexthop);

@@ -12,6 +12,7 @@ import type { EmbeddedHeader, Hook, PacketHeader } from '../../protocol/trace';
 import {
   IPS,
   hookManip,
+  natApplies,
   natNeeded,
   natPacket,
   natSetup,
@@ -114,6 +115,8 @@ export function natHook(ctx: Ctx, node: NodeCtx, skb: Skb, hook: Hook, devs: Hoo
       };
     }
   }
+  // Most packets have no binding to apply at this hook: no conntrack packet is built for them.
+  if (!natApplies(ct.entry, ct.dir, hook)) return ACCEPT;
   const before = skb.header;
   const res = natPacket(ct.entry, ct.dir, hook, ctPacketOf(skb));
   if (res.changes.length === 0) return ACCEPT;

@@ -9,7 +9,6 @@ import { defaultAddrType, type AddrType } from '../netfilter';
 import {
   hostNetwork,
   hostVethName,
-  lanOf,
   withDummyInterface,
   type HostNetwork,
   type HostRef,
@@ -17,6 +16,8 @@ import {
 import type { World } from '../sim/world';
 
 const cache = new WeakMap<Cluster, Map<string, HostNetwork | undefined>>();
+
+const LAN_MASK = prefixMask(24);
 
 /** The host's interfaces and routes (cached per Cluster object: a Cluster is final data). */
 export function hostNet(cluster: Cluster, ref: HostRef): HostNetwork | undefined {
@@ -183,12 +184,20 @@ export interface BridgePort {
   readonly port: string;
 }
 
+/** Per Pod object (final data): every frame crossing the bridge asks. */
+const ports = new WeakMap<Pod, BridgePort>();
+
 function portOf(pod: Pod): BridgePort {
-  return {
-    pod,
-    ref: { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name },
-    port: hostVethName(pod),
-  };
+  let bp = ports.get(pod);
+  if (bp === undefined) {
+    bp = {
+      pod,
+      ref: { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name },
+      port: hostVethName(pod),
+    };
+    ports.set(pod, bp);
+  }
+  return bp;
 }
 
 const hasVeth = (p: Pod, node: string): boolean =>
@@ -202,7 +211,7 @@ export function podByIp(cluster: Cluster, node: string, ip: string): BridgePort 
 
 /** The pod a host-side veth leads to. */
 export function podByPort(cluster: Cluster, node: string, port: string): BridgePort | undefined {
-  const pod = cluster.pods.find((p) => hasVeth(p, node) && hostVethName(p) === port);
+  const pod = cluster.pods.find((p) => hasVeth(p, node) && portOf(p).port === port);
   return pod === undefined ? undefined : portOf(pod);
 }
 
@@ -217,7 +226,8 @@ export function portOfPod(cluster: Cluster, ref: HostRef): BridgePort | undefine
 
 /** Who answers ARP for `ip` on the LAN (eth0 of a node or of an external client). */
 export function lanHostByIp(cluster: Cluster, from: string, ip: string): HostRef | undefined {
-  if (lanOf(from).network !== lanOf(ip).network) return undefined;
+  // lanOf(): the /24 around an address (compared as integers, not as its dotted network).
+  if (((ipToInt(from) ^ ipToInt(ip)) & LAN_MASK) !== 0) return undefined;
   const node = cluster.nodes.find((n) => n.internalIP === ip);
   if (node !== undefined) return { kind: 'node', name: node.meta.name };
   const client = cluster.lab.externalClients.find((c) => c.address === ip);

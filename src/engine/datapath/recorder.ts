@@ -8,7 +8,7 @@ import type { StepOutcome, TraceStep as WalkStep } from '../netfilter';
 import type { HostRef } from '../routing';
 import type { World } from '../sim/world';
 import { hostLabel, type Skb } from './packet';
-import { recordCapture } from './state';
+import { pushCapture } from './state';
 
 type Body<T> = T extends unknown ? Omit<T, 'seq' | 't' | 'packetId' | 'flowId'> : never;
 export type StepBody = Body<TraceStep>;
@@ -149,13 +149,14 @@ export class Recorder {
 
   /** The packet as tcpdump on `iface` of `host` sees it now. */
   capture(skb: Skb, host: HostRef, iface: string, dir: 'in' | 'out'): void {
-    recordCapture(this.world, {
-      t: this.world.clock.now(),
-      host: hostLabel(host),
+    pushCapture(
+      this.world,
+      this.world.clock.now(),
+      hostLabel(host),
       iface,
       dir,
-      packetId: skb.id,
-      packet: skb.header,
-    });
+      skb.id,
+      skb.header,
+    );
   }
 }
