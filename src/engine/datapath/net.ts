@@ -15,17 +15,35 @@ import {
 } from '../routing';
 import type { World } from '../sim/world';
 
-const cache = new WeakMap<Cluster, Map<string, HostNetwork | undefined>>();
-
 const LAN_MASK = prefixMask(24);
+
+/** Networks built per Cluster object (a Cluster is final data), found without building keys. */
+interface NetCache {
+  /** Pods by ref object: the datapath's pod refs are kept objects (per Pod, per host key). */
+  readonly pods: WeakMap<HostRef, { readonly net: HostNetwork | undefined }>;
+  /** Pods by `namespace/name`, nodes and external clients by name. */
+  readonly byName: Map<string, HostNetwork | undefined>;
+}
+
+const cache = new WeakMap<Cluster, NetCache>();
 
 /** The host's interfaces and routes (cached per Cluster object: a Cluster is final data). */
 export function hostNet(cluster: Cluster, ref: HostRef): HostNetwork | undefined {
-  let byHost = cache.get(cluster);
-  if (byHost === undefined) cache.set(cluster, (byHost = new Map()));
-  const key = ref.kind === 'pod' ? `pod/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
-  if (!byHost.has(key)) byHost.set(key, hostNetwork(cluster, ref));
-  return byHost.get(key);
+  let c = cache.get(cluster);
+  if (c === undefined) cache.set(cluster, (c = { pods: new WeakMap(), byName: new Map() }));
+  if (ref.kind === 'pod') {
+    const known = c.pods.get(ref);
+    if (known !== undefined) return known.net;
+    const net = byName(c, cluster, ref, `pod/${ref.namespace}/${ref.name}`);
+    c.pods.set(ref, { net });
+    return net;
+  }
+  return byName(c, cluster, ref, ref.kind === 'node' ? ref.name : `${ref.kind}/${ref.name}`);
+}
+
+function byName(c: NetCache, cluster: Cluster, ref: HostRef, key: string): HostNetwork | undefined {
+  if (!c.byName.has(key)) c.byName.set(key, hostNetwork(cluster, ref));
+  return c.byName.get(key);
 }
 
 const withDummy = new WeakMap<object, WeakMap<HostNetwork, HostNetwork>>();
@@ -77,7 +95,8 @@ const isLoopback = (ip: string): boolean => ipToInt(ip) >>> 24 === 127;
 /** The interface holding a local address (127/8 is lo's), or undefined when not local. */
 export function localAddressIface(net: HostNetwork, ip: string): string | undefined {
   if (isLoopback(ip)) return 'lo';
-  return inetAddrs(net).find((a) => a.address === ip)?.iface;
+  for (const a of inetAddrs(net)) if (a.address === ip) return a.iface;
+  return undefined;
 }
 
 export function isLocalAddress(net: HostNetwork, ip: string): boolean {
@@ -100,7 +119,8 @@ export function addrTypeOf(net: HostNetwork, ip: string, iface: string | undefin
 
 /** inet_select_addr(dev, …, RT_SCOPE_UNIVERSE): the interface's primary global IPv4 address. */
 export function primaryAddress(net: HostNetwork, iface: string): string | undefined {
-  return inetAddrs(net).find((a) => a.iface === iface && !isLoopback(a.address))?.address;
+  for (const a of inetAddrs(net)) if (a.iface === iface && !isLoopback(a.address)) return a.address;
+  return undefined;
 }
 
 /** A FIB result: delivery to this host, or a unicast route out of a device. */
