@@ -120,14 +120,8 @@ export function natHook(ctx: Ctx, node: NodeCtx, skb: Skb, hook: Hook, devs: Hoo
   const before = skb.header;
   const res = natPacket(ct.entry, ct.dir, hook, ctPacketOf(skb));
   if (res.changes.length === 0) return ACCEPT;
-  const p = res.packet;
-  skb.header = withAddresses(before, {
-    src: p.src,
-    dst: p.dst,
-    ...(p.sport !== undefined ? { sport: p.sport } : {}),
-    ...(p.dport !== undefined ? { dport: p.dport } : {}),
-    ...(p.icmpId !== undefined ? { icmpId: p.icmpId } : {}),
-  });
+  // The rewritten conntrack packet carries the new addresses, ports and ICMP id.
+  skb.header = withAddresses(before, res.packet);
   if (!ctx.rec.on) return ACCEPT;
   const kind = ct.dir === 'ORIGINAL' ? manip : manip === 'dnat' ? 'unsnat' : 'undnat';
   ctx.rec.add(skb, {

@@ -235,16 +235,22 @@ export function walkConntrackOf(skb: Skb): ConntrackInfo {
 /** The header with the fields nf_nat_manip_pkt() rewrote. */
 export function withAddresses(
   h: PacketHeader,
-  p: { src: string; dst: string; sport?: number; dport?: number; icmpId?: number },
+  p: {
+    readonly src: string;
+    readonly dst: string;
+    readonly sport?: number | undefined;
+    readonly dport?: number | undefined;
+    readonly icmpId?: number | undefined;
+  },
 ): PacketHeader {
-  return {
-    ...h,
-    src: p.src,
-    dst: p.dst,
-    ...(p.sport !== undefined && h.sport !== undefined ? { sport: p.sport } : {}),
-    ...(p.dport !== undefined && h.dport !== undefined ? { dport: p.dport } : {}),
-    ...(p.icmpId !== undefined && h.icmp !== undefined
-      ? { icmp: { ...h.icmp, id: p.icmpId } }
-      : {}),
-  };
+  // A copy of `h` with the fields set in place: every field it sets is one `h` has, so the
+  // copy has h's fields in h's order (what a spread with overrides gives), without the
+  // temporary objects of conditional spreads.
+  const out: Mutable<PacketHeader> = Object.assign({}, h);
+  out.src = p.src;
+  out.dst = p.dst;
+  if (p.sport !== undefined && h.sport !== undefined) out.sport = p.sport;
+  if (p.dport !== undefined && h.dport !== undefined) out.dport = p.dport;
+  if (p.icmpId !== undefined && h.icmp !== undefined) out.icmp = { ...h.icmp, id: p.icmpId };
+  return out;
 }
