@@ -23,6 +23,7 @@ import { main } from '../src/cli/main';
 import { ipvsBench } from './ipvs';
 import { connectionsBench } from './connections';
 import { nftablesBench } from './nftables';
+import { scaleBench } from './scale';
 import {
   generateScaleScenario,
   loadScenario,
@@ -314,6 +315,7 @@ async function bench(): Promise<void> {
 
   nftablesBench();
   ipvsBench();
+  scaleBench();
 }
 
 const childIndex = process.argv.indexOf('--child-cli');

@@ -27,6 +27,10 @@ test('lesson 9, the same-node bridge, from start to end', async ({ page }) => {
   await page.getByTestId('lesson-09-same-node-bridge').click();
   await page.getByTestId('lesson-start').click();
   await lab.ready();
+  // The scenario picker names the lesson's scenario.
+  await expect(
+    page.getByRole('combobox', { name: 'Scenario' }).locator('option:checked'),
+  ).toHaveText(/^Lesson 9: /);
   await lab.shot('lesson-01-started');
 
   // Step 1: predict, then run; the check passes only once the lab shows the un-DNATed reply.
@@ -77,5 +81,50 @@ test('lesson 9, the same-node bridge, from start to end', async ({ page }) => {
   await page.reload();
   await lab.ready();
   await expect(page.getByTestId('lesson-complete')).toBeVisible();
+  expect(lab.foreign).toEqual([]);
+});
+
+test('lesson 8: the engine measures the scale experiment in the browser and charts it', async ({
+  page,
+}) => {
+  // Progress as a learner leaves it after lesson 8's first three steps (the panel replays them).
+  await page.addInitScript(() => {
+    if (localStorage.getItem('kube-proxy-lab:lessons:v1') !== null) return;
+    localStorage.setItem(
+      'kube-proxy-lab:lessons:v1',
+      JSON.stringify({
+        open: '08-iptables-vs-ipvs',
+        lessons: {
+          '08-iptables-vs-ipvs': {
+            step: 3,
+            done: ['same-packet', 'rr', 'sh'],
+            chosen: {},
+            answers: {},
+            hints: {},
+          },
+        },
+      }),
+    );
+  });
+  const lab = new LabPage(page);
+  await lab.open();
+  await page.getByTestId('lesson-continue').click();
+  await lab.ready();
+  const step = page.getByTestId('step-scale');
+  await step.getByLabel('The same as now').check();
+  await step.getByTestId('scale-measure').click();
+  const rows = step.getByTestId('scale-table').locator('tbody tr');
+  // Three modes at each of the five sizes, measured one size per worker call.
+  await expect(rows).toHaveCount(15, { timeout: 60_000 });
+  const cells = async (i: number) =>
+    (await rows.nth(i).locator('td').allTextContents()).map((c) => c.replace(/,/g, ''));
+  const first = await cells(0);
+  const last = await cells(12);
+  expect([first[0], first[1], last[0], last[1]]).toEqual(['iptables', '10', 'iptables', '1000']);
+  // iptables: one more KUBE-SERVICES rule tried per Service; IPVS: the same few rules.
+  expect(Number(last[4]) - Number(first[4])).toBe(990);
+  expect((await cells(13))[4]).toBe((await cells(1))[4]);
+  await expect(step.locator('svg.scale-plot polyline')).toHaveCount(6);
+  await lab.shot('lesson-08-scale-chart');
   expect(lab.foreign).toEqual([]);
 });

@@ -28,6 +28,12 @@ export type { CommandResult } from './commands/registry';
 export { runCommandLine } from './commands/registry';
 export { createLabRegistry } from './commands';
 export { generateScaleScenario } from './testing/scale-scenario';
+export {
+  measureScale,
+  measureScalePoint,
+  SCALE_ENDPOINTS_PER_SERVICE,
+  type ScalePoint,
+} from './sim/scale-experiment';
 export { createNftablesProxier, type NftablesProxier } from './kube-proxy';
 export { createNftState, nftApply, nftCommand, type NftState } from './nftables';
 export { generateLoadScenario, loadServiceIP } from './testing/load-scenario';

@@ -83,6 +83,11 @@ export interface Step {
   readonly batch?: { readonly command: string; readonly times: number };
   /** YAML the learner adds or changes in the editor, when the step asks for an edit. */
   readonly yaml?: string;
+  /**
+   * A chart the step shows, computed by the engine in the worker: `scale` is the scale
+   * experiment (rules and a first packet's cost per proxy mode as Services grow).
+   */
+  readonly chart?: 'scale';
   /** Value questions answered after running the commands (checked against the lab). */
   readonly ask?: readonly ValueQuestion[];
   readonly checks: readonly CheckSpec[];

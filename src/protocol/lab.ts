@@ -8,7 +8,7 @@
 import type { CheckResult } from './lessons';
 import type { TraceStep } from './trace';
 
-export const LAB_PROTOCOL_VERSION = 2;
+export const LAB_PROTOCOL_VERSION = 3;
 
 /** A scenario problem, positioned as the engine reports it (1-based line and column). */
 export interface LabDiagnostic {
@@ -151,6 +151,27 @@ export type Setting =
   | { readonly kind: 'hairpinMode'; readonly mode: 'hairpin-veth' | 'promiscuous-bridge' | 'none' }
   | { readonly kind: 'masqueradeAll'; readonly on: boolean };
 
+/**
+ * (v3) One point of the scale experiment, measured by the engine in the worker: N ClusterIP
+ * Services × 10 endpoints in one proxy mode, on node-1 (see src/engine/sim/scale-experiment.ts).
+ */
+export interface ScaleFigures {
+  readonly mode: ProxyModeName;
+  readonly services: number;
+  /** iptables rules (nat + filter), or nft rules in `ip kube-proxy`. */
+  readonly rules: number;
+  /** ipset members (IPVS) or nft set and map elements (nftables). */
+  readonly setElements: number;
+  readonly virtualServers: number;
+  readonly realServers: number;
+  /** Rules a new connection's first packet was evaluated against on node-1. */
+  readonly firstPacketRules: number;
+  /** Hash lookups among them (ipset, nft set/map, ip_vs service table). */
+  readonly firstPacketLookups: number;
+  /** node-1's boot and first sync, in the browser's milliseconds. */
+  readonly firstSyncMs: number;
+}
+
 /** The worker's API (exposed with comlink); every method answers JSON-safe data. */
 export interface LabApi {
   version(): number;
@@ -172,6 +193,11 @@ export interface LabApi {
   topology(): Topology;
   /** The scenario text with one setting changed (comments and layout kept). */
   withSetting(text: string, setting: Setting): string;
+  /**
+   * (v3) The scale experiment at `services` Services, every mode, on a throwaway cluster (the
+   * running one is not touched).
+   */
+  scalePoint(services: number): readonly ScaleFigures[];
   /** A lesson step begins: its trace checks count what happens from now on. */
   lessonBeginStep(): void;
   /** Judges a lesson step's checks against the running lab (src/lessons). */

@@ -13,6 +13,7 @@ import {
   explainText,
   hostView,
   loadScenario,
+  measureScale,
   runCommandLine,
   runScript,
   traceCursor,
@@ -27,6 +28,7 @@ import type {
   LabDiagnostic,
   LoadAnswer,
   RuleDiff,
+  ScaleFigures,
   SendAnswer,
   SendRequest,
   Setting,
@@ -173,6 +175,12 @@ export class LabSession implements LabApi {
 
   withSetting(text: string, setting: Setting): string {
     return withSetting(text, setting);
+  }
+
+  scalePoint(services: number): ScaleFigures[] {
+    // Bounded: the browser is not the place for 10,000 Services (npm run bench measures them).
+    const n = Math.max(1, Math.min(2_000, Math.floor(services)));
+    return measureScale(n, ['iptables', 'ipvs', 'nftables'], () => performance.now());
   }
 
   lessonBeginStep(): void {

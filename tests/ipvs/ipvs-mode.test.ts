@@ -109,6 +109,28 @@ describe('IPVS mode on the built-in scenario', () => {
     expect(list).toMatch(/Masq {4}1 {6}0 {10}1 {9}\n/);
   });
 
+  it('ipvsadm --rate: the estimator sees the traffic at its next 2 s tick, then decays', () => {
+    const world = lab();
+    const [, , now, tick, later] = run(
+      world,
+      [
+        'pod/client$ curl -sS http://10.96.1.1/',
+        'pod/client$ curl -sS http://10.96.1.1/',
+        'node-1$ ipvsadm -Ln --rate -t 10.96.1.1:80',
+        'node-1$ sleep 2; ipvsadm -Ln --rate -t 10.96.1.1:80',
+        'node-1$ sleep 60; ipvsadm -Ln --rate -t 10.96.1.1:80',
+      ].join('\n'),
+    );
+    const service = (out: string | undefined) =>
+      /^TCP {2}10\.96\.1\.1:80 +(.*)$/m.exec(out ?? '')![1]!;
+    expect(service(now).split(/\s+/)).toEqual(['0', '0', '0', '0', '0']);
+    // Two connections of 6 packets each way in: inpps (12<<9)/4 → 1 (ip_vs_est.c).
+    const [cps, inpps, , inbps] = service(tick).split(/\s+/).map(Number);
+    expect([cps, inpps]).toEqual([0, 1]);
+    expect(inbps).toBeGreaterThan(0);
+    expect(service(later).split(/\s+/).slice(0, 3)).toEqual(['0', '0', '0']);
+  });
+
   it('a virtual server without real servers answers ICMP port unreachable (ip_vs_leave)', () => {
     const world = lab();
     const cursor = traceCursor(world);

@@ -121,4 +121,42 @@ describe.skipIf(reason !== undefined || !hasIpset)('ipset against the real kerne
       expect(run(['ipset', 'list']).stdout).toBe(runIpset(state, env, ['list']).stdout);
     });
   });
+
+  it('a hash set outgrows its 1024 buckets: the kernel doubles the table as kube-proxy adds Services', () => {
+    // KUBE-CLUSTER-IP of a cluster with thousands of Services: a bucket holds 12 entries
+    // (bucketsize 12); the 13th makes ip_set_hash_gen.h's mtype_add return -EAGAIN, and
+    // mtype_resize rehashes into 2^(bits+1) buckets. Member order, hashsize and "Size in
+    // memory" all change with it.
+    const lines = [
+      'create S hash:ip,port family inet hashsize 1024 maxelem 65536 initval 0x12345678',
+    ];
+    for (let i = 0; i < 12_000; i++) {
+      const o = 100 + i;
+      lines.push(`add S 10.${96 + (o >> 16)}.${(o >> 8) & 255}.${o & 255},tcp:80`);
+    }
+    const env: IpsetEnv = { references: () => 0, initval: () => 0 };
+    withNetns((run) => {
+      for (const n of [3_000, 5_000, 12_000]) {
+        const input = `${lines.slice(0, n + 1).join('\n')}\n`;
+        const state = createIpsetState();
+        run(['ipset', 'destroy']);
+        expect(run(['ipset', 'restore'], input).stderr).toBe('');
+        expect(runIpset(state, env, ['restore'], input).stderr).toBe('');
+        // Deleting some and adding others reuses freed slots in the grown table too.
+        const churn = lines.slice(1, 400).map((l) => l.replace(/^add/, 'del'));
+        const again = lines.slice(1, 200);
+        for (const batch of [churn, again]) {
+          const text = `${batch.join('\n')}\n`;
+          expect(run(['ipset', 'restore'], text).stderr).toBe('');
+          expect(runIpset(state, env, ['restore'], text).stderr).toBe('');
+        }
+        const real = run(['ipset', 'list', 'S']).stdout;
+        const engine = runIpset(state, env, ['list', 'S']).stdout;
+        expect(engine.split('\n').slice(0, 8), `${n} entries: header`).toEqual(
+          real.split('\n').slice(0, 8),
+        );
+        expect(engine === real, `${n} entries: the members in the kernel's order`).toBe(true);
+      }
+    });
+  });
 });

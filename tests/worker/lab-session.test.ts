@@ -137,3 +137,24 @@ describe('IPVS mode through the session', () => {
     expect(lab.views('node-1').rulesCommand).toBe('ipvsadm -Ln');
   });
 });
+
+describe('the scale experiment through the session', () => {
+  it('measures every mode on a throwaway cluster and leaves the running one alone', () => {
+    const lab = new LabSession();
+    const before = lab.views('node-1').rules;
+    const points = lab.scalePoint(10);
+    expect(points.map((p) => [p.mode, p.services])).toEqual([
+      ['iptables', 10],
+      ['ipvs', 10],
+      ['nftables', 10],
+    ]);
+    // iptables' first packet tries every KUBE-SERVICES rule; nftables and IPVS look it up.
+    const [ipt, ipvs, nft] = points;
+    expect(ipt!.firstPacketRules).toBeGreaterThan(nft!.firstPacketRules);
+    expect(ipvs!.virtualServers).toBe(10);
+    expect(JSON.parse(JSON.stringify(points))).toEqual(points);
+    expect(lab.views('node-1').rules).toBe(before);
+    // Out-of-range sizes are bounded, not run.
+    expect(lab.scalePoint(0)[0]!.services).toBe(1);
+  });
+});

@@ -19,6 +19,7 @@ import type { Hook, PacketHeader } from '../../protocol/trace';
 import {
   connTransition,
   dropConn,
+  estimatorCatchUp,
   expireConns,
   findConnOut,
   findService,
@@ -60,9 +61,15 @@ function ipvsOf(ctx: Ctx, node: NodeCtx): IpvsState | undefined {
 const serviceName = (s: { protocol: string; addr: string; port: number }): string =>
   `${s.protocol.padEnd(4)} ${s.addr}:${s.port}`;
 
-function countIn(svc: VirtualService | undefined, conn: IpvsConn, bytes: number): void {
+function countIn(
+  svc: VirtualService | undefined,
+  conn: IpvsConn,
+  bytes: number,
+  now: number,
+): void {
   for (const st of [svc?.stats, conn.dest?.stats]) {
     if (st === undefined) continue;
+    estimatorCatchUp(st, now);
     st.inpkts++;
     st.inbytes += bytes;
   }
@@ -160,7 +167,7 @@ export function ipvsRequest(
     conn = r.conn;
     action = r.viaTemplate ? 'persistent' : 'schedule';
   }
-  countIn(svc, conn, h.length);
+  countIn(svc, conn, h.length, now);
   connTransition(ipvs, conn, 'input', flags, conn.dest?.fwd !== 'Masq', now);
   const dest = conn.dest!;
   const before = skb.header;
@@ -245,6 +252,7 @@ export function ipvsReply(
   const svc = findService(ipvs, protocol, conn.vaddr, conn.vport);
   for (const st of [svc?.stats, conn.dest?.stats]) {
     if (st === undefined) continue;
+    estimatorCatchUp(st, now);
     st.outpkts++;
     st.outbytes += h.length;
   }

@@ -3,15 +3,10 @@
  * del, test, flush, destroy, restore, version; its output and error texts as the real tool
  * prints them ("ipset v7.17: …" on stderr).
  */
+import { addElement, deleteElement, flushSet, hasElement, memorySize, members } from './hash-table';
 import {
-  addElement,
   createSet,
-  deleteElement,
   findSet,
-  flushSet,
-  hasElement,
-  memorySize,
-  members,
   parseElement,
   REVISIONS,
   SET_TYPES,

@@ -1,11 +1,11 @@
 /**
  * IP sets as the kernel keeps them (net/netfilter/ipset): the five types kube-proxy uses, their
- * elements, and the bucket layout of hash types (ip_set_hash_gen.h: jhash2 of the element
- * struct with the set's initval, 2^htable_bits buckets, slots added two at a time), which decides
- * the order `ipset list` prints members in and the "Size in memory" figure.
+ * elements as `ipset add` parses them, and the packet test iptables' `-m set` makes. The hash
+ * types' table (bucket layout, growth, member order, memory) is in ./hash-table.ts.
  */
-import { cidrContains, cidrParse, ipIsValid, ipToInt } from '../model/ip';
-import { jhash2 } from './jhash';
+import { cidrContains, cidrParse, ipIsValid } from '../model/ip';
+import type { Bucket } from './hash-table';
+import { hasElement } from './hash-table';
 
 export type SetType =
   'hash:ip' | 'hash:ip,port' | 'hash:ip,port,ip' | 'hash:ip,port,net' | 'bitmap:port';
@@ -27,26 +27,6 @@ export const REVISIONS: Readonly<Record<SetType, number>> = {
   'bitmap:port': 3,
 };
 
-/** Element struct size (dsize) and the set's fixed memory, as measured on kernel 6.18. */
-const DSIZE: Readonly<Record<SetType, number>> = {
-  'hash:ip': 4,
-  'hash:ip,port': 8,
-  'hash:ip,port,ip': 12,
-  'hash:ip,port,net': 12,
-  'bitmap:port': 0,
-};
-const BASE_MEMORY: Readonly<Record<SetType, number>> = {
-  'hash:ip': 216,
-  'hash:ip,port': 216,
-  'hash:ip,port,ip': 208,
-  'hash:ip,port,net': 464,
-  'bitmap:port': 72,
-};
-/** struct hbucket without its slots (rcu head, size, pos, used bitmap). */
-const BUCKET_HEADER = 32;
-/** AHASH_INIT_SIZE: a bucket's slots grow two at a time. */
-const AHASH_INIT_SIZE = 2;
-
 export interface Element {
   readonly ip?: string;
   readonly proto?: 'tcp' | 'udp' | 'sctp';
@@ -60,13 +40,19 @@ export interface Element {
 export interface IpSet {
   readonly name: string;
   readonly type: SetType;
-  readonly hashsize: number;
+  /** jhash_size(htable_bits): grows when a full bucket needs one more slot. */
+  hashsize: number;
   readonly maxelem: number;
   readonly initval: number;
   /** bitmap:port range. */
   readonly range?: { readonly from: number; readonly to: number };
-  /** Hash types: bucket index → slots in order (undefined = a deleted slot). */
-  readonly buckets: Map<number, (Element | undefined)[]>;
+  /** Hash types: bucket index → bucket. */
+  buckets: Map<number, Bucket>;
+  /**
+   * The bucket memory the kernel books (hregion[].ext_size): every allocation step adds
+   * ext_size(AHASH_INIT_SIZE), a freed bucket gives back ext_size(size), a shrink one step.
+   */
+  extSize: number;
   /** bitmap:port: the ports set. */
   readonly ports: Set<number>;
   count: number;
@@ -79,44 +65,6 @@ export interface IpsetState {
 
 export function createIpsetState(): IpsetState {
   return { sets: [] };
-}
-
-const PROTO_NUMBERS = { tcp: 6, udp: 17, sctp: 132 } as const;
-
-/** The u32 the kernel reads from a network-order address (little-endian load on x86). */
-const leIp = (ip: string): number => {
-  const v = ipToInt(ip);
-  return (((v & 0xff) << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24)) >>> 0;
-};
-const lePort = (port: number): number => ((port >>> 8) | ((port & 0xff) << 8)) >>> 0;
-
-/** The element struct as u32 words (hash_ip4_elem, hash_ipport4_elem, …). */
-function keyWords(type: SetType, e: Element): number[] {
-  const proto = e.proto === undefined ? 0 : PROTO_NUMBERS[e.proto];
-  switch (type) {
-    case 'hash:ip':
-      return [leIp(e.ip!)];
-    case 'hash:ip,port':
-      return [leIp(e.ip!), (lePort(e.port!) | (proto << 16)) >>> 0];
-    case 'hash:ip,port,ip':
-      return [leIp(e.ip!), leIp(e.ip2!), (lePort(e.port!) | (proto << 16)) >>> 0];
-    case 'hash:ip,port,net':
-      return [
-        leIp(e.ip!),
-        leIp(e.ip2!),
-        (lePort(e.port!) | (((e.cidr ?? 32) - 1) << 16) | (proto << 24)) >>> 0,
-      ];
-    default:
-      return [];
-  }
-}
-
-/** fls(hashsize - 1): the hash table has 2^bits buckets. */
-const htableBits = (hashsize: number): number => 32 - Math.clz32(Math.max(1, hashsize - 1));
-
-function bucketOf(set: IpSet, e: Element): number {
-  const mask = (1 << htableBits(set.hashsize)) - 1;
-  return jhash2(keyWords(set.type, e), set.initval) & mask;
 }
 
 /** Parses an element as `ipset add` does for the set's type; a string is the error text. */
@@ -172,75 +120,9 @@ export function createSet(
   state: IpsetState,
   spec: Pick<IpSet, 'name' | 'type' | 'hashsize' | 'maxelem' | 'initval' | 'range'>,
 ): IpSet {
-  const set: IpSet = { ...spec, buckets: new Map(), ports: new Set(), count: 0 };
+  const set: IpSet = { ...spec, buckets: new Map(), extSize: 0, ports: new Set(), count: 0 };
   state.sets.push(set);
   return set;
-}
-
-export function hasElement(set: IpSet, e: Element): boolean {
-  if (set.type === 'bitmap:port') return set.ports.has(e.port!);
-  return (set.buckets.get(bucketOf(set, e)) ?? []).some((x) => x?.text === e.text);
-}
-
-/** mtype_add(): a deleted slot of the bucket is reused first, else the bucket grows. */
-export function addElement(set: IpSet, e: Element): 'added' | 'exists' {
-  if (hasElement(set, e)) return 'exists';
-  set.count++;
-  if (set.type === 'bitmap:port') {
-    set.ports.add(e.port!);
-    return 'added';
-  }
-  const b = bucketOf(set, e);
-  const slots = set.buckets.get(b) ?? [];
-  const free = slots.indexOf(undefined);
-  if (free >= 0) slots[free] = e;
-  else slots.push(e);
-  set.buckets.set(b, slots);
-  return 'added';
-}
-
-export function deleteElement(set: IpSet, e: Element): 'deleted' | 'missing' {
-  if (!hasElement(set, e)) return 'missing';
-  set.count--;
-  if (set.type === 'bitmap:port') {
-    set.ports.delete(e.port!);
-    return 'deleted';
-  }
-  const b = bucketOf(set, e);
-  const slots = set.buckets.get(b)!;
-  slots[slots.findIndex((x) => x?.text === e.text)] = undefined;
-  // mtype_del(): a bucket left without entries is freed.
-  if (slots.every((x) => x === undefined)) set.buckets.delete(b);
-  return 'deleted';
-}
-
-export function flushSet(set: IpSet): void {
-  set.buckets.clear();
-  set.ports.clear();
-  set.count = 0;
-}
-
-/** Members in the order the kernel dumps them: buckets in index order, slots in order. */
-export function members(set: IpSet): string[] {
-  if (set.type === 'bitmap:port') return [...set.ports].sort((a, b) => a - b).map(String);
-  const out: string[] = [];
-  for (const b of [...set.buckets.keys()].sort((x, y) => x - y))
-    for (const e of set.buckets.get(b)!) if (e !== undefined) out.push(e.text);
-  return out;
-}
-
-/** "Size in memory": the fixed part plus each allocated bucket (slots grown by two). */
-export function memorySize(set: IpSet): number {
-  if (set.type === 'bitmap:port') {
-    const bits = (set.range?.to ?? 65535) - (set.range?.from ?? 0) + 1;
-    return BASE_MEMORY[set.type] + Math.ceil(bits / 64) * 8;
-  }
-  let size = BASE_MEMORY[set.type];
-  for (const slots of set.buckets.values()) {
-    const n = Math.ceil(slots.length / AHASH_INIT_SIZE) * AHASH_INIT_SIZE;
-    size += BUCKET_HEADER + n * DSIZE[set.type];
-  }
-  return size;
 }
 
 /** Does the packet's (addr, port, proto) tuple, read in the `dims` directions, belong to the set? */
@@ -252,7 +134,7 @@ export function testTuple(
   const proto = tuple.proto as 'tcp' | 'udp' | 'sctp' | undefined;
   if (set.type === 'hash:ip,port,net') {
     // The kernel tries each cidr the set holds, longest first; the lab walks its elements.
-    for (const slots of set.buckets.values())
+    for (const { slots } of set.buckets.values())
       for (const e of slots) {
         if (e === undefined || e.ip !== tuple.ip || e.port !== tuple.port || e.proto !== proto)
           continue;

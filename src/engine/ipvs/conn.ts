@@ -7,6 +7,7 @@
  * (tcp_state_active(): ESTABLISHED, SYN_SENT, SYN_RECV, SYNACK on current kernels).
  * Entries expire lazily: every reader passes the virtual time.
  */
+import { estimatorCatchUp } from './estimator';
 import { schedule, type SchedPacket } from './schedulers';
 import {
   TCP_STATES,
@@ -260,6 +261,8 @@ export function scheduleConn(
     }
   } else dest = schedule(svc, pkt);
   if (dest === undefined) return { kind: 'no-dest' };
+  estimatorCatchUp(dest.stats, now);
+  estimatorCatchUp(svc.stats, now);
   dest.stats.conns++;
   svc.stats.conns++;
   return { kind: 'conn', conn: newConn(ipvs, svc, pkt, dest, false, now), viaTemplate };

@@ -3,6 +3,7 @@
  * schedulers, the connection table, and what ipvsadm prints. Pure data and functions.
  */
 export * from './types';
+export { estimatorCatchUp, readRates, ESTIMATOR_TICK_MS } from './estimator';
 export {
   addDest,
   addService,

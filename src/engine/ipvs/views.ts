@@ -6,6 +6,7 @@
  */
 import { ipToInt } from '../model/ip';
 import { expireConns, secondsLeft } from './conn';
+import { readRates } from './estimator';
 import {
   IPVS_PROTOCOL_NUMBERS,
   SVC_F_PERSISTENT,
@@ -116,10 +117,7 @@ function statsCols(s: IpvsStats, exact: boolean): string {
     .join('');
 }
 
-/** The lab has no rate estimator running between commands: rates read 0 (documented). */
-const ZERO_RATES: IpvsStats = { conns: 0, inpkts: 0, outpkts: 0, inbytes: 0, outbytes: 0 };
-
-function serviceEntry(svc: VirtualService, opts: ListOptions): string {
+function serviceEntry(svc: VirtualService, opts: ListOptions, now: number): string {
   // "%-4s %s", cut at 33 characters for IPv4.
   const name = `${pad(svc.protocol, 4)} ${addrPort(svc.addr, svc.port, svc.protocol, opts)}`.slice(
     0,
@@ -128,7 +126,8 @@ function serviceEntry(svc: VirtualService, opts: ListOptions): string {
   const exact = opts.exact ?? false;
   let out: string;
   if (opts.format === 'stats') out = pad(name, 33) + statsCols(svc.stats, exact);
-  else if (opts.format === 'rate') out = pad(name, 33) + statsCols(ZERO_RATES, exact);
+  else if (opts.format === 'rate')
+    out = pad(name, 33) + statsCols(readRates(svc.stats, now), exact);
   else {
     out = `${name} ${svc.scheduler}`;
     if (svc.flags & (SVC_F_SCHED1 | SVC_F_SCHED2 | SVC_F_SCHED3)) out += ` (${schedFlags(svc)})`;
@@ -141,9 +140,11 @@ function serviceEntry(svc: VirtualService, opts: ListOptions): string {
   for (const d of glibcMergeSort(svc.destinations, cmpDests)) {
     const dname = addrPort(d.addr, d.port, svc.protocol, opts).slice(0, 28);
     if (opts.format === 'stats') out += `  -> ${pad(dname, 28)}${statsCols(d.stats, exact)}\n`;
-    else if (opts.format === 'rate')
-      out += `  -> ${pad(dname, 28)} ${lpad('0', 8)} ${lpad('0', 8)} ${lpad('0', 8)}${largeNum(0, exact)}${largeNum(0, exact)}\n`;
-    else
+    else if (opts.format === 'rate') {
+      // print_service_entry(): "%8u %8u %8u" for the real server's cps and pps, then bps.
+      const r = readRates(d.stats, now);
+      out += `  -> ${pad(dname, 28)} ${lpad(String(r.conns), 8)} ${lpad(String(r.inpkts), 8)} ${lpad(String(r.outpkts), 8)}${largeNum(r.inbytes, exact)}${largeNum(r.outbytes, exact)}\n`;
+    } else
       out += `  -> ${pad(dname, 28)} ${pad(d.fwd, 7)} ${pad(String(d.weight), 6)} ${pad(String(d.activeConns), 10)} ${pad(String(d.inactConns), 10)}\n`;
   }
   return out;
@@ -153,7 +154,7 @@ function serviceEntry(svc: VirtualService, opts: ListOptions): string {
 export function renderIpvsList(ipvs: IpvsState, opts: ListOptions, now: number): string {
   expireConns(ipvs, now);
   let out = `IP Virtual Server version 1.2.1 (size=${CONN_TAB_SIZE})\n${title(opts.format)}`;
-  for (const svc of glibcMergeSort(ipvs.services, cmpServices)) out += serviceEntry(svc, opts);
+  for (const svc of glibcMergeSort(ipvs.services, cmpServices)) out += serviceEntry(svc, opts, now);
   return out;
 }
 
@@ -165,7 +166,7 @@ export function renderIpvsService(
   now: number,
 ): string {
   expireConns(ipvs, now);
-  return title(opts.format) + serviceEntry(svc, opts);
+  return title(opts.format) + serviceEntry(svc, opts, now);
 }
 
 const hex = (n: number, width: number): string =>

@@ -241,8 +241,8 @@ export const lesson: Lesson = {
       title: { 'zh-CN': 'Service 越来越多', en: 'More and more Services' },
       body: {
         'zh-CN':
-          'iptables 模式下，KUBE-SERVICES 每个 Service 端口一条规则，包要从上往下逐条匹配：查找代价随 Service 数线性增长，每次同步要写的规则也越来越多（第 2 课）。IPVS 模式下 KUBE-SERVICES 只剩几条固定规则，Service 的地址放进 ipset `KUBE-CLUSTER-IP`（哈希集合），虚拟服务本身也在哈希表里查找，代价与 Service 数无关。',
-        en: 'In iptables mode KUBE-SERVICES has one rule per Service port and a packet is matched against them top to bottom: the lookup cost grows linearly with the Services, and every sync writes more rules (lesson 2). In IPVS mode KUBE-SERVICES keeps a few fixed rules; the Services’ addresses go into the ipset `KUBE-CLUSTER-IP` (a hash set), and virtual servers are found in a hash table too, at a cost that does not depend on the number of Services.',
+          'iptables 模式下，KUBE-SERVICES 每个 Service 端口一条规则，包要从上往下逐条匹配：查找代价随 Service 数线性增长，每次同步要写的规则也越来越多（第 2 课）。IPVS 模式下 KUBE-SERVICES 只剩几条固定规则，Service 的地址放进 ipset `KUBE-CLUSTER-IP`（哈希集合），虚拟服务本身也在哈希表里查找，代价与 Service 数无关。\n\n下面的图由引擎当场测量：点“测量”，它为每种模式搭出 10 到 1000 个 Service（每个 10 个端点）的集群，数出 node-1 上的规则数，以及一条新连接的第一个包被比对过的规则数。',
+        en: 'In iptables mode KUBE-SERVICES has one rule per Service port and a packet is matched against them top to bottom: the lookup cost grows linearly with the Services, and every sync writes more rules (lesson 2). In IPVS mode KUBE-SERVICES keeps a few fixed rules; the Services’ addresses go into the ipset `KUBE-CLUSTER-IP` (a hash set), and virtual servers are found in a hash table too, at a cost that does not depend on the number of Services.\n\nThe chart below is measured by the engine on the spot: press Measure and it builds clusters of 10 to 1,000 Services (10 endpoints each) in every mode, counts the rules on node-1, and the rules a new connection’s first packet was compared with.',
       },
       predict: [
         {
@@ -267,6 +267,7 @@ export const lesson: Lesson = {
         'node-1$ ipset list KUBE-CLUSTER-IP',
         'node-1$ lab sync',
       ],
+      chart: 'scale',
       ask: [
         {
           kind: 'value',

@@ -2,7 +2,8 @@
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { useLab } from '../store';
-import { PRESETS } from './presets';
+import { findLesson } from '../../lessons/catalog';
+import { lessonOfPreset, PRESETS } from './presets';
 
 export function TopBar() {
   const { t, i18n } = useTranslation();
@@ -14,6 +15,10 @@ export function TopBar() {
   const panelsOpen = useLab((s) => s.editorOpen);
   const togglePanels = useLab((s) => s.toggleEditor);
   const lang = (i18n.language === 'zh-CN' ? 'zh-CN' : 'en') as Language;
+  // A lesson's scenario is not a preset: the picker names it (and it stays selectable text
+  // only; choosing a preset replaces it).
+  const lesson = findLesson(lessonOfPreset(presetId) ?? '');
+  const known = PRESETS.some((p) => p.id === presetId);
   return (
     <header className="top-bar">
       <h1>kube-proxy-lab</h1>
@@ -27,6 +32,13 @@ export function TopBar() {
             if (p) void loadPreset(p.id, p.text);
           }}
         >
+          {!known && (
+            <option value={presetId} disabled>
+              {lesson !== undefined
+                ? t('top.lessonScenario', { n: lesson.number, title: lesson.title[lang] })
+                : t('top.ownScenario')}
+            </option>
+          )}
           {PRESETS.map((p) => (
             <option key={p.id} value={p.id}>
               {p.title[lang]}

@@ -37,3 +37,13 @@ export const PRESETS: readonly Preset[] = [
       return { id, title: titleOf(READMES[path.replace('scenario.yaml', 'README.md')], id), text };
     }),
 ];
+
+/** The picker's id for a lesson's scenario, loaded from the lessons panel. */
+export function lessonPresetId(lessonId: string): string {
+  return `lesson:${lessonId}`;
+}
+
+/** The lesson a preset id names, if it is a lesson's scenario. */
+export function lessonOfPreset(presetId: string): string | undefined {
+  return presetId.startsWith('lesson:') ? presetId.slice('lesson:'.length) : undefined;
+}

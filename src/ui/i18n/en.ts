@@ -2,6 +2,8 @@
 export const EN = {
   top: {
     preset: 'Scenario',
+    lessonScenario: 'Lesson {{n}}: {{title}}',
+    ownScenario: 'Your scenario',
     large: 'Large text',
     focus: 'Graph only',
     language: 'Language',

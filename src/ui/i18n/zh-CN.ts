@@ -4,6 +4,8 @@ import type { Catalogue } from './en';
 export const ZH: Catalogue = {
   top: {
     preset: '场景',
+    lessonScenario: '第 {{n}} 课：{{title}}',
+    ownScenario: '自己的场景',
     large: '大字号',
     focus: '只看拓扑',
     language: '语言',

@@ -107,7 +107,7 @@ function LessonView(props: {
   const start = async (mode: 'fresh' | 'continue') => {
     setBusy(true);
     try {
-      await host.loadScenario(lesson.scenario);
+      await host.loadScenario(lesson.id, lesson.scenario);
       if (mode === 'fresh') update({ step: 0, done: [], chosen: {}, answers: {}, hints: {} });
       else {
         for (const step of lesson.steps) {

@@ -9,6 +9,7 @@ import { renderCheckMessage } from '../../lessons/messages';
 import type { ChoiceQuestion, Lang, Lesson } from '../../lessons/types';
 import type { CommandOutput, LessonHost } from './host';
 import { Markup } from './Markup';
+import { ScaleChart } from './ScaleChart';
 import type { LessonProgress } from './progress';
 import { t } from './strings';
 
@@ -176,6 +177,7 @@ export function StepView({ lesson, index, lang, host, progress, update, active }
               )}
             </div>
           )}
+          {step.chart === 'scale' && <ScaleChart host={host} lang={lang} />}
           {(step.ask ?? []).map((q) => (
             <label key={q.id} className="ask">
               <Markup text={q.prompt[lang]} />

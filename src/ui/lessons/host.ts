@@ -2,6 +2,7 @@
  * What the lessons panel needs from the rest of the lab. The app wires it to its store and the
  * worker; the panel itself knows nothing about either (and nothing about the engine).
  */
+import type { ScaleFigures } from '../../protocol/lab';
 import type { CheckResult } from '../../protocol/lessons';
 
 export interface CommandOutput {
@@ -12,7 +13,7 @@ export interface CommandOutput {
 
 export interface LessonHost {
   /** Replaces the editor's scenario with the lesson's and (re)starts the lab on it. */
-  loadScenario(text: string): Promise<void>;
+  loadScenario(lessonId: string, text: string): Promise<void>;
   /** Adds a YAML document to the end of the editor's scenario and applies it. */
   appendAndApply(yaml: string): Promise<void>;
   /** Replaces the first `from` in the editor's scenario with `to` and applies it. */
@@ -21,6 +22,8 @@ export interface LessonHost {
   run(line: string): Promise<CommandOutput>;
   /** From now on, only what happens counts for the current step's checks. */
   beginStep(): Promise<void>;
+  /** The scale experiment at `services` Services, every mode, measured in the worker. */
+  scalePoint(services: number): Promise<readonly ScaleFigures[]>;
   /** Runs a step's checks in the worker, against the lab as it is now. */
   check(
     lessonId: string,

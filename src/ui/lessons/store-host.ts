@@ -7,6 +7,7 @@
 import type { LabCaller } from '../store/types';
 import type { AppStore } from '../store';
 import type { CommandOutput, LessonHost } from './host';
+import { lessonPresetId } from '../app/presets';
 
 /** `pod/client$ curl …` → target and command, as the lab's scripts write them. */
 export function splitPrompt(line: string): { target: string; command: string } | undefined {
@@ -17,8 +18,9 @@ export function splitPrompt(line: string): { target: string; command: string } |
 
 export function createLessonHost(store: AppStore, lab: LabCaller): LessonHost {
   return {
-    async loadScenario(text) {
-      await store.getState().loadPreset('lesson', text);
+    async loadScenario(lessonId, text) {
+      // The scenario picker names the lesson (src/ui/app/presets.ts: lessonPresetId).
+      await store.getState().loadPreset(lessonPresetId(lessonId), text);
     },
     async appendAndApply(yaml) {
       const s = store.getState();
@@ -43,6 +45,9 @@ export function createLessonHost(store: AppStore, lab: LabCaller): LessonHost {
     },
     async beginStep() {
       await lab.call('lessonBeginStep');
+    },
+    async scalePoint(services) {
+      return lab.call('scalePoint', services);
     },
     async check(lessonId, stepIndex, answers) {
       return lab.call('lessonCheck', lessonId, stepIndex, answers);

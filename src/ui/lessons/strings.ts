@@ -39,6 +39,32 @@ const STRINGS = {
   lessonDone: { 'zh-CN': '本课完成！', en: 'Lesson complete!' },
   progress: { 'zh-CN': '{done}/{total} 步', en: '{done}/{total} steps' },
   histogram: { 'zh-CN': '每个后端的连接数', en: 'Connections per endpoint' },
+  scaleTitle: {
+    'zh-CN': 'Service 增长时：规则数与第一个包的查找代价（三种模式）',
+    en: 'As Services grow: rules, and the cost of a first packet (all three modes)',
+  },
+  scaleMeasure: {
+    'zh-CN': '测量（10 到 1000 个 Service）',
+    en: 'Measure (10 to 1,000 Services)',
+  },
+  scaleMeasuring: { 'zh-CN': '正在测量 {n} 个 Service…', en: 'Measuring {n} Services…' },
+  scaleRules: { 'zh-CN': 'node-1 上的规则数', en: 'Rules on node-1' },
+  scaleFirstPacket: {
+    'zh-CN': '第一个包比对过的规则数',
+    en: 'Rules the first packet was compared with',
+  },
+  scaleServices: { 'zh-CN': 'Service 数', en: 'Services' },
+  scaleMode: { 'zh-CN': '模式', en: 'Mode' },
+  scaleRulesCol: { 'zh-CN': '规则', en: 'Rules' },
+  scaleSets: { 'zh-CN': 'ipset / 集合元素', en: 'ipset / set elements' },
+  scaleFirstPacketCol: { 'zh-CN': '第一个包比对的规则', en: 'First packet: rules' },
+  scaleLookups: { 'zh-CN': '其中哈希查找', en: 'of which hash lookups' },
+  scaleSync: { 'zh-CN': '首次同步（毫秒）', en: 'First sync (ms)' },
+  scaleNote: {
+    'zh-CN':
+      '由引擎在本浏览器里当场测量：N 个 ClusterIP Service，每个 10 个端点；node-1 上一个 Pod 向 iptables 模式下 KUBE-SERVICES 里排在最后的那个 Service 发起新连接（iptables 的最坏情况）。规则数 = nat 与 filter 表（含 kubelet 的规则），nftables 模式为 ip kube-proxy 表。同步时间取决于这台电脑。`npm run bench` 一直测到 10000 个 Service。',
+    en: 'Measured now by the engine in this browser: N ClusterIP Services with 10 endpoints each; a pod on node-1 opens a new connection to the Service whose rule is last in iptables mode’s KUBE-SERVICES (iptables’ worst case). Rules = the nat and filter tables (kubelet’s rules included), or the ip kube-proxy table in nftables mode. Sync times depend on this computer. `npm run bench` goes on to 10,000 Services.',
+  },
 } as const;
 
 export type StringId = keyof typeof STRINGS;
