@@ -16,7 +16,7 @@ import {
 import type { NftState } from '../nftables';
 import type { HostNetwork, HostRef } from '../routing';
 import { kernelNet } from './net';
-import { ctPacketOf, walkPacketOf, type HookDevices, type Skb } from './packet';
+import { ctPacketOf, walkPacketOf, withField, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
 import { nodeDatapath, type NodeDatapath } from './state';
 import type { Ctx, DropReason, Outcome, RejectedAt } from './types';
@@ -136,7 +136,7 @@ export function walkTable(
   const packet = walkPacketOf(skb, devs);
   const r = traverseTable(node.nf, table, hook, packet, walkContext(ctx, node, skb), opts);
   if (r.steps.length > 0) ctx.rec.walk(skb, place(node.ref, hookIface(hook, devs)), hook, r.steps);
-  if (r.packet.mark !== skb.header.mark) skb.header = { ...skb.header, mark: r.packet.mark };
+  if (r.packet.mark !== skb.header.mark) skb.header = withField(skb.header, 'mark', r.packet.mark);
   if (r.ctmark !== undefined && skb.ct !== undefined) {
     ctSetMark(node.dp.conntrack, skb.ct.entry, r.ctmark, ctx.world.clock.now());
   }
@@ -235,7 +235,7 @@ export function leaveNamespace(skb: Skb): void {
   skb.ctInvalid = undefined;
   skb.physIn = undefined;
   skb.localOrigin = undefined;
-  if (skb.header.mark !== 0) skb.header = { ...skb.header, mark: 0 };
+  if (skb.header.mark !== 0) skb.header = withField(skb.header, 'mark', 0);
 }
 
 /** The packet ends here, dropped: a verdict step and the outcome. */

@@ -8,7 +8,7 @@
 import type { HostRef } from '../routing';
 import { dropped } from './hooks';
 import { fibLookup, hostNet, martianSource } from './net';
-import { hostLabel, type Skb } from './packet';
+import { hostLabel, withField, type Skb } from './packet';
 import { place, why } from './recorder';
 import type { Ctx, Outcome } from './types';
 
@@ -72,7 +72,7 @@ export function hostOutput(ctx: Ctx, host: HostRef, skb: Skb): Outcome {
       why('datapath.drop.no-route', { dst: skb.header.dst }),
     );
   }
-  if (skb.header.src === '0.0.0.0') skb.header = { ...skb.header, src: fib.src };
+  if (skb.header.src === '0.0.0.0') skb.header = withField(skb.header, 'src', fib.src);
   skb.localOrigin = true;
   const oif = fib.type === 'local' ? 'lo' : fib.dev;
   if (ctx.rec.on)

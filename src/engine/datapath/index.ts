@@ -27,7 +27,7 @@ import { hostOutput, hostReceive } from './hosts';
 import { nodeOutput, nodeReceive } from './ipv4';
 import { transmit } from './link';
 import { effectiveHost } from './net';
-import { DEFAULT_TTL, hostLabel, newSkb } from './packet';
+import { DEFAULT_TTL, hostLabel, newSkb, withField } from './packet';
 import { place, Recorder, why, type TraceDetail } from './recorder';
 import { reject } from './reject';
 import { datapathState } from './state';
@@ -93,7 +93,7 @@ export function sendPacket(
   const skb = newSkb(
     ctx.newPacketId(),
     // Headers are never changed in place (a rewrite makes a new one): the sender's is kept.
-    packet.ttl !== undefined ? packet : { ...packet, ttl: DEFAULT_TTL },
+    packet.ttl !== undefined ? packet : withField(packet, 'ttl', DEFAULT_TTL),
     opts.retransmission === true,
   );
   const host = effectiveHost(world.cluster, from);

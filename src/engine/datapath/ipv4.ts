@@ -22,7 +22,7 @@ import { forwardHook, postrouting, prerouting } from './ipv4-hooks';
 import { natHook } from './nat';
 import { nftFilter } from './nft-hooks';
 import { fibLookup, martianSource, type FibResult } from './net';
-import { DEFAULT_TTL, type HookDevices, type Skb } from './packet';
+import { DEFAULT_TTL, withField, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
 import { nodeSysctl } from './state';
 import type { Ctx, DropReason, Outcome } from './types';
@@ -230,7 +230,7 @@ function forward(
     // ip_forward() sends ICMP time exceeded here; the lab does not generate it.
     return refuse(ctx, node, skb, iface, 'ttl', why('datapath.drop.ttl'));
   }
-  skb.header = { ...skb.header, ttl: ttl - 1 };
+  skb.header = withField(skb.header, 'ttl', ttl - 1);
   const devs: HookDevices = { inIface: iface, outIface: fib.dev, physIn: skb.physIn };
   const fate = forwardHook(ctx, node, skb, devs);
   if (fate.kind !== 'accept')
@@ -271,7 +271,7 @@ export function nodeOutput(ctx: Ctx, name: string, skb: Skb): Outcome {
       why('datapath.drop.no-route', { dst: skb.header.dst }),
     );
   }
-  if (skb.header.src === '0.0.0.0') skb.header = { ...skb.header, src: fib.src };
+  if (skb.header.src === '0.0.0.0') skb.header = withField(skb.header, 'src', fib.src);
   const oifOf = (f: FibResult): string => (f.type === 'local' ? 'lo' : f.dev);
   const routeStep = (f: FibResult, id: string): void => {
     if (!ctx.rec.on) return;

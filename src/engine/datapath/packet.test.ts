@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PacketHeader } from '../../protocol/trace';
-import { withAddresses } from './packet';
+import { withAddresses, withField } from './packet';
 
 type Rewrite = Parameters<typeof withAddresses>[1];
 
@@ -55,6 +55,17 @@ describe('withAddresses', () => {
         expect(JSON.stringify(withAddresses(h, p))).toBe(JSON.stringify(bySpread(h, p)));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('withField is the spread with one field set, key order included', () => {
+    fc.assert(
+      fc.property(header, fc.nat(255), ip, (h, n, addr) => {
+        for (const key of ['ttl', 'mark'] as const)
+          expect(JSON.stringify(withField(h, key, n))).toBe(JSON.stringify({ ...h, [key]: n }));
+        expect(JSON.stringify(withField(h, 'src', addr))).toBe(JSON.stringify({ ...h, src: addr }));
+      }),
+      { numRuns: 1000 },
     );
   });
 });
