@@ -4,7 +4,7 @@
  */
 import { isBuiltinChain } from '../tables';
 import type { NetfilterState, TableName } from '../types';
-import { chainByName } from './chain-index';
+import { builtinChain } from './chain-index';
 import type { Hook, Packet, TraceStep, TraverseOptions, TraverseResult } from './types';
 
 /**
@@ -49,7 +49,7 @@ export function emptyWalk(
   opts: TraverseOptions = {},
 ): EmptyWalk | undefined {
   const t = state.tables[table];
-  const base = t !== undefined && isBuiltinChain(table, hook) ? chainByName(t, hook) : undefined;
+  const base = t !== undefined && isBuiltinChain(table, hook) ? builtinChain(t, hook) : undefined;
   if (t === undefined || base === undefined) return ACCEPTED;
   if (base.rules.length > 0) return undefined;
   const verdict = base.policy ?? 'ACCEPT';

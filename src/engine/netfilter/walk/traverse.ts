@@ -16,7 +16,7 @@
  */
 import { ruleSpec } from '../rule-render';
 import type { Chain, NetfilterState, Rule, TableName } from '../types';
-import { chainByName } from './chain-index';
+import { builtinChain, chainByName } from './chain-index';
 import { logLine } from './log';
 import { ruleMatches } from './matches';
 import { natRequest } from './nat';
@@ -156,7 +156,7 @@ export function traverseTable(
   if (quick !== undefined)
     return { verdict: quick.verdict, packet, logs: [], steps: [...quick.steps] };
   const t = state.tables[table]!;
-  const w = new Walk(table, chainByName(t, hook)!, packet, record);
+  const w = new Walk(table, builtinChain(t, hook)!, packet, record);
   const mctx = matchContext(ctx, table, hook);
   const tracked = ctx.conntrack.state !== 'INVALID' && ctx.conntrack.state !== 'UNTRACKED';
   const rec = w.recording;
