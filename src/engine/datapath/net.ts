@@ -235,12 +235,17 @@ export function podByPort(cluster: Cluster, node: string, port: string): BridgeP
   return pod === undefined ? undefined : portOf(pod);
 }
 
+/** The pod called namespace/name (a loop, not find(): no closure per packet). */
+function findPod(cluster: Cluster, namespace: string, name: string): Pod | undefined {
+  for (const p of cluster.pods)
+    if (p.meta.namespace === namespace && p.meta.name === name) return p;
+  return undefined;
+}
+
 /** The pod's node and bridge port, for a pod with its own network namespace. */
 export function portOfPod(cluster: Cluster, ref: HostRef): BridgePort | undefined {
   if (ref.kind !== 'pod') return undefined;
-  const pod = cluster.pods.find(
-    (p) => p.meta.namespace === ref.namespace && p.meta.name === ref.name,
-  );
+  const pod = findPod(cluster, ref.namespace, ref.name);
   return pod !== undefined && !pod.hostNetwork && pod.podIP !== '' ? portOf(pod) : undefined;
 }
 
@@ -257,9 +262,7 @@ export function lanHostByIp(cluster: Cluster, from: string, ip: string): HostRef
 /** A hostNetwork pod is its node, as far as packets go. */
 export function effectiveHost(cluster: Cluster, ref: HostRef): HostRef | undefined {
   if (ref.kind !== 'pod') return ref;
-  const pod = cluster.pods.find(
-    (p) => p.meta.namespace === ref.namespace && p.meta.name === ref.name,
-  );
+  const pod = findPod(cluster, ref.namespace, ref.name);
   if (pod === undefined) return undefined;
   return pod.hostNetwork ? { kind: 'node', name: pod.nodeName } : ref;
 }
