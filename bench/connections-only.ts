@@ -3,7 +3,7 @@
  * bench (issue 3), for profiling (`node --cpu-prof`). CONNS sets the connection count (default
  * 10,000). FINGERPRINT=1 instead prints digests of everything a run leaves observable — the
  * answers, the spread, iptables-save --counters and conntrack -L of both nodes, the trace (with
- * trace detail 'all' for a short run) and the next random draws — so that a speed-up can be
+ * trace detail 'all' for a short run), the capture log (tcpdump) and the next random draws — so that a speed-up can be
  * shown to change nothing.
  */
 import { createHash } from 'node:crypto';
@@ -17,6 +17,7 @@ import {
   traceSince,
   World,
 } from '../src/engine';
+import { captureLog, type TraceDetail } from '../src/engine/datapath';
 
 function digest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
@@ -33,7 +34,7 @@ function script(world: World, text: string): string {
   return out;
 }
 
-function fingerprint(conns: number, detail: 'none' | 'matched' | 'all'): void {
+function fingerprint(conns: number, detail: TraceDetail): void {
   const { world } = World.fromScenario(generateLoadScenario(1_000, 10));
   world.kernel('node-1');
   world.kernel('node-2');
@@ -50,16 +51,18 @@ function fingerprint(conns: number, detail: 'none' | 'matched' | 'all'): void {
   const rules = script(world, 'node-1$ iptables-save -c\nnode-2$ iptables-save -c\n');
   const ct = script(world, 'node-1$ conntrack -L\nnode-2$ conntrack -L\n');
   const trace = JSON.stringify(traceSince(world, 0));
+  const captures = digest(JSON.stringify(captureLog(world)));
   const draws = [0, 1, 2].map(() => world.rng.nextU32()).join(',');
   console.log(`fingerprint ${conns} connections, trace detail ${detail}`);
   console.log(`  answers ${digest(answers)}  rules ${digest(rules)}  conntrack ${digest(ct)}`);
   console.log(
-    `  trace ${digest(trace)} (${trace.length} chars)  clock ${world.clock.now()}  rng ${draws}`,
+    `  trace ${digest(trace)} (${trace.length} chars)  captures ${captures}  clock ${world.clock.now()}  rng ${draws}`,
   );
 }
 
 const conns = Number(process.env.CONNS ?? 10_000);
 if (process.env.FINGERPRINT === '1') {
+  fingerprint(conns, 'off');
   fingerprint(conns, 'none');
   fingerprint(Math.min(conns, 200), 'all');
   fingerprint(Math.min(conns, 200), 'matched');

@@ -56,7 +56,7 @@ export type {
   NatRange,
   NatSetupResult,
 } from './nat';
-export { hookManip, natNeeded, natPacket, natSetup } from './nat';
+export { hookManip, natApplies, natNeeded, natPacket, natSetup } from './nat';
 export type { LineOptions } from './format';
 export { eventLine, listLine, procLine, statusNames } from './format';
 export type { ConntrackCommandOptions, ToolOutput } from './cli';

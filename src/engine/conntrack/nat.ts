@@ -240,6 +240,18 @@ export interface NatPacketResult {
  * masquerade), source restored at SRC hooks if DNATed (un-DNAT). The new values come from the
  * inverse of the other direction's tuple.
  */
+export function natApplies(entry: CtEntry, dir: CtDir, hook: NatHook): boolean {
+  const manip = hookManip(hook);
+  if (manip === undefined) return false;
+  const srcBit = dir === 'ORIGINAL' ? IPS.SRC_NAT : IPS.DST_NAT;
+  const dstBit = dir === 'ORIGINAL' ? IPS.DST_NAT : IPS.SRC_NAT;
+  return (entry.status & (manip === 'snat' ? srcBit : dstBit)) !== 0;
+}
+
+/**
+ * nf_nat_packet(): rewrites `packet` from the entry's binding for this hook's manip type
+ * (natApplies says whether there is one: without, the packet is returned unchanged).
+ */
 export function natPacket(
   entry: CtEntry,
   dir: CtDir,
@@ -247,10 +259,7 @@ export function natPacket(
   packet: CtPacket,
 ): NatPacketResult {
   const manip = hookManip(hook);
-  if (manip === undefined) return { packet, changes: [] };
-  const srcBit = dir === 'ORIGINAL' ? IPS.SRC_NAT : IPS.DST_NAT;
-  const dstBit = dir === 'ORIGINAL' ? IPS.DST_NAT : IPS.SRC_NAT;
-  if (!(entry.status & (manip === 'snat' ? srcBit : dstBit))) return { packet, changes: [] };
+  if (manip === undefined || !natApplies(entry, dir, hook)) return { packet, changes: [] };
   const target = mustInvert(dir === 'ORIGINAL' ? entry.reply : entry.orig);
   const next: { -readonly [K in keyof CtPacket]: CtPacket[K] } = { ...packet };
   const changes: NatChange[] = [];

@@ -109,9 +109,19 @@ export function tupleKey(t: CtTuple): string {
     : `${t.proto} ${t.src} ${t.dst} ${t.sport} ${t.dport}`;
 }
 
-/** nf_ct_tuple_equal(). */
+/** nf_ct_tuple_equal(): the fields tupleKey joins, compared one by one. */
 export function tupleEqual(a: CtTuple, b: CtTuple): boolean {
-  return tupleKey(a) === tupleKey(b);
+  if (a.proto !== b.proto || a.src !== b.src || a.dst !== b.dst) return false;
+  if (a.proto === 'icmp' || b.proto === 'icmp') {
+    return (
+      a.proto === 'icmp' &&
+      b.proto === 'icmp' &&
+      a.type === b.type &&
+      a.code === b.code &&
+      a.id === b.id
+    );
+  }
+  return a.sport === b.sport && a.dport === b.dport;
 }
 
 /**

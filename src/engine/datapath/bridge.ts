@@ -24,7 +24,7 @@
  */
 import type { Explanation } from '../../protocol/trace';
 import { dropped, nodeCtx, releaseConntrack, settle } from './hooks';
-import { forwardHook, postrouting, prerouting } from './ipv4';
+import { forwardHook, postrouting, prerouting } from './ipv4-hooks';
 import { deliverToPort, bridgeNeighbour } from './link';
 import { fibLookup, martianSource, podByPort } from './net';
 import type { Skb } from './packet';
@@ -53,17 +53,18 @@ export function bridgeInput(
   }
   const callIptables =
     nodeSysctl(ctx.world, nodeName, 'net.bridge.bridge-nf-call-iptables', '1') === '1';
-  const at = place(node.ref, 'cni0');
-  const bridgeStep = (outPort: string | undefined, id: string): void =>
+  const bridgeStep = (outPort: string | undefined, id: string): void => {
+    if (!ctx.rec.on) return;
     ctx.rec.add(skb, {
       kind: 'bridge',
-      at,
+      at: place(node.ref, 'cni0'),
       why: why(id, { port: inPort }),
       bridge: 'cni0',
       inPort,
       ...(outPort !== undefined ? { outPort } : {}),
       callIptables,
     });
+  };
   bridgeStep(
     dst.kind === 'port' ? dst.port : undefined,
     dst.kind === 'port' ? 'datapath.bridge.to-port' : 'datapath.bridge.to-host',

@@ -7,21 +7,22 @@
 import type { Explanation, Hook, TableName } from '../../protocol/trace';
 import { ctConfirm, ctDrop, ctLookupOrCreate, ctSetMark } from '../conntrack';
 import {
-  traverseEmpty,
+  emptyWalk,
   traverseTable,
   type NetfilterState,
   type RejectWith,
   type TraverseResult,
-  type WalkContext,
 } from '../netfilter';
 import type { NftState } from '../nftables';
 import type { HostNetwork, HostRef } from '../routing';
-import { testTuple } from '../ipset';
-import { addrTypeOf, isLocalAddress, kernelNet } from './net';
-import { ctPacketOf, walkConntrackOf, walkPacketOf, type HookDevices, type Skb } from './packet';
+import { kernelNet } from './net';
+import { ctPacketOf, walkPacketOf, withField, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
 import { nodeDatapath, type NodeDatapath } from './state';
 import type { Ctx, DropReason, Outcome, RejectedAt } from './types';
+import { walkContext } from './walk-context';
+import type { NodeKernel } from '../sim/node-kernel';
+import type { World } from '../sim/world';
 
 /** Where a hook's steps are placed: the input device up to FORWARD, the output device after. */
 export function hookIface(hook: Hook, devs: HookDevices): string | undefined {
@@ -39,20 +40,45 @@ export interface NodeCtx {
   readonly dp: NodeDatapath;
 }
 
+/** What a NodeCtx was built from: it is reused while these are the same objects. */
+interface NodeCtxSource {
+  readonly world: World;
+  readonly cluster: World['cluster'];
+  readonly dummy: NodeKernel['kubeIpvs0'];
+  readonly nft: NftState | undefined;
+  readonly node: NodeCtx;
+}
+
+/** Per kernel: every packet entering a node asks for its NodeCtx. */
+const nodeCtxs = new WeakMap<NodeKernel, NodeCtxSource>();
+
 export function nodeCtx(ctx: Ctx, name: string): NodeCtx | undefined {
-  const ref: HostRef = { kind: 'node', name };
-  const kernel = ctx.world.kernel(name);
-  const net = kernelNet(ctx.world, ref);
-  if (net === undefined || kernel === undefined) return undefined;
+  const world = ctx.world;
+  const kernel = world.kernel(name);
+  if (kernel === undefined) return undefined;
   const nft = kernel.nftables?.state;
-  return {
+  const c = nodeCtxs.get(kernel);
+  if (
+    c !== undefined &&
+    c.world === world &&
+    c.cluster === world.cluster &&
+    c.dummy === kernel.kubeIpvs0 &&
+    c.nft === nft
+  )
+    return c.node;
+  const ref: HostRef = { kind: 'node', name };
+  const net = kernelNet(world, ref);
+  if (net === undefined) return undefined;
+  const node: NodeCtx = {
     name,
     ref,
     net,
     nf: kernel.netfilter,
     ...(nft !== undefined ? { nft } : {}),
-    dp: nodeDatapath(ctx.world, name),
+    dp: nodeDatapath(world, name),
   };
+  nodeCtxs.set(kernel, { world, cluster: world.cluster, dummy: kernel.kubeIpvs0, nft, node });
+  return node;
 }
 
 /** What a hook decided: go on, drop, or REJECT (ipt_REJECT sends an answer, then drops). */
@@ -63,6 +89,9 @@ export type Fate =
 
 export const ACCEPT: Fate = { kind: 'accept' };
 
+/** The place of a step that is not recorded (the trace is off). */
+const NOWHERE = { host: '' };
+
 /** The step that opens a hook: which tables run there, in priority order. */
 export function enterHook(
   ctx: Ctx,
@@ -72,6 +101,7 @@ export function enterHook(
   tables: readonly TableName[],
   iface: string | undefined,
 ): void {
+  if (!ctx.rec.on) return;
   ctx.rec.add(skb, {
     kind: 'hook',
     at: place(node.ref, iface),
@@ -79,55 +109,6 @@ export function enterHook(
     hook,
     tables,
   });
-}
-
-function walkContext(ctx: Ctx, node: NodeCtx, skb: Skb): WalkContext {
-  return {
-    conntrack: walkConntrackOf(skb),
-    isLocalAddress: (ip) => isLocalAddress(node.net, ip),
-    addrType: (ip, iface) => addrTypeOf(node.net, ip, iface),
-    rng: ctx.world.rng,
-    now: ctx.world.clock.now(),
-    store: node.dp.walkStore,
-    ipsetTest: (name, dims, packet) => {
-      const set = ctx.world.kernel(node.name)?.ipsets.sets.find((x) => x.name === name);
-      if (set === undefined) return false;
-      const side = (i: number): 'src' | 'dst' | undefined => dims[i];
-      const ipOf = (d: 'src' | 'dst' | undefined) =>
-        d === 'src' ? packet.src : d === 'dst' ? packet.dst : undefined;
-      const portOf = (d: 'src' | 'dst' | undefined) =>
-        d === 'src' ? packet.sport : d === 'dst' ? packet.dport : undefined;
-      if (set.type === 'bitmap:port') {
-        const port = portOf(side(0));
-        return port !== undefined && testTuple(set, { port });
-      }
-      const tuple: { ip?: string; proto?: string; port?: number; ip2?: string } = {};
-      const ip = ipOf(side(0));
-      if (ip !== undefined) tuple.ip = ip;
-      const port = portOf(side(1));
-      if (port !== undefined) tuple.port = port;
-      tuple.proto = packet.protocol;
-      const ip2 = ipOf(side(2));
-      if (ip2 !== undefined) tuple.ip2 = ip2;
-      return testTuple(set, tuple);
-    },
-    ipvs: (packet) => {
-      // xt_ipvs: the packet's IPVS connection (skb->ipvs_property) as the request path left it.
-      const ipvs = ctx.world.kernel(node.name)?.ipvs;
-      const conn = ipvs?.conns.find(
-        (c) =>
-          !c.template &&
-          c.daddr === packet.dst &&
-          c.dport === packet.dport &&
-          c.caddr === packet.src &&
-          c.cport === packet.sport,
-      );
-      if (conn === undefined) return undefined;
-      const method =
-        conn.dest?.fwd === 'Route' ? 'GATE' : conn.dest?.fwd === 'Tunnel' ? 'IPIP' : 'MASQ';
-      return { vaddr: conn.vaddr, vport: conn.vport, method };
-    },
-  };
 }
 
 /**
@@ -141,24 +122,34 @@ export function walkTable(
   hook: Hook,
   table: TableName,
   devs: HookDevices,
-): TraverseResult {
-  const packet = walkPacketOf(skb, devs);
+): TableWalk {
   // Rule steps the trace will not keep are not built (their rule text costs).
-  const opts = { steps: ctx.rec.ruleSteps };
-  const r =
-    traverseEmpty(node.nf, table, hook, packet, opts) ??
-    traverseTable(node.nf, table, hook, packet, walkContext(ctx, node, skb), opts);
-  const iface = hookIface(hook, devs);
-  ctx.rec.walk(skb, place(node.ref, iface), hook, r.steps);
-  if (r.packet.mark !== skb.header.mark) skb.header = { ...skb.header, mark: r.packet.mark };
+  const opts = ctx.rec.ruleSteps === 'all' ? ALL_STEPS : { steps: ctx.rec.ruleSteps };
+  // Most hooks of a node have no rule: their policy decides before a Packet is built.
+  const h = skb.header;
+  const empty = emptyWalk(node.nf, table, hook, h.length, h.mark, opts);
+  if (empty !== undefined) {
+    if (empty.steps.length > 0)
+      ctx.rec.walk(skb, place(node.ref, hookIface(hook, devs)), hook, empty.steps);
+    return empty;
+  }
+  const packet = walkPacketOf(skb, devs);
+  const r = traverseTable(node.nf, table, hook, packet, walkContext(ctx, node, skb), opts);
+  if (r.steps.length > 0) ctx.rec.walk(skb, place(node.ref, hookIface(hook, devs)), hook, r.steps);
+  if (r.packet.mark !== skb.header.mark) skb.header = withField(skb.header, 'mark', r.packet.mark);
   if (r.ctmark !== undefined && skb.ct !== undefined) {
     ctSetMark(node.dp.conntrack, skb.ct.entry, r.ctmark, ctx.world.clock.now());
   }
   return r;
 }
 
+/** What a table walk decided (the datapath reads no more of a TraverseResult). */
+export type TableWalk = Pick<TraverseResult, 'verdict' | 'nat' | 'reject' | 'steps'>;
+
+const ALL_STEPS = { steps: 'all' } as const;
+
 /** The fate of a non-nat table's verdict. */
-export function tableFate(r: TraverseResult, table: TableName, hook: Hook): Fate {
+export function tableFate(r: TableWalk, table: TableName, hook: Hook): Fate {
   if (r.verdict === 'ACCEPT') return ACCEPT;
   if (r.verdict === 'REJECT' && r.reject !== undefined)
     return { kind: 'reject', with: r.reject.with };
@@ -192,14 +183,15 @@ export function walkTables(
  */
 export function conntrackIn(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string | undefined): void {
   if (skb.ct !== undefined) return;
-  const at = place(node.ref, iface);
   const r = ctLookupOrCreate(node.dp.conntrack, ctPacketOf(skb), ctx.world.clock.now());
+  const at = ctx.rec.on ? place(node.ref, iface) : NOWHERE;
   if (r.kind !== 'tracked') {
     skb.ctInvalid = r.kind === 'invalid' ? r.reason : 'untracked';
     ctx.rec.conntrack(skb, at, 'hit', why('datapath.ct.invalid', { reason: skb.ctInvalid }));
     return;
   }
   skb.ct = { entry: r.entry, dir: r.dir, state: r.ctstate };
+  if (!ctx.rec.on) return;
   if (r.created) ctx.rec.conntrack(skb, at, 'new', why('datapath.ct.new'));
   else ctx.rec.conntrack(skb, at, 'hit', why('datapath.ct.hit', { dir: r.dir }));
   if (r.killed) ctx.rec.conntrack(skb, at, 'destroy', why('datapath.ct.killed'));
@@ -221,7 +213,7 @@ export function confirm(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string | undef
       why: why('datapath.ct.clash', { reason: r.reason }),
     };
   }
-  if (r.inserted)
+  if (r.inserted && ctx.rec.on)
     ctx.rec.conntrack(skb, place(node.ref, iface), 'confirmed', why('datapath.ct.confirmed'));
   return ACCEPT;
 }
@@ -239,11 +231,11 @@ export function releaseConntrack(ctx: Ctx, node: NodeCtx, skb: Skb, iface?: stri
 
 /** The packet leaves the node's network namespace (wire or veth): skb_scrub_packet(). */
 export function leaveNamespace(skb: Skb): void {
-  delete skb.ct;
-  delete skb.ctInvalid;
-  delete skb.physIn;
-  delete skb.localOrigin;
-  if (skb.header.mark !== 0) skb.header = { ...skb.header, mark: 0 };
+  skb.ct = undefined;
+  skb.ctInvalid = undefined;
+  skb.physIn = undefined;
+  skb.localOrigin = undefined;
+  if (skb.header.mark !== 0) skb.header = withField(skb.header, 'mark', 0);
 }
 
 /** The packet ends here, dropped: a verdict step and the outcome. */

@@ -8,7 +8,7 @@
 import type { HostRef } from '../routing';
 import { dropped } from './hooks';
 import { fibLookup, hostNet, martianSource } from './net';
-import { hostLabel, type Skb } from './packet';
+import { hostLabel, withField, type Skb } from './packet';
 import { place, why } from './recorder';
 import type { Ctx, Outcome } from './types';
 
@@ -41,18 +41,20 @@ export function hostReceive(ctx: Ctx, host: HostRef, iface: string, skb: Skb): O
       why('datapath.drop.not-local', { dst: skb.header.dst, host: hostLabel(host) }),
     );
   }
-  ctx.rec.add(skb, {
-    kind: 'route',
-    at: place(host, iface),
-    why: why('datapath.route.local', { dst: skb.header.dst }),
-    decision: 'local',
-  });
-  ctx.rec.verdict(
-    skb,
-    place(host, iface),
-    'DELIVERED',
-    why('datapath.delivered', { host: hostLabel(host) }),
-  );
+  if (ctx.rec.on) {
+    ctx.rec.add(skb, {
+      kind: 'route',
+      at: place(host, iface),
+      why: why('datapath.route.local', { dst: skb.header.dst }),
+      decision: 'local',
+    });
+    ctx.rec.verdict(
+      skb,
+      place(host, iface),
+      'DELIVERED',
+      why('datapath.delivered', { host: hostLabel(host) }),
+    );
+  }
   return { kind: 'delivered', host, iface, packet: skb.header };
 }
 
@@ -70,17 +72,18 @@ export function hostOutput(ctx: Ctx, host: HostRef, skb: Skb): Outcome {
       why('datapath.drop.no-route', { dst: skb.header.dst }),
     );
   }
-  if (skb.header.src === '0.0.0.0') skb.header = { ...skb.header, src: fib.src };
+  if (skb.header.src === '0.0.0.0') skb.header = withField(skb.header, 'src', fib.src);
   skb.localOrigin = true;
   const oif = fib.type === 'local' ? 'lo' : fib.dev;
-  ctx.rec.add(skb, {
-    kind: 'route',
-    at: place(host),
-    why: why('datapath.route.output', { dst: skb.header.dst }),
-    decision: 'output',
-    oif,
-    ...(fib.type === 'unicast' && fib.via !== undefined ? { via: fib.via } : {}),
-  });
+  if (ctx.rec.on)
+    ctx.rec.add(skb, {
+      kind: 'route',
+      at: place(host),
+      why: why('datapath.route.output', { dst: skb.header.dst }),
+      decision: 'output',
+      oif,
+      ...(fib.type === 'unicast' && fib.via !== undefined ? { via: fib.via } : {}),
+    });
   if (fib.type === 'local') return hostReceive(ctx, host, 'lo', skb);
   ctx.rec.capture(skb, host, oif, 'out');
   return ctx.stack.transmit(ctx, host, oif, skb, fib.nexthop);

@@ -27,14 +27,14 @@ import { hostOutput, hostReceive } from './hosts';
 import { nodeOutput, nodeReceive } from './ipv4';
 import { transmit } from './link';
 import { effectiveHost } from './net';
-import { DEFAULT_TTL, hostLabel, type Skb } from './packet';
-import { place, Recorder, why, type RuleSteps } from './recorder';
+import { DEFAULT_TTL, hostLabel, newSkb, withField } from './packet';
+import { place, Recorder, why, type TraceDetail } from './recorder';
 import { reject } from './reject';
 import { datapathState } from './state';
 import type { Ctx, Outcome, Stack } from './types';
 
 export type { DropReason, Outcome } from './types';
-export type { RuleSteps } from './recorder';
+export type { RuleSteps, TraceDetail } from './recorder';
 export {
   CAPTURE_LIMIT,
   captureLog,
@@ -55,8 +55,11 @@ export { DATAPATH_MESSAGES, explainText } from './messages';
 export interface SendOptions {
   /** The `seq` of the first step returned (to continue a trace); default 0. */
   readonly firstSeq?: number;
-  /** Which iptables rule steps to record: every evaluated rule (default), matched ones, none. */
-  readonly ruleSteps?: RuleSteps;
+  /**
+   * Which iptables rule steps to record: every evaluated rule (default), matched ones, none;
+   * `off` records no step at all (the packet takes the same path).
+   */
+  readonly detail?: TraceDetail;
   /** The packet is an exact retransmission (conntrack's TCP window tracking looks at it). */
   readonly retransmission?: boolean;
 }
@@ -83,20 +86,24 @@ export function sendPacket(
   opts: SendOptions = {},
 ): SendResult {
   const state = datapathState(world);
-  const rec = new Recorder(world, opts.firstSeq ?? 0, opts.ruleSteps ?? 'all');
+  const detail = opts.detail ?? 'all';
+  const off = detail === 'off';
+  const rec = new Recorder(world, opts.firstSeq ?? 0, off ? 'none' : detail, !off);
   const ctx: Ctx = { world, rec, stack: STACK, hops: 0, newPacketId: () => state.nextPacketId++ };
-  const skb: Skb = {
-    id: ctx.newPacketId(),
-    header: { ...packet, ttl: packet.ttl ?? DEFAULT_TTL },
-    ...(opts.retransmission ? { retransmission: true } : {}),
-  };
+  const skb = newSkb(
+    ctx.newPacketId(),
+    // Headers are never changed in place (a rewrite makes a new one): the sender's is kept.
+    packet.ttl !== undefined ? packet : withField(packet, 'ttl', DEFAULT_TTL),
+    opts.retransmission === true,
+  );
   const host = effectiveHost(world.cluster, from);
-  rec.add(skb, {
-    kind: 'send',
-    at: place(from),
-    why: why('datapath.send', { host: hostLabel(from) }),
-    packet: skb.header,
-  });
+  if (rec.on)
+    rec.add(skb, {
+      kind: 'send',
+      at: place(from),
+      why: why('datapath.send', { host: hostLabel(from) }),
+      packet: skb.header,
+    });
   let outcome: Outcome;
   if (host === undefined) {
     outcome = dropped(ctx, from, skb, undefined, 'no-route', why('datapath.drop.no-host'));

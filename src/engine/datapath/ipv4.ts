@@ -18,10 +18,11 @@ import {
   type NodeCtx,
 } from './hooks';
 import { ipvsReply, ipvsRequest, type IpvsVerdict } from './ipvs';
+import { forwardHook, postrouting, prerouting } from './ipv4-hooks';
 import { natHook } from './nat';
 import { nftFilter } from './nft-hooks';
 import { fibLookup, martianSource, type FibResult } from './net';
-import { DEFAULT_TTL, type HookDevices, type Skb } from './packet';
+import { DEFAULT_TTL, withField, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
 import { nodeSysctl } from './state';
 import type { Ctx, DropReason, Outcome } from './types';
@@ -44,46 +45,6 @@ function unknownNode(ctx: Ctx, name: string, skb: Skb): Outcome {
     'no-route',
     why('datapath.drop.no-host'),
   );
-}
-
-/** PREROUTING: raw, conntrack (-200), mangle, nat (DNAT / de-masquerade). */
-export function prerouting(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices): Fate {
-  const hook: Hook = 'PREROUTING';
-  enterHook(ctx, node, skb, hook, ['raw', 'mangle', 'nat'], devs.inIface);
-  return chain(
-    () => walkTables(ctx, node, skb, hook, ['raw'], devs),
-    () => (conntrackIn(ctx, node, skb, devs.inIface), ACCEPT),
-    () => walkTables(ctx, node, skb, hook, ['mangle'], devs),
-    () => nftFilter(ctx, node, skb, hook, devs, -150, -100),
-    () => natHook(ctx, node, skb, hook, devs),
-  );
-}
-
-/** POSTROUTING: mangle, nat (SNAT/MASQUERADE / un-DNAT), conntrack confirm. */
-export function postrouting(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices): Fate {
-  const hook: Hook = 'POSTROUTING';
-  enterHook(ctx, node, skb, hook, ['mangle', 'nat'], devs.outIface);
-  return chain(
-    () => walkTables(ctx, node, skb, hook, ['mangle'], devs),
-    () => natHook(ctx, node, skb, hook, devs),
-    () => confirm(ctx, node, skb, devs.outIface),
-  );
-}
-
-/**
- * FORWARD: mangle, filter, security (no nat table at FORWARD), then IPVS's ip_vs_reply4
- * (priority 100): a real server's answer gets the virtual server as its source — routed or,
- * through br_netfilter, bridged.
- */
-export function forwardHook(ctx: Ctx, node: NodeCtx, skb: Skb, devs: HookDevices): Fate {
-  enterHook(ctx, node, skb, 'FORWARD', ['mangle', 'filter', 'security'], devs.inIface);
-  const fate = chain(
-    () => walkTables(ctx, node, skb, 'FORWARD', ['mangle', 'filter'], devs),
-    () => nftFilter(ctx, node, skb, 'FORWARD', devs, -150, 50),
-    () => walkTables(ctx, node, skb, 'FORWARD', ['security'], devs),
-  );
-  if (fate.kind === 'accept') ipvsReply(ctx, node, skb, 'FORWARD', devs.inIface);
-  return fate;
 }
 
 /** ip_rcv() on `iface` of a node; `prerouted`: br_netfilter already ran PREROUTING. */
@@ -153,12 +114,13 @@ function refuse(
  * confirm, the socket layer.
  */
 function localDeliver(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string): Outcome {
-  ctx.rec.add(skb, {
-    kind: 'route',
-    at: place(node.ref, iface),
-    why: why('datapath.route.local', { dst: skb.header.dst }),
-    decision: 'local',
-  });
+  if (ctx.rec.on)
+    ctx.rec.add(skb, {
+      kind: 'route',
+      at: place(node.ref, iface),
+      why: why('datapath.route.local', { dst: skb.header.dst }),
+      decision: 'local',
+    });
   const hook: Hook = 'INPUT';
   const devs: HookDevices = { inIface: iface, physIn: skb.physIn };
   enterHook(ctx, node, skb, hook, ['mangle', 'filter', 'security', 'nat'], iface);
@@ -180,12 +142,13 @@ function localDeliver(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string): Outcome
     );
   if (fate.kind !== 'accept')
     return settle(ctx, node, skb, fate, iface, { local: true, inIface: iface });
-  ctx.rec.verdict(
-    skb,
-    place(node.ref, iface),
-    'DELIVERED',
-    why('datapath.delivered', { host: node.name }),
-  );
+  if (ctx.rec.on)
+    ctx.rec.verdict(
+      skb,
+      place(node.ref, iface),
+      'DELIVERED',
+      why('datapath.delivered', { host: node.name }),
+    );
   return { kind: 'delivered', host: node.ref, iface, packet: skb.header };
 }
 
@@ -253,20 +216,21 @@ function forward(
   iface: string,
   fib: Extract<FibResult, { type: 'unicast' }>,
 ): Outcome {
-  ctx.rec.add(skb, {
-    kind: 'route',
-    at: place(node.ref, iface),
-    why: why('datapath.route.forward', { dst: skb.header.dst, route: fib.dst }),
-    decision: 'forward',
-    oif: fib.dev,
-    ...(fib.via !== undefined ? { via: fib.via } : {}),
-  });
+  if (ctx.rec.on)
+    ctx.rec.add(skb, {
+      kind: 'route',
+      at: place(node.ref, iface),
+      why: why('datapath.route.forward', { dst: skb.header.dst, route: fib.dst }),
+      decision: 'forward',
+      oif: fib.dev,
+      ...(fib.via !== undefined ? { via: fib.via } : {}),
+    });
   const ttl = skb.header.ttl ?? DEFAULT_TTL;
   if (ttl <= 1) {
     // ip_forward() sends ICMP time exceeded here; the lab does not generate it.
     return refuse(ctx, node, skb, iface, 'ttl', why('datapath.drop.ttl'));
   }
-  skb.header = { ...skb.header, ttl: ttl - 1 };
+  skb.header = withField(skb.header, 'ttl', ttl - 1);
   const devs: HookDevices = { inIface: iface, outIface: fib.dev, physIn: skb.physIn };
   const fate = forwardHook(ctx, node, skb, devs);
   if (fate.kind !== 'accept')
@@ -281,7 +245,7 @@ export function output(ctx: Ctx, node: NodeCtx, skb: Skb, oif: string, nexthop: 
   ctx.rec.capture(skb, node.ref, oif, 'out');
   if (oif === 'lo') {
     // loopback_xmit(): the same skb, conntrack attached, comes back in on lo.
-    delete skb.physIn;
+    skb.physIn = undefined;
     return ctx.stack.nodeReceive(ctx, node.name, 'lo', skb, false);
   }
   return ctx.stack.transmit(ctx, node.ref, oif, skb, nexthop);
@@ -307,9 +271,10 @@ export function nodeOutput(ctx: Ctx, name: string, skb: Skb): Outcome {
       why('datapath.drop.no-route', { dst: skb.header.dst }),
     );
   }
-  if (skb.header.src === '0.0.0.0') skb.header = { ...skb.header, src: fib.src };
+  if (skb.header.src === '0.0.0.0') skb.header = withField(skb.header, 'src', fib.src);
   const oifOf = (f: FibResult): string => (f.type === 'local' ? 'lo' : f.dev);
-  const routeStep = (f: FibResult, id: string): void =>
+  const routeStep = (f: FibResult, id: string): void => {
+    if (!ctx.rec.on) return;
     ctx.rec.add(skb, {
       kind: 'route',
       at: place(node.ref),
@@ -318,6 +283,7 @@ export function nodeOutput(ctx: Ctx, name: string, skb: Skb): Outcome {
       oif: oifOf(f),
       ...(f.type === 'unicast' && f.via !== undefined ? { via: f.via } : {}),
     });
+  };
   routeStep(fib, 'datapath.route.output');
   const hook: Hook = 'OUTPUT';
   let devs: HookDevices = { outIface: oifOf(fib) };

@@ -20,6 +20,7 @@ function wire(
   to: HostRef,
   toIface: string,
 ): void {
+  if (!ctx.rec.on) return;
   ctx.rec.add(skb, {
     kind: 'wire',
     at: place(from, fromIface),
@@ -83,15 +84,16 @@ export function transmit(ctx: Ctx, from: HostRef, oif: string, skb: Skb, nexthop
   if (from.kind === 'node' && oif === 'cni0') {
     const bp = podByIp(cluster, from.name, nexthop);
     if (bp === undefined) return arpFailed();
-    ctx.rec.add(skb, {
-      kind: 'bridge',
-      at: place(from, 'cni0'),
-      why: why('datapath.bridge.xmit', { port: bp.port }),
-      bridge: 'cni0',
-      inPort: 'cni0',
-      outPort: bp.port,
-      callIptables: false,
-    });
+    if (ctx.rec.on)
+      ctx.rec.add(skb, {
+        kind: 'bridge',
+        at: place(from, 'cni0'),
+        why: why('datapath.bridge.xmit', { port: bp.port }),
+        bridge: 'cni0',
+        inPort: 'cni0',
+        outPort: bp.port,
+        callIptables: false,
+      });
     return deliverToPort(ctx, from.name, bp.port, skb, bp.ref);
   }
 

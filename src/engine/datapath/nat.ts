@@ -12,6 +12,7 @@ import type { EmbeddedHeader, Hook, PacketHeader } from '../../protocol/trace';
 import {
   IPS,
   hookManip,
+  natApplies,
   natNeeded,
   natPacket,
   natSetup,
@@ -60,10 +61,8 @@ export function natHook(ctx: Ctx, node: NodeCtx, skb: Skb, hook: Hook, devs: Hoo
   const ct = skb.ct;
   const manip = hookManip(hook);
   if (ct === undefined || manip === undefined) return ACCEPT; // no conntrack, no NAT
-  const iface = hookIface(hook, devs);
-  const at = place(node.ref, iface);
   if (ct.state === 'RELATED' && skb.header.proto === 'icmp' && skb.header.inner !== undefined) {
-    icmpReplyTranslation(ctx, skb, ct.entry, ct.dir, hook, at);
+    icmpReplyTranslation(ctx, skb, ct.entry, ct.dir, hook, place(node.ref, hookIface(hook, devs)));
     return ACCEPT;
   }
   if ((ct.state === 'NEW' || ct.state === 'RELATED') && natNeeded(ct.entry, manip)) {
@@ -116,21 +115,18 @@ export function natHook(ctx: Ctx, node: NodeCtx, skb: Skb, hook: Hook, devs: Hoo
       };
     }
   }
+  // Most packets have no binding to apply at this hook: no conntrack packet is built for them.
+  if (!natApplies(ct.entry, ct.dir, hook)) return ACCEPT;
   const before = skb.header;
   const res = natPacket(ct.entry, ct.dir, hook, ctPacketOf(skb));
   if (res.changes.length === 0) return ACCEPT;
-  const p = res.packet;
-  skb.header = withAddresses(before, {
-    src: p.src,
-    dst: p.dst,
-    ...(p.sport !== undefined ? { sport: p.sport } : {}),
-    ...(p.dport !== undefined ? { dport: p.dport } : {}),
-    ...(p.icmpId !== undefined ? { icmpId: p.icmpId } : {}),
-  });
+  // The rewritten conntrack packet carries the new addresses, ports and ICMP id.
+  skb.header = withAddresses(before, res.packet);
+  if (!ctx.rec.on) return ACCEPT;
   const kind = ct.dir === 'ORIGINAL' ? manip : manip === 'dnat' ? 'unsnat' : 'undnat';
   ctx.rec.add(skb, {
     kind: 'nat',
-    at,
+    at: place(node.ref, hookIface(hook, devs)),
     why: why(`datapath.nat.${kind}`, { hook }),
     hook,
     manip: kind,

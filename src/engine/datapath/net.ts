@@ -9,22 +9,41 @@ import { defaultAddrType, type AddrType } from '../netfilter';
 import {
   hostNetwork,
   hostVethName,
-  lanOf,
   withDummyInterface,
   type HostNetwork,
   type HostRef,
 } from '../routing';
 import type { World } from '../sim/world';
 
-const cache = new WeakMap<Cluster, Map<string, HostNetwork | undefined>>();
+const LAN_MASK = prefixMask(24);
+
+/** Networks built per Cluster object (a Cluster is final data), found without building keys. */
+interface NetCache {
+  /** Pods by ref object: the datapath's pod refs are kept objects (per Pod, per host key). */
+  readonly pods: WeakMap<HostRef, { readonly net: HostNetwork | undefined }>;
+  /** Pods by `namespace/name`, nodes and external clients by name. */
+  readonly byName: Map<string, HostNetwork | undefined>;
+}
+
+const cache = new WeakMap<Cluster, NetCache>();
 
 /** The host's interfaces and routes (cached per Cluster object: a Cluster is final data). */
 export function hostNet(cluster: Cluster, ref: HostRef): HostNetwork | undefined {
-  let byHost = cache.get(cluster);
-  if (byHost === undefined) cache.set(cluster, (byHost = new Map()));
-  const key = ref.kind === 'pod' ? `pod/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
-  if (!byHost.has(key)) byHost.set(key, hostNetwork(cluster, ref));
-  return byHost.get(key);
+  let c = cache.get(cluster);
+  if (c === undefined) cache.set(cluster, (c = { pods: new WeakMap(), byName: new Map() }));
+  if (ref.kind === 'pod') {
+    const known = c.pods.get(ref);
+    if (known !== undefined) return known.net;
+    const net = byName(c, cluster, ref, `pod/${ref.namespace}/${ref.name}`);
+    c.pods.set(ref, { net });
+    return net;
+  }
+  return byName(c, cluster, ref, ref.kind === 'node' ? ref.name : `${ref.kind}/${ref.name}`);
+}
+
+function byName(c: NetCache, cluster: Cluster, ref: HostRef, key: string): HostNetwork | undefined {
+  if (!c.byName.has(key)) c.byName.set(key, hostNetwork(cluster, ref));
+  return c.byName.get(key);
 }
 
 const withDummy = new WeakMap<object, WeakMap<HostNetwork, HostNetwork>>();
@@ -76,7 +95,8 @@ const isLoopback = (ip: string): boolean => ipToInt(ip) >>> 24 === 127;
 /** The interface holding a local address (127/8 is lo's), or undefined when not local. */
 export function localAddressIface(net: HostNetwork, ip: string): string | undefined {
   if (isLoopback(ip)) return 'lo';
-  return inetAddrs(net).find((a) => a.address === ip)?.iface;
+  for (const a of inetAddrs(net)) if (a.address === ip) return a.iface;
+  return undefined;
 }
 
 export function isLocalAddress(net: HostNetwork, ip: string): boolean {
@@ -99,7 +119,8 @@ export function addrTypeOf(net: HostNetwork, ip: string, iface: string | undefin
 
 /** inet_select_addr(dev, …, RT_SCOPE_UNIVERSE): the interface's primary global IPv4 address. */
 export function primaryAddress(net: HostNetwork, iface: string): string | undefined {
-  return inetAddrs(net).find((a) => a.iface === iface && !isLoopback(a.address))?.address;
+  for (const a of inetAddrs(net)) if (a.iface === iface && !isLoopback(a.address)) return a.address;
+  return undefined;
 }
 
 /** A FIB result: delivery to this host, or a unicast route out of a device. */
@@ -135,8 +156,24 @@ function routeCidr(text: string): { network: number; mask: number; prefix: numbe
   return c ?? undefined;
 }
 
+/** Lookups per network (final data): a host's packets go to few destinations. */
+const fibCache = new WeakMap<HostNetwork, Map<string, FibResult | null>>();
+const FIB_CACHE_SIZE = 4096;
+
 /** fib_lookup(): the local table first, then the main table's longest matching prefix. */
 export function fibLookup(net: HostNetwork, dst: string): FibResult | undefined {
+  let byDst = fibCache.get(net);
+  if (byDst === undefined) fibCache.set(net, (byDst = new Map()));
+  let hit = byDst.get(dst);
+  if (hit === undefined) {
+    if (byDst.size >= FIB_CACHE_SIZE) byDst.clear();
+    byDst.set(dst, (hit = fibLookupUncached(net, dst) ?? null));
+  }
+  return hit ?? undefined;
+}
+
+/** fib_lookup() computed afresh (fibLookup remembers its answers). */
+export function fibLookupUncached(net: HostNetwork, dst: string): FibResult | undefined {
   const local = localAddressIface(net, dst);
   if (local !== undefined) return { type: 'local', dev: local, src: dst };
   let best: { route: HostNetwork['routes'][number]; prefix: number } | undefined;
@@ -167,12 +204,20 @@ export interface BridgePort {
   readonly port: string;
 }
 
+/** Per Pod object (final data): every frame crossing the bridge asks. */
+const ports = new WeakMap<Pod, BridgePort>();
+
 function portOf(pod: Pod): BridgePort {
-  return {
-    pod,
-    ref: { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name },
-    port: hostVethName(pod),
-  };
+  let bp = ports.get(pod);
+  if (bp === undefined) {
+    bp = {
+      pod,
+      ref: { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name },
+      port: hostVethName(pod),
+    };
+    ports.set(pod, bp);
+  }
+  return bp;
 }
 
 const hasVeth = (p: Pod, node: string): boolean =>
@@ -186,22 +231,28 @@ export function podByIp(cluster: Cluster, node: string, ip: string): BridgePort 
 
 /** The pod a host-side veth leads to. */
 export function podByPort(cluster: Cluster, node: string, port: string): BridgePort | undefined {
-  const pod = cluster.pods.find((p) => hasVeth(p, node) && hostVethName(p) === port);
+  const pod = cluster.pods.find((p) => hasVeth(p, node) && portOf(p).port === port);
   return pod === undefined ? undefined : portOf(pod);
+}
+
+/** The pod called namespace/name (a loop, not find(): no closure per packet). */
+function findPod(cluster: Cluster, namespace: string, name: string): Pod | undefined {
+  for (const p of cluster.pods)
+    if (p.meta.namespace === namespace && p.meta.name === name) return p;
+  return undefined;
 }
 
 /** The pod's node and bridge port, for a pod with its own network namespace. */
 export function portOfPod(cluster: Cluster, ref: HostRef): BridgePort | undefined {
   if (ref.kind !== 'pod') return undefined;
-  const pod = cluster.pods.find(
-    (p) => p.meta.namespace === ref.namespace && p.meta.name === ref.name,
-  );
+  const pod = findPod(cluster, ref.namespace, ref.name);
   return pod !== undefined && !pod.hostNetwork && pod.podIP !== '' ? portOf(pod) : undefined;
 }
 
 /** Who answers ARP for `ip` on the LAN (eth0 of a node or of an external client). */
 export function lanHostByIp(cluster: Cluster, from: string, ip: string): HostRef | undefined {
-  if (lanOf(from).network !== lanOf(ip).network) return undefined;
+  // lanOf(): the /24 around an address (compared as integers, not as its dotted network).
+  if (((ipToInt(from) ^ ipToInt(ip)) & LAN_MASK) !== 0) return undefined;
   const node = cluster.nodes.find((n) => n.internalIP === ip);
   if (node !== undefined) return { kind: 'node', name: node.meta.name };
   const client = cluster.lab.externalClients.find((c) => c.address === ip);
@@ -211,9 +262,7 @@ export function lanHostByIp(cluster: Cluster, from: string, ip: string): HostRef
 /** A hostNetwork pod is its node, as far as packets go. */
 export function effectiveHost(cluster: Cluster, ref: HostRef): HostRef | undefined {
   if (ref.kind !== 'pod') return ref;
-  const pod = cluster.pods.find(
-    (p) => p.meta.namespace === ref.namespace && p.meta.name === ref.name,
-  );
+  const pod = findPod(cluster, ref.namespace, ref.name);
   if (pod === undefined) return undefined;
   return pod.hostNetwork ? { kind: 'node', name: pod.nodeName } : ref;
 }

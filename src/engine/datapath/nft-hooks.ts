@@ -23,7 +23,7 @@ import {
 } from '../nftables';
 import { ACCEPT, hookIface, type Fate, type NodeCtx } from './hooks';
 import { isLocalAddress } from './net';
-import type { HookDevices, Skb } from './packet';
+import { withField, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
 import type { Ctx } from './types';
 
@@ -102,7 +102,7 @@ function runChain(
       ...(s.lookup !== undefined ? { lookup: s.lookup } : {}),
     });
   }
-  if (r.mark !== skb.header.mark) skb.header = { ...skb.header, mark: r.mark };
+  if (r.mark !== skb.header.mark) skb.header = withField(skb.header, 'mark', r.mark);
   return r;
 }
 

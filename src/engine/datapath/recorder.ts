@@ -8,13 +8,21 @@ import type { StepOutcome, TraceStep as WalkStep } from '../netfilter';
 import type { HostRef } from '../routing';
 import type { World } from '../sim/world';
 import { hostLabel, type Skb } from './packet';
-import { recordCapture } from './state';
+import { pushCapture } from './state';
 
 type Body<T> = T extends unknown ? Omit<T, 'seq' | 't' | 'packetId' | 'flowId'> : never;
 export type StepBody = Body<TraceStep>;
 
 /** Which iptables rule steps a run records: every evaluated rule, the matched ones, or none. */
 export type RuleSteps = 'all' | 'matched' | 'none';
+
+/**
+ * How much of a run the trace keeps: rule steps as RuleSteps says (with every other step), or
+ * `off`: no step at all (bulk runs of thousands of connections that nobody animates). The
+ * packets go through exactly the same path either way: counters, conntrack, NAT, random draws
+ * and the capture log (tcpdump) are the same.
+ */
+export type TraceDetail = RuleSteps | 'off';
 
 export function why(id: string, params?: Record<string, string | number>): Explanation {
   return params === undefined ? { id } : { id, params };
@@ -49,16 +57,22 @@ export class Recorder {
   readonly steps: TraceStep[] = [];
   private seq: number;
 
+  /** Whether steps are recorded at all (callers skip building a step's body when not). */
+  readonly on: boolean;
+
   constructor(
     readonly world: World,
     firstSeq: number,
     readonly ruleSteps: RuleSteps,
+    on = true,
   ) {
     this.seq = firstSeq;
+    this.on = on;
   }
 
   /** Appends a step for `skb` (its packet id, and its conntrack entry id as the flow). */
   add(skb: Skb, body: StepBody): void {
+    if (!this.on) return;
     const flowId = skb.ct?.entry.id;
     this.steps.push({
       seq: this.seq++,
@@ -71,7 +85,7 @@ export class Recorder {
 
   /** The steps of one table traversal, as rule/policy steps. */
   walk(skb: Skb, at: Place, hook: Hook, steps: readonly WalkStep[]): void {
-    if (this.ruleSteps === 'none') return;
+    if (this.ruleSteps === 'none' || !this.on) return;
     for (const s of steps) {
       if (this.ruleSteps === 'matched' && !s.matched) continue;
       const table: TableName = s.table;
@@ -111,6 +125,7 @@ export class Recorder {
     event: 'new' | 'confirmed' | 'update' | 'destroy' | 'hit',
     explanation: Explanation,
   ): void {
+    if (!this.on) return;
     const ct = skb.ct;
     const now = this.world.clock.now();
     this.add(skb, {
@@ -134,13 +149,14 @@ export class Recorder {
 
   /** The packet as tcpdump on `iface` of `host` sees it now. */
   capture(skb: Skb, host: HostRef, iface: string, dir: 'in' | 'out'): void {
-    recordCapture(this.world, {
-      t: this.world.clock.now(),
-      host: hostLabel(host),
+    pushCapture(
+      this.world,
+      this.world.clock.now(),
+      hostLabel(host),
       iface,
       dir,
-      packetId: skb.id,
-      packet: skb.header,
-    });
+      skb.id,
+      skb.header,
+    );
   }
 }

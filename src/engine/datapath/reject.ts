@@ -22,7 +22,7 @@ import type { RejectWith } from '../netfilter';
 import { dropped, nodeCtx, releaseConntrack, type NodeCtx } from './hooks';
 import { deliverToPort } from './link';
 import { fibLookup, podByPort, primaryAddress } from './net';
-import { parseTcpFlags, type Skb } from './packet';
+import { newSkb, parseTcpFlags, type Skb } from './packet';
 import { place, why } from './recorder';
 import { nodeSysctl } from './state';
 import type { Ctx, Outcome, RejectedAt } from './types';
@@ -100,7 +100,7 @@ export function reject(
   if (how === 'tcp-reset') {
     if (h.proto !== 'tcp' || parseTcpFlags(h.tcpFlags).rst)
       return finish(why('datapath.reject.no-answer'));
-    const reply: Skb = { id: ctx.newPacketId(), header: tcpReset(h) };
+    const reply = newSkb(ctx.newPacketId(), tcpReset(h));
     const physIn = skb.physIn;
     if (physIn !== undefined) {
       // nf_send_reset(): bridged — the RST goes straight back out of the port it came in on.
@@ -156,7 +156,7 @@ export function reject(
       ...(h.icmp !== undefined ? { icmp: h.icmp } : {}),
     },
   };
-  const reply: Skb = { id: ctx.newPacketId(), header };
+  const reply = newSkb(ctx.newPacketId(), header);
   // The original is freed before the error is looked up at OUTPUT: an unconfirmed entry is
   // not in the hash either way, so the error finds no connection to relate to.
   releaseConntrack(ctx, node, skb, iface);

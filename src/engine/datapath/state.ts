@@ -113,8 +113,21 @@ export function nodeSysctl(world: World, node: string, key: string, fallback: st
 
 /** Appends to the capture ring. */
 export function recordCapture(world: World, rec: Omit<CaptureRecord, 'seq'>): void {
+  pushCapture(world, rec.t, rec.host, rec.iface, rec.dir, rec.packetId, rec.packet);
+}
+
+/** recordCapture from the record's fields (the datapath's, once per packet per interface). */
+export function pushCapture(
+  world: World,
+  t: number,
+  host: string,
+  iface: string,
+  dir: 'in' | 'out',
+  packetId: number,
+  packet: PacketHeader,
+): void {
   const s = datapathState(world);
-  s.capture.push({ seq: s.nextCaptureSeq++, ...rec });
+  s.capture.push({ seq: s.nextCaptureSeq++, t, host, iface, dir, packetId, packet });
   if (s.capture.length > CAPTURE_LIMIT + (CAPTURE_LIMIT >> 2)) {
     s.capture.splice(0, s.capture.length - CAPTURE_LIMIT);
   }

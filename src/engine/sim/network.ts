@@ -11,7 +11,7 @@ import {
   effectiveHost,
   sendPacket,
   type Outcome,
-  type RuleSteps,
+  type TraceDetail,
 } from '../datapath';
 import {
   closeSocket,
@@ -42,8 +42,8 @@ interface NetworkState {
   /** The latest trace steps (bounded: past TRACE_LIMIT the oldest are dropped, in batches). */
   steps: TraceStep[];
   nextSeq: number;
-  /** Which iptables rule steps packets record (the trace's detail). */
-  ruleSteps: RuleSteps;
+  /** Which steps packets record (the trace's detail). */
+  detail: TraceDetail;
   /** Sees every socket event the hosts raise (the lab's named flows read theirs). */
   tap?: (events: readonly SocketEvent[]) => void;
 }
@@ -59,7 +59,7 @@ function network(world: World): NetworkState {
       syncedWith: world.cluster,
       steps: [],
       nextSeq: 0,
-      ruleSteps: 'all',
+      detail: 'all',
     };
     networks.set(world, net);
   } else if (net.syncedWith !== world.cluster) {
@@ -88,7 +88,7 @@ function carry(world: World, net: NetworkState, step: HostStep): void {
     const from = hostRefOf(world.cluster, emitted.host);
     const sent = sendPacket(world, from, emitted.packet, {
       firstSeq: net.nextSeq,
-      ruleSteps: net.ruleSteps,
+      detail: net.detail,
     });
     record(net, sent.steps);
     let outcome: Outcome = sent.outcome;
@@ -246,10 +246,11 @@ export function runProgram(world: World, host: HostRef, spec: ProgramSpec): Prog
 
 /**
  * How much of each iptables walk the trace keeps: every evaluated rule (the default, what the
- * lab animates), the matched ones, or none (bulk runs: thousands of connections).
+ * lab animates), the matched ones, or none; `off` keeps no step at all (bulk runs: thousands
+ * of connections). Packets take the same path whatever the detail.
  */
-export function setTraceDetail(world: World, ruleSteps: RuleSteps): void {
-  network(world).ruleSteps = ruleSteps;
+export function setTraceDetail(world: World, detail: TraceDetail): void {
+  network(world).detail = detail;
 }
 
 /** Trace steps recorded since `seq` (for `--json` and the UI). */

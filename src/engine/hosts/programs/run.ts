@@ -39,6 +39,20 @@ export const PROGRAM_LIMIT_MS = 15 * 60_000;
 
 /** The HostRef of a host key (`node-1`, `pod/ns/name`, an external client's name). */
 export function hostRefOf(cluster: Cluster, key: string): HostRef {
+  // Every packet a host emits asks: the refs are kept per Cluster object (final data).
+  let byKey = hostRefs.get(cluster);
+  if (byKey === undefined) hostRefs.set(cluster, (byKey = new Map()));
+  let ref = byKey.get(key);
+  if (ref === undefined) {
+    if (byKey.size >= 4096) byKey.clear();
+    byKey.set(key, (ref = parseHostRef(cluster, key)));
+  }
+  return ref;
+}
+
+const hostRefs = new WeakMap<Cluster, Map<string, HostRef>>();
+
+function parseHostRef(cluster: Cluster, key: string): HostRef {
   const m = /^pod\/([^/]+)\/(.+)$/.exec(key);
   if (m !== null) return { kind: 'pod', namespace: m[1] ?? '', name: m[2] ?? '' };
   if (cluster.lab.externalClients.some((c) => c.name === key))

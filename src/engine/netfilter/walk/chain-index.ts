@@ -15,6 +15,21 @@ function build(chains: readonly Chain[]): Map<string, number> {
   return index;
 }
 
+/** Built-in chains a table can have (nat has four, filter three, mangle five). */
+const MAX_BUILTIN = 5;
+
+/**
+ * The table's built-in chain of `hook`: built-in chains come first in a table's chains (the
+ * table is created with them), so the first few are looked at before the index; the name
+ * decides (chain names are unique in a table), so the answer is chainByName's.
+ */
+export function builtinChain(table: Table, hook: string): Chain | undefined {
+  const chains = table.chains;
+  const n = chains.length < MAX_BUILTIN ? chains.length : MAX_BUILTIN;
+  for (let i = 0; i < n; i++) if (chains[i]!.name === hook) return chains[i];
+  return chainByName(table, hook);
+}
+
 /** The table's chain called `name`, or undefined. */
 export function chainByName(table: Table, name: string): Chain | undefined {
   const chains = table.chains;

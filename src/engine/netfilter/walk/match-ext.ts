@@ -8,7 +8,6 @@ import type {
   AddrType,
   AddrtypeMatch,
   ConntrackMatch,
-  CtState,
   IpvsMatch,
   MultiportMatch,
   PhysdevMatch,
@@ -62,11 +61,18 @@ export function markMatches(mark: number, value: number, mask: number, invert: b
  */
 export function conntrackMatch(m: ConntrackMatch, ctx: MatchContext): boolean {
   const ct = ctx.conntrack;
-  const bits = new Set<CtState>([ct.state]);
+  // The packet's state bits: its ctstate, plus SNAT/DNAT for a tracked connection with them.
   const tracked = ct.state !== 'INVALID' && ct.state !== 'UNTRACKED';
-  if (tracked && ct.snat) bits.add('SNAT');
-  if (tracked && ct.dnat) bits.add('DNAT');
-  return m.states.some((s) => bits.has(s)) !== m.invert;
+  const snat = tracked && ct.snat === true;
+  const dnat = tracked && ct.dnat === true;
+  let hit = false;
+  for (const s of m.states) {
+    if (s === ct.state || (s === 'SNAT' && snat) || (s === 'DNAT' && dnat)) {
+      hit = true;
+      break;
+    }
+  }
+  return hit !== m.invert;
 }
 
 /**

@@ -71,8 +71,13 @@ export function ruleMatches(
     const m = rule.matches[i];
     if (m === undefined) continue;
     // Only statistic keeps per-rule state; no closure per match for the others.
-    const key = m.name === 'statistic' ? () => `${ruleKey()}#${i}` : ruleKey;
+    const key = m.name === 'statistic' ? matchKey(ruleKey, i) : ruleKey;
     if (!evalMatch(m, packet, ctx, key)) return false;
   }
   return true;
+}
+
+/** The state key of the rule's match number `i` (a closure outside the loop: none per match). */
+function matchKey(ruleKey: () => string, i: number): () => string {
+  return () => `${ruleKey()}#${i}`;
 }

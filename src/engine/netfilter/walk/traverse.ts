@@ -10,15 +10,18 @@
  * - ACCEPT/DROP/REJECT end the table. DNAT/SNAT/MASQUERADE set up the NAT mapping and return
  *   NF_ACCEPT, so the nat table ends there too. MARK/CONNMARK/LOG and target-less rules continue.
  * - The jump stack holds 16 entries (NFT_JUMP_STACK_SIZE); deeper, the packet is dropped.
+ *
+ * Every packet of a bulk run walks some table, so the walk allocates little: one state object,
+ * steps and their outcomes only when recorded, arrays only when used.
  */
 import { ruleSpec } from '../rule-render';
-import { isBuiltinChain } from '../tables';
-import type { Chain, NetfilterState, Rule, TableName, Target } from '../types';
-import { chainByName } from './chain-index';
+import type { Chain, NetfilterState, Rule, TableName } from '../types';
+import { builtinChain, chainByName } from './chain-index';
 import { logLine } from './log';
 import { ruleMatches } from './matches';
 import { natRequest } from './nat';
 import { candidateRules, nextCandidate } from './rule-index';
+import { emptyWalk } from './traverse-empty';
 import type {
   Hook,
   MatchContext,
@@ -32,6 +35,8 @@ import type {
   WalkContext,
 } from './types';
 
+export { emptyWalk, traverseEmpty, type EmptyWalk } from './traverse-empty';
+
 /** NFT_JUMP_STACK_SIZE. */
 export const JUMP_STACK_SIZE = 16;
 /** Rule evaluations after which a walk is taken to be looping (the kernel refuses loops). */
@@ -42,11 +47,96 @@ interface Frame {
   readonly next: number;
 }
 
-/** Ends a traversal: the verdict and what the terminal step adds to the result. */
-interface End {
-  readonly verdict: Verdict;
-  readonly nat?: NatRequest;
-  readonly reject?: TraverseResult['reject'];
+const NONE: readonly never[] = Object.freeze([]);
+const NOMATCH: StepOutcome = Object.freeze({ kind: 'nomatch' });
+const CONTINUE: StepOutcome = Object.freeze({ kind: 'continue' });
+const RETURN: StepOutcome = Object.freeze({ kind: 'return' });
+
+/** One traversal's state: where it is, the packet as targets changed it, what it recorded. */
+class Walk {
+  pkt: Packet;
+  chain: Chain;
+  i = 0;
+  ctmark: number | undefined;
+  stack: Frame[] | undefined;
+  steps: TraceStep[] | undefined;
+  logs: string[] | undefined;
+  /** Whether any step is recorded; `matchedOnly`: only matched ones. */
+  readonly recording: boolean;
+  readonly matchedOnly: boolean;
+
+  constructor(
+    readonly table: TableName,
+    readonly base: Chain,
+    packet: Packet,
+    record: NonNullable<TraverseOptions['steps']>,
+  ) {
+    this.pkt = packet;
+    this.chain = base;
+    this.recording = record !== 'none';
+    this.matchedOnly = record === 'matched';
+  }
+
+  get depth(): number {
+    return this.stack?.length ?? 0;
+  }
+
+  step(
+    type: TraceStep['type'],
+    num: number,
+    rule: Rule | undefined,
+    matched: boolean,
+    outcome: StepOutcome,
+  ): void {
+    if (!this.recording || (this.matchedOnly && !matched)) return;
+    const { table, chain } = this;
+    (this.steps ??= []).push({
+      table,
+      chain: chain.name,
+      ruleNum: num,
+      type,
+      trace: `${table}:${chain.name}:${type}:${num}`,
+      text: rule === undefined ? '' : `-A ${chain.name}${ruleSpec(rule)}`,
+      matched,
+      outcome,
+      mark: this.pkt.mark,
+      depth: this.depth,
+    });
+  }
+
+  finish(verdict: Verdict, nat?: NatRequest, reject?: TraverseResult['reject']): TraverseResult {
+    // Field by field, in the order conditional spreads would give.
+    const r: { -readonly [K in keyof TraverseResult]: TraverseResult[K] } = {
+      verdict,
+      packet: this.pkt,
+    } as TraverseResult;
+    if (nat !== undefined) r.nat = nat;
+    if (reject !== undefined) r.reject = reject;
+    if (this.ctmark !== undefined) r.ctmark = this.ctmark;
+    r.logs = this.logs ?? NONE;
+    r.steps = this.steps ?? NONE;
+    return r;
+  }
+
+  policy(): TraverseResult {
+    const base = this.base;
+    this.chain = base;
+    const verdict = base.policy ?? 'ACCEPT';
+    base.counters.packets += 1;
+    base.counters.bytes += this.pkt.length;
+    if (this.recording)
+      this.step('policy', base.rules.length + 1, undefined, true, { kind: 'policy', verdict });
+    return this.finish(verdict);
+  }
+
+  /** RETURN: back to the rule after the last jump, or the policy when there is none. */
+  doReturn(): TraverseResult | undefined {
+    const frame = this.stack?.pop();
+    if (frame === undefined) return this.policy();
+    this.chain = frame.chain;
+    this.i = frame.next;
+    return undefined;
+  }
 }
 
 /**
@@ -61,175 +151,131 @@ export function traverseTable(
   ctx: WalkContext,
   opts: TraverseOptions = {},
 ): TraverseResult {
-  const quick = traverseEmpty(state, table, hook, packet, opts);
-  if (quick !== undefined) return quick;
-  const t = state.tables[table]!;
-  const base = chainByName(t, hook)!;
-  const mctx: MatchContext = { ...ctx, table, hook };
   const record = opts.steps ?? 'all';
-  const steps: TraceStep[] = [];
-  const logs: string[] = [];
+  const quick = emptyWalk(state, table, hook, packet.length, packet.mark, opts);
+  if (quick !== undefined)
+    return { verdict: quick.verdict, packet, logs: [], steps: [...quick.steps] };
+  const t = state.tables[table]!;
+  const w = new Walk(table, builtinChain(t, hook)!, packet, record);
+  const mctx = matchContext(ctx, table, hook);
   const tracked = ctx.conntrack.state !== 'INVALID' && ctx.conntrack.state !== 'UNTRACKED';
-  let ctmark: number | undefined;
-  let pkt = packet;
-  const stack: Frame[] = [];
-  let chain = base;
-  let i = 0;
+  const rec = w.recording;
   // Rules that cannot match are skipped when the trace does not show them (rule-index.ts).
   const skipping = record !== 'all';
   let indexedChain: Chain | undefined;
   let candidates: readonly number[] | undefined;
   /** statistic's per-rule state key, for the rule at `i` (only asked for while evaluating it). */
-  const key = (): string => nthKey(table, chain, chain.rules[i]!);
-
-  const step = (
-    type: TraceStep['type'],
-    num: number,
-    rule: Rule | undefined,
-    matched: boolean,
-    outcome: StepOutcome,
-  ): void => {
-    if (record === 'none' || (record === 'matched' && !matched)) return;
-    steps.push({
-      table,
-      chain: chain.name,
-      ruleNum: num,
-      type,
-      trace: `${table}:${chain.name}:${type}:${num}`,
-      text: rule === undefined ? '' : `-A ${chain.name}${ruleSpec(rule)}`,
-      matched,
-      outcome,
-      mark: pkt.mark,
-      depth: stack.length,
-    });
-  };
-  const finish = (end: End): TraverseResult => ({
-    verdict: end.verdict,
-    packet: pkt,
-    ...(end.nat !== undefined ? { nat: end.nat } : {}),
-    ...(end.reject !== undefined ? { reject: end.reject } : {}),
-    ...(ctmark !== undefined ? { ctmark } : {}),
-    logs,
-    steps,
-  });
-  const policy = (): TraverseResult => {
-    chain = base;
-    const verdict = base.policy ?? 'ACCEPT';
-    base.counters.packets += 1;
-    base.counters.bytes += pkt.length;
-    step('policy', base.rules.length + 1, undefined, true, { kind: 'policy', verdict });
-    return finish({ verdict });
-  };
-  /** RETURN: back to the rule after the last jump, or the policy when there is none. */
-  const doReturn = (): TraverseResult | undefined => {
-    const frame = stack.pop();
-    if (frame === undefined) return policy();
-    chain = frame.chain;
-    i = frame.next;
-    return undefined;
-  };
+  const key = (): string => nthKey(table, w.chain, w.chain.rules[w.i]!);
 
   for (let evaluations = 0; ; evaluations++) {
     if (evaluations > EVALUATION_BUDGET) {
-      step('rule', i + 1, undefined, true, { kind: 'abort', reason: 'rule loop' });
-      return finish({ verdict: 'DROP' });
+      w.step('rule', w.i + 1, undefined, true, { kind: 'abort', reason: 'rule loop' });
+      return w.finish('DROP');
     }
+    const chain = w.chain;
     if (skipping) {
       if (indexedChain !== chain) {
         indexedChain = chain;
-        candidates = candidateRules(chain.rules, pkt.dst);
+        candidates = candidateRules(chain.rules, w.pkt.dst);
       }
-      if (candidates !== undefined) i = nextCandidate(candidates, i, chain.rules.length);
+      if (candidates !== undefined) w.i = nextCandidate(candidates, w.i, chain.rules.length);
     }
+    const i = w.i;
     const rule = chain.rules[i];
     if (rule === undefined) {
       // The chain's tail: an implicit RETURN in a user chain, the policy in a built-in one.
-      if (chain.builtin) return policy();
-      step('return', chain.rules.length + 1, undefined, true, { kind: 'return' });
-      const done = doReturn();
+      if (chain.builtin) return w.policy();
+      w.step('return', chain.rules.length + 1, undefined, true, RETURN);
+      const done = w.doReturn();
       if (done !== undefined) return done;
       continue;
     }
     const num = i + 1;
-    if (!ruleMatches(rule, pkt, mctx, key)) {
-      step('rule', num, rule, false, { kind: 'nomatch' });
-      i++;
+    if (!ruleMatches(rule, w.pkt, mctx, key)) {
+      w.step('rule', num, rule, false, NOMATCH);
+      w.i = i + 1;
       continue;
     }
     rule.counters.packets += 1;
-    rule.counters.bytes += pkt.length;
-    const target: Target = rule.target;
+    rule.counters.bytes += w.pkt.length;
+    const target = rule.target;
     switch (target.kind) {
       case 'none':
-        step('rule', num, rule, true, { kind: 'continue' });
-        i++;
+        w.step('rule', num, rule, true, CONTINUE);
+        w.i = i + 1;
         break;
       case 'jump': {
         const next = chainByName(t, target.chain);
         const kind = target.goto ? 'goto' : 'jump';
-        if (!target.goto && stack.length >= JUMP_STACK_SIZE) {
-          step('rule', num, rule, true, { kind: 'abort', reason: 'jump stack full' });
-          return finish({ verdict: 'DROP' });
+        if (!target.goto && w.depth >= JUMP_STACK_SIZE) {
+          w.step('rule', num, rule, true, { kind: 'abort', reason: 'jump stack full' });
+          return w.finish('DROP');
         }
-        step('rule', num, rule, true, { kind, chain: target.chain });
-        if (!target.goto) stack.push({ chain, next: i + 1 });
+        if (rec) w.step('rule', num, rule, true, { kind, chain: target.chain });
+        if (!target.goto) (w.stack ??= []).push({ chain, next: i + 1 });
         // A jump to a chain that is gone (the kernel never lets that happen) returns at once.
-        chain = next ?? { name: target.chain, builtin: false, counters: zero(), rules: [] };
-        i = 0;
+        w.chain = next ?? { name: target.chain, builtin: false, counters: zero(), rules: [] };
+        w.i = 0;
         break;
       }
       case 'RETURN': {
-        step('rule', num, rule, true, { kind: 'return' });
-        const done = doReturn();
+        w.step('rule', num, rule, true, RETURN);
+        const done = w.doReturn();
         if (done !== undefined) return done;
         break;
       }
       case 'ACCEPT':
       case 'DROP':
-        step('rule', num, rule, true, { kind: 'verdict', verdict: target.kind });
-        return finish({ verdict: target.kind });
+        if (rec) w.step('rule', num, rule, true, { kind: 'verdict', verdict: target.kind });
+        return w.finish(target.kind);
       case 'REJECT':
         // ipt_REJECT sends the ICMP error / TCP reset, then drops the packet.
-        step('rule', num, rule, true, { kind: 'verdict', verdict: 'REJECT' });
-        return finish({ verdict: 'REJECT', reject: { with: target.with } });
+        if (rec) w.step('rule', num, rule, true, { kind: 'verdict', verdict: 'REJECT' });
+        return w.finish('REJECT', undefined, { with: target.with });
       case 'DNAT':
       case 'SNAT':
       case 'MASQUERADE': {
         const nat = natRequest(target.kind, target.range);
-        step('rule', num, rule, true, { kind: 'nat', nat });
-        return finish({ verdict: 'ACCEPT', nat });
+        if (rec) w.step('rule', num, rule, true, { kind: 'nat', nat });
+        return w.finish('ACCEPT', nat);
       }
       case 'MARK':
         // xt_MARK revision 2 (mark_tg): new = (old & ~mask) ^ value.
-        pkt = { ...pkt, mark: ((pkt.mark & ~target.mask) ^ target.value) >>> 0 };
-        step('rule', num, rule, true, { kind: 'mark', mark: pkt.mark });
-        i++;
+        w.pkt = { ...w.pkt, mark: ((w.pkt.mark & ~target.mask) ^ target.value) >>> 0 };
+        if (rec) w.step('rule', num, rule, true, { kind: 'mark', mark: w.pkt.mark });
+        w.i = i + 1;
         break;
       case 'CONNMARK': {
         // connmark_tg_shift(): nothing without a conntrack.
         if (tracked) {
-          const ct = ctmark ?? ctx.conntrack.mark ?? 0;
-          if (target.mode === 'set') ctmark = ((ct & ~target.ctmask) ^ target.ctmark) >>> 0;
+          const ct = w.ctmark ?? ctx.conntrack.mark ?? 0;
+          if (target.mode === 'set') w.ctmark = ((ct & ~target.ctmask) ^ target.ctmark) >>> 0;
           else if (target.mode === 'save')
-            ctmark = ((ct & ~target.ctmask) ^ (pkt.mark & target.nfmask)) >>> 0;
+            w.ctmark = ((ct & ~target.ctmask) ^ (w.pkt.mark & target.nfmask)) >>> 0;
           else {
-            const mark = ((pkt.mark & ~target.nfmask) ^ (ct & target.ctmask)) >>> 0;
-            pkt = { ...pkt, mark };
+            const mark = ((w.pkt.mark & ~target.nfmask) ^ (ct & target.ctmask)) >>> 0;
+            w.pkt = { ...w.pkt, mark };
           }
         }
-        const out: StepOutcome =
-          ctmark !== undefined
-            ? { kind: 'mark', mark: pkt.mark, ctmark }
-            : { kind: 'mark', mark: pkt.mark };
-        step('rule', num, rule, true, out);
-        i++;
+        const ctmark = w.ctmark;
+        if (rec)
+          w.step(
+            'rule',
+            num,
+            rule,
+            true,
+            ctmark !== undefined
+              ? { kind: 'mark', mark: w.pkt.mark, ctmark }
+              : { kind: 'mark', mark: w.pkt.mark },
+          );
+        w.i = i + 1;
         break;
       }
       case 'LOG': {
-        const line = logLine(target.prefix, pkt);
-        logs.push(line);
-        step('rule', num, rule, true, { kind: 'log', line });
-        i++;
+        const line = logLine(target.prefix, w.pkt);
+        (w.logs ??= []).push(line);
+        w.step('rule', num, rule, true, { kind: 'log', line });
+        w.i = i + 1;
         break;
       }
     }
@@ -237,44 +283,23 @@ export function traverseTable(
 }
 
 /**
- * The walk of a table whose hook has no rules to evaluate: no table or base chain (accept), or
- * an empty base chain (its policy decides and counts the packet). undefined when there are
- * rules. Most hooks of a node are like this, and the datapath asks first so that it builds the
- * match context only for the walks that need one.
+ * The context the matches see: the walk's, at this table and hook. Copied field by field:
+ * an object spread of the caller's context takes V8's slow path, at every walk.
  */
-export function traverseEmpty(
-  state: NetfilterState,
-  table: TableName,
-  hook: Hook,
-  packet: Packet,
-  opts: TraverseOptions = {},
-): TraverseResult | undefined {
-  const t = state.tables[table];
-  const base = t !== undefined && isBuiltinChain(table, hook) ? chainByName(t, hook) : undefined;
-  if (t === undefined || base === undefined) {
-    return { verdict: 'ACCEPT', packet, logs: [], steps: [] };
-  }
-  if (base.rules.length > 0) return undefined;
-  const verdict = base.policy ?? 'ACCEPT';
-  base.counters.packets += 1;
-  base.counters.bytes += packet.length;
-  const steps: TraceStep[] = [];
-  if ((opts.steps ?? 'all') !== 'none') {
-    // The same step traverseTable's policy() records.
-    steps.push({
-      table,
-      chain: base.name,
-      ruleNum: 1,
-      type: 'policy',
-      trace: `${table}:${base.name}:policy:1`,
-      text: '',
-      matched: true,
-      outcome: { kind: 'policy', verdict },
-      mark: packet.mark,
-      depth: 0,
-    });
-  }
-  return { verdict, packet, logs: [], steps };
+function matchContext(ctx: WalkContext, table: TableName, hook: Hook): MatchContext {
+  const m = {
+    conntrack: ctx.conntrack,
+    isLocalAddress: ctx.isLocalAddress,
+    rng: ctx.rng,
+    now: ctx.now,
+    store: ctx.store,
+    table,
+    hook,
+  } as { -readonly [K in keyof MatchContext]: MatchContext[K] };
+  if (ctx.addrType !== undefined) m.addrType = ctx.addrType;
+  if (ctx.ipsetTest !== undefined) m.ipsetTest = ctx.ipsetTest;
+  if (ctx.ipvs !== undefined) m.ipvs = ctx.ipvs;
+  return m;
 }
 
 function zero(): { packets: number; bytes: number } {
