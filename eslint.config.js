@@ -28,6 +28,12 @@ const engineImpurity = {
   ],
 };
 
+/** The UI talks to the engine through the worker only (restated where a block overrides it). */
+const UI_NEVER_IMPORTS_THE_ENGINE = {
+  group: ['**/engine', '**/engine/**', '**/lessons/checks', '**/lessons/checks/**'],
+  message: 'The UI never imports the engine: talk to the worker through protocol/.',
+};
+
 export default tseslint.config(
   {
     ignores: ['dist', 'dist-cli', 'node_modules', 'coverage', 'test-results', 'playwright-report'],
@@ -141,12 +147,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['**/engine', '**/engine/**', '**/lessons/checks', '**/lessons/checks/**'],
-              message: 'The UI never imports the engine: talk to the worker through protocol/.',
-            },
-          ],
+          patterns: [UI_NEVER_IMPORTS_THE_ENGINE],
         },
       ],
     },
@@ -161,10 +162,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: ['**/engine', '**/engine/**', '**/lessons/checks', '**/lessons/checks/**'],
-              message: 'The UI never imports the engine: talk to the worker through protocol/.',
-            },
+            UI_NEVER_IMPORTS_THE_ENGINE,
             {
               group: ['**/lessons/catalog', '**/lessons/[0-9]*/**', '**/lessons/messages'],
               message: 'Lessons load after the app shell: use import() (see app/use-lesson.ts).',

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { frameRates, measureOtherEngines } from './bench-ui-engines.mjs';
+import { waitForServer } from '../e2e/cross-browser/wait-for-server.mjs';
 
 const root = join(import.meta.dirname, '..');
 const port = Number(process.env.LAB_BENCH_PORT ?? 4373);
@@ -45,19 +46,6 @@ function sixtyPods(base) {
   const node = (n) =>
     `---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node-${n}\n  labels:\n    kubernetes.io/hostname: node-${n}\nspec:\n  podCIDR: 10.244.${n - 1}.0/24\nstatus:\n  addresses:\n  - type: InternalIP\n    address: 192.168.1.${9 + n}\n`;
   return `${base.replace(/replicas: 3\n/, 'replicas: 57\n')}\n${node(3)}${node(4)}`;
-}
-
-async function waitForServer(url, deadlineMs) {
-  const end = Date.now() + deadlineMs;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`vite preview did not start on ${url}`);
 }
 
 async function main() {

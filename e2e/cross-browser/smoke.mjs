@@ -18,6 +18,7 @@ import { firefoxBinary, launchFirefox } from './firefox-bidi.mjs';
 import { startRecordingProxy } from './recording-proxy.mjs';
 import { runSmoke } from './smoke-flow.mjs';
 import { launchWebKit, webkitBinaries } from './webkit-webdriver.mjs';
+import { waitForServer } from './wait-for-server.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const port = Number(process.env.LAB_PORT ?? 4173);
@@ -87,19 +88,6 @@ async function webkit() {
   }
 }
 
-async function waitForServer(deadlineMs) {
-  const end = Date.now() + deadlineMs;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`vite preview did not start on ${url}`);
-}
-
 const browsers = { firefox, webkit };
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(browsers);
 const server = spawn(
@@ -113,7 +101,7 @@ const server = spawn(
 );
 const results = [];
 try {
-  await waitForServer(30_000);
+  await waitForServer(url, 30_000);
   for (const name of wanted) {
     const run = browsers[name];
     if (!run) throw new Error(`unknown browser ${name} (firefox, webkit)`);
