@@ -13,13 +13,13 @@
  * Builds the lab first (vite build). Figures, not assertions: this machine is shared.
  * LAB_BENCH_PORT picks the preview port (default 4373); CHROMIUM_PATH the browser.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { frameRates, measureOtherEngines } from './bench-ui-engines.mjs';
-import { waitForServer } from '../e2e/cross-browser/wait-for-server.mjs';
+import { startPreview, waitForServer } from '../e2e/cross-browser/preview-server.mjs';
 
 const root = join(import.meta.dirname, '..');
 const port = Number(process.env.LAB_BENCH_PORT ?? 4373);
@@ -53,15 +53,7 @@ async function main() {
   if (build.status !== 0) throw new Error(`vite build failed\n${build.stderr}`);
   const shell = shellSize();
 
-  const server = spawn(
-    'npx',
-    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-    {
-      cwd: root,
-      stdio: 'ignore',
-      detached: true,
-    },
-  );
+  const server = startPreview(root, port);
   const url = `http://127.0.0.1:${port}/`;
   const browser = await chromium.launch({
     executablePath: chromiumPath,

@@ -11,14 +11,13 @@
  * LAB_PORT picks the preview port (default 4173). Screenshots: test-results/cross-browser/.
  * Results: reports/cross-browser.json (scripts/test-summary.mjs counts them).
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firefoxBinary, launchFirefox } from './firefox-bidi.mjs';
 import { startRecordingProxy } from './recording-proxy.mjs';
 import { runSmoke } from './smoke-flow.mjs';
 import { launchWebKit, webkitBinaries } from './webkit-webdriver.mjs';
-import { waitForServer } from './wait-for-server.mjs';
+import { startPreview, waitForServer } from './preview-server.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const port = Number(process.env.LAB_PORT ?? 4173);
@@ -90,15 +89,7 @@ async function webkit() {
 
 const browsers = { firefox, webkit };
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(browsers);
-const server = spawn(
-  'npx',
-  ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-  {
-    cwd: root,
-    stdio: 'ignore',
-    detached: true,
-  },
-);
+const server = startPreview(root, port);
 const results = [];
 try {
   await waitForServer(url, 30_000);

@@ -1,3 +1,17 @@
+import { spawn } from 'node:child_process';
+
+/**
+ * `vite preview` of the built lab on 127.0.0.1:`port`, in its own process group (stop it with
+ * `process.kill(-child.pid)`).
+ */
+export function startPreview(root, port) {
+  return spawn(
+    'npx',
+    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+    { cwd: root, stdio: 'ignore', detached: true },
+  );
+}
+
 /** Polls `url` until it answers 200 (vite preview starting up), for at most `deadlineMs`. */
 export async function waitForServer(url, deadlineMs) {
   const end = Date.now() + deadlineMs;
