@@ -129,12 +129,30 @@ export function isStaleUdpEntry(
   origDport: number,
   backend: string,
 ): boolean {
-  return filters.some(
-    (f) =>
-      (f.frontends.includes(`${origDst}:${origDport}`) ||
-        (f.nodePort !== 0 && f.nodePort === origDport)) &&
-      !f.serving.includes(backend),
-  );
+  return staleUdpTest(filters)(origDst, origDport, backend);
+}
+
+/** {@link isStaleUdpEntry} with the filters indexed once, for many entries. */
+function staleUdpTest(
+  filters: readonly StaleUdpFilter[],
+): (origDst: string, origDport: number, backend: string) => boolean {
+  const byFrontend = new Map<string, Set<string>[]>();
+  const byNodePort = new Map<number, Set<string>[]>();
+  const add = <K>(m: Map<K, Set<string>[]>, k: K, serving: Set<string>) => {
+    const list = m.get(k);
+    if (list === undefined) m.set(k, [serving]);
+    else list.push(serving);
+  };
+  for (const f of filters) {
+    const serving = new Set(f.serving);
+    for (const frontend of f.frontends) add(byFrontend, frontend, serving);
+    if (f.nodePort !== 0) add(byNodePort, f.nodePort, serving);
+  }
+  return (origDst, origDport, backend) =>
+    [
+      ...(byFrontend.get(`${origDst}:${origDport}`) ?? []),
+      ...(byNodePort.get(origDport) ?? []),
+    ].some((serving) => !serving.has(backend));
 }
 
 /**
@@ -142,23 +160,26 @@ export function isStaleUdpEntry(
  * its kernel operations, the filters are recorded too (a real node's table is filtered by them).
  */
 export function cleanStaleEntries(world: World, nodeName: string, cluster: Cluster): CtEntry[] {
-  const filters = staleUdpFilters(cluster, nodeName);
-  world.kernel(nodeName)?.ops?.push({ conntrackCleanup: filters });
+  const ops = world.kernel(nodeName)?.ops;
   const table = nodeConntrack(world, nodeName);
   const udp: CtEntry[] = [];
   for (const id in table.entries) {
     const e = table.entries[id]!;
     if (e.orig.proto === 'udp' && (e.status & IPS.CONFIRMED) !== 0) udp.push(e);
   }
+  // The filters cost a walk of every Service: built only when recorded or needed.
+  if (udp.length === 0 && ops === undefined) return [];
+  const filters = staleUdpFilters(cluster, nodeName);
+  ops?.push({ conntrackCleanup: filters });
   if (udp.length === 0) return [];
 
   const now = world.clock.now();
+  const isStale = staleUdpTest(filters);
   const stale: CtEntry[] = [];
   for (const e of udp) {
     const orig = e.orig as PortTuple;
     const reply = e.reply as PortTuple;
-    if (isStaleUdpEntry(filters, orig.dst, orig.dport, `${reply.src}:${reply.sport}`))
-      stale.push(e);
+    if (isStale(orig.dst, orig.dport, `${reply.src}:${reply.sport}`)) stale.push(e);
   }
   const steps: { entry: string; id: number; ctstate: 'NEW' | 'ESTABLISHED' }[] = [];
   for (const e of stale) {
