@@ -20,6 +20,8 @@ import {
   slice,
   slicePort,
 } from '../../src/engine/kube-proxy/testing/fixtures';
+import { iptablesNftTables } from '../../src/engine/netfilter/nft-view/render';
+import { createNftState, nftCommand } from '../../src/engine/nftables';
 import { maskDates } from './differential';
 import { netnsUnavailableReason, withNetns } from './netns';
 
@@ -154,6 +156,12 @@ describe.skipIf(reason !== undefined)('a node programmed by kubelet and kube-pro
           run(['iptables', '-t', table, '-S']).stdout.split('\n'),
         );
       }
+      // nft's view of the same tables: chains in creation order (deleted stale chains gone),
+      // the handles the partial sync's rewritten rules took.
+      const nft = nftCommand(createNftState(), ['-a', 'list', 'ruleset'], 0, iptablesNftTables(kernel.netfilter)); // prettier-ignore
+      const real = run(['nft', '-a', 'list', 'ruleset']);
+      expect(nft.stdout.split('\n'), 'nft -a list ruleset').toEqual(real.stdout.split('\n'));
+      expect(nft.stderr).toBe(real.stderr);
     });
   });
 });

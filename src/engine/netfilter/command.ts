@@ -2,6 +2,7 @@
  * The `iptables` command (xtables-standalone.c + xtables.c do_commandx()): parse, check the
  * table, run the command as one nf_tables batch, print what iptables 1.8.9 prints.
  */
+import { withTableHandle } from './state';
 import { TableDraft } from './draft';
 import { asXtError, renderError, VERSION, type XtError } from './errors';
 import { executeCommand } from './execute';
@@ -84,6 +85,6 @@ export function iptablesCommand(state: NetfilterState, argv: readonly string[]):
   if (first !== undefined)
     return { stdout: out.stdout, stderr: renderError(first, PROG, -1), exitCode: first.exitCode };
   const table = work.table.commit();
-  if (table !== undefined) state.tables[name] = table;
+  if (table !== undefined) state.tables[name] = withTableHandle(state, table);
   return { ...out, stdout: out.stdout + log };
 }

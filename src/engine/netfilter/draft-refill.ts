@@ -50,20 +50,21 @@ export class Refills {
     return this.byName.has(name);
   }
 
-  /** Whether `rule` is the next old rule of the declared chain `name` (then it is counted). */
-  repeats(name: string, rule: Rule): boolean {
+  /** The old rule when `rule` is the next old rule of the declared chain `name` (then it is counted). */
+  repeats(name: string, rule: Rule): Rule | undefined {
     let r = this.last;
     if (r === undefined || r.base.name !== name) {
       r = this.byName.get(name);
-      if (r === undefined) return false;
+      if (r === undefined) return undefined;
       this.last = r;
     }
     const old = r.base.rules[r.kept];
-    if (old === undefined || !sameParse(old, rule)) return false;
+    if (old === undefined || !sameParse(old, rule)) return undefined;
     const same =
       old.counters.packets === rule.counters.packets && old.counters.bytes === rule.counters.bytes;
-    if (same) r.kept++;
-    return same;
+    if (!same) return undefined;
+    r.kept++;
+    return old;
   }
 
   /** Stops counting for `name` (the draft copies the chain); its refill, if any. */

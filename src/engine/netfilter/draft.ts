@@ -6,6 +6,7 @@
  * handing the old table's index on (see table-index.ts). Jump references: see RefDelta.
  */
 import { Refills, sameParse, type Refill } from './draft-refill';
+import { applyNftEvents, freshIds, type NftEvent } from './nft-view/ids';
 import { sharedName } from './parse-cache';
 import { RefDelta } from './ref-delta';
 import { BUILTIN_CHAINS } from './tables';
@@ -55,6 +56,8 @@ export class TableDraft {
   private renamedOrRemoved = false;
   /** Committed chains declared again (flushed) and not copied yet (see draft-refill.ts). */
   private readonly refills = new Refills();
+  /** What this batch does in nf_tables, in order (see nft-view/ids.ts). */
+  private readonly nftEvents: NftEvent[] = [];
 
   constructor(
     readonly name: TableName,
@@ -69,7 +72,10 @@ export class TableDraft {
     return this.exists;
   }
 
-  /** nft_xt_builtin_init(): a write creates the table with all its base chains. */
+  /**
+   * nft_xt_builtin_init(): a write creates the table. iptables lists every base chain of it;
+   * nf_tables gets one only when it is used (usesBase()).
+   */
   ensure(): void {
     if (this.exists) return;
     this.exists = true;
@@ -136,7 +142,11 @@ export class TableDraft {
 
   /** `-A` on a declared, uncopied chain: true when `rule` is its next old rule, which stays. */
   refill(name: string, rule: Rule): boolean {
-    return this.refills.size > 0 && !this.renamedOrRemoved && this.refills.repeats(name, rule);
+    if (this.refills.size === 0 || this.renamedOrRemoved) return false;
+    const kept = this.refills.repeats(name, rule);
+    // The kernel still gets the rule again: it takes a new handle.
+    if (kept !== undefined) this.nftEvents.push(kept);
+    return kept !== undefined;
   }
 
   /** A declared chain as it stands: a copy holding the old rules that came back so far. */
@@ -158,9 +168,15 @@ export class TableDraft {
     }
   }
 
+  /** A rule or a policy on a base chain: iptables-nft creates it in nf_tables if needed. */
+  usesBase(name: string): void {
+    this.nftEvents.push({ ev: 'chain', name });
+  }
+
   /** A new user chain (the caller checked that the name is free). */
   createUser(name: string): void {
     this.ensure();
+    this.nftEvents.push({ ev: 'chain', name });
     // The table keeps the one string object of this name that rule lines parse to.
     this.create(newChain(sharedName(name), false));
   }
@@ -184,6 +200,7 @@ export class TableDraft {
     this.changed = true;
     this.last = undefined;
     this.renamedOrRemoved = true;
+    this.nftEvents.push({ ev: 'del', name });
     this.overlay.set(name, null);
     this.refs.count(c.rules, -1);
     const from = this.copies.get(c);
@@ -212,6 +229,7 @@ export class TableDraft {
     const c = this.edit(from);
     if (c === undefined) return;
     (c as Mutable<Chain>).name = to;
+    this.nftEvents.push({ ev: 'rename', from, to });
     this.last = undefined;
     this.renamedOrRemoved = true;
     this.overlay.set(from, null);
@@ -233,17 +251,21 @@ export class TableDraft {
 
   /** Rule edits, on a chain returned by edit(). */
   insertRule(c: Chain, index: number, rule: Rule): void {
+    this.nftEvents.push(rule);
     c.rules.splice(index, 0, rule);
     this.refs.one(rule, 1);
   }
 
   appendRule(c: Chain, rule: Rule): void {
+    this.nftEvents.push(rule);
     c.rules.push(rule);
     this.refs.one(rule, 1);
   }
 
-  replaceRule(c: Chain, index: number, rule: Rule): void {
+  /** `renamed`: the same nf_tables rule, now jumping to a renamed chain (no new handle). */
+  replaceRule(c: Chain, index: number, rule: Rule, renamed = false): void {
     const old = c.rules[index];
+    if (!renamed) this.nftEvents.push(rule);
     c.rules[index] = rule;
     if (old !== undefined) this.refs.one(old, -1);
     this.refs.one(rule, 1);
@@ -307,7 +329,11 @@ export class TableDraft {
     this.settle();
     this.refills.clear();
     const { chains, slots } = this.layout();
-    const table: Table = { name: this.name, chains };
+    // A restore without --noflush deletes the table and creates it anew (a new table handle,
+    // last in the list, handles from 1 again: seen on the kernel).
+    const nft = this.base?.nft ?? freshIds();
+    applyNftEvents(nft, this.nftEvents);
+    const table: Table = { name: this.name, chains, nft };
     if (this.base === undefined) {
       // Built from nothing: the overlay is the name map; references are counted when first
       // asked for (a first sync's iptables-save never asks).

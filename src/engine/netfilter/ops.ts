@@ -47,11 +47,17 @@ function verboseWalk(work: Work, chain: string | undefined, what: string, users 
 /** The chain for a rule operation; ENOENT when absent (a built-in chain creates the table). */
 function ruleChain(work: Work, chain: string, enoentMsg = ENOENT_MSG): Chain {
   const existing = work.table.edit(chain);
-  if (existing !== undefined) return existing;
+  if (existing !== undefined) {
+    if (existing.builtin) work.table.usesBase(chain);
+    return existing;
+  }
   if (isBuiltinChain(work.name, chain)) {
     work.table.ensure();
     const c = work.table.edit(chain);
-    if (c !== undefined) return c;
+    if (c !== undefined) {
+      work.table.usesBase(chain);
+      return c;
+    }
   }
   throw XtError.errno(enoentMsg);
 }
@@ -151,7 +157,9 @@ export function ruleReplace(work: Work, chain: string, rule: Rule, num: number):
 
 /** Rules are equal when everything but the counters is (nft_rule_cmp()). */
 export function sameRule(a: Rule, b: Rule): boolean {
-  return JSON.stringify({ ...a, counters: null }) === JSON.stringify({ ...b, counters: null });
+  // The nf_tables handle is not part of the rule either (undefined: JSON leaves it out).
+  const plain = (r: Rule): unknown => ({ ...r, counters: null, nftHandle: undefined });
+  return JSON.stringify(plain(a)) === JSON.stringify(plain(b));
 }
 
 /** -D/-C with a rule: the index of the first equal rule; "Bad rule" when there is none or no chain. */
@@ -272,7 +280,7 @@ export function chainRename(work: Work, from: string, to: string): void {
     const own = t.edit(x.name);
     own?.rules.forEach((r, i) => {
       if (r.target.kind === 'jump' && r.target.chain === from)
-        t.replaceRule(own, i, { ...r, target: { ...r.target, chain: to } });
+        t.replaceRule(own, i, { ...r, target: { ...r.target, chain: to } }, true);
     });
   }
 }
@@ -287,6 +295,7 @@ export function policySet(work: Work, chain: string, policy: string, counters?: 
   work.table.ensure();
   const c = work.table.edit(chain);
   if (c === undefined) return;
+  work.table.usesBase(chain);
   c.policy = policy;
   if (counters !== undefined) c.counters = { ...counters };
 }

@@ -14,6 +14,7 @@
  *   "…: \nline N: OP failed (…): …" (exit 4).
  * - End of input inside a section: "COMMIT expected at line N+1" (exit 1).
  */
+import { withTableHandle } from './state';
 import { TableDraft } from './draft';
 import { asXtError, renderError, XtError } from './errors';
 import { executeCommand } from './execute';
@@ -226,6 +227,6 @@ function commit(
     return { stdout: '', stderr: renderError(first, PROG, first.line), exitCode: first.exitCode };
   const table = work.table.commit();
   if (table === undefined) delete state.tables[section.name];
-  else state.tables[section.name] = table;
+  else state.tables[section.name] = withTableHandle(state, table);
   return undefined;
 }

@@ -3,11 +3,21 @@
  */
 import { sortedUserChains, tableIndex, tableRefs } from './table-index';
 import { BUILTIN_CHAINS } from './tables';
-import type { Chain, NetfilterState, Rule, Table, TableName } from './types';
+import type { Chain, NetfilterState, NftNetns, Rule, Table, TableName } from './types';
 
 /** A node's state at boot on an nf_tables system: no tables until something writes one. */
 export function createNetfilter(): NetfilterState {
-  return { tables: {} };
+  return { tables: {}, netns: { lastTableHandle: 0 } };
+}
+
+/** A table new to nf_tables takes the namespace's next table handle (nf_tables_newtable()). */
+export function withTableHandle(state: NetfilterState, table: Table): Table {
+  const ids = table.nft;
+  if (ids !== undefined && ids.handle === 0) {
+    const netns = state.netns ?? ((state as { netns?: NftNetns }).netns = { lastTableHandle: 0 });
+    ids.handle = ++netns.lastTableHandle;
+  }
+  return table;
 }
 
 /** A table as iptables-nft creates it: every base chain, policy ACCEPT, zero counters. */

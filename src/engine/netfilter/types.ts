@@ -237,6 +237,8 @@ export interface Rule {
   readonly target: Target;
   /** Mutable: the packet walk counts here (see bumpRuleCounters). */
   readonly counters: Counters;
+  /** Set when a commit puts the rule in nf_tables (see NftTableIds); not part of its identity. */
+  nftHandle?: number;
 }
 
 export interface Chain {
@@ -253,6 +255,22 @@ export interface Table {
   readonly name: TableName;
   /** Built-in chains first in hook order, then user chains in creation order. */
   chains: Chain[];
+  /** The table as nf_tables holds it (see NftTableIds); carried from commit to commit. */
+  readonly nft?: NftTableIds;
+}
+
+/**
+ * What `nft list` shows of an iptables-nft table beyond iptables' own view: the table's
+ * handle; the handles of the chains that exist in nf_tables (iptables shows every base chain,
+ * but iptables-nft creates one only when a rule or a policy needs it), which also give their
+ * creation order, the order nft lists them in; the table's handle counter (chains and rules
+ * share it: nf_tables_api.c table->hgenerator). Rule handles are kept on the rules
+ * (`nftHandle`). Plain data, updated in place at each commit.
+ */
+export interface NftTableIds {
+  handle: number;
+  readonly chains: Record<string, number>;
+  lastHandle: number;
 }
 
 /**
@@ -265,4 +283,10 @@ export interface Table {
  */
 export interface NetfilterState {
   tables: { [K in TableName]?: Table };
+  /** The network namespace's table handle counter, shared with its other nf_tables tables. */
+  readonly netns?: NftNetns;
+}
+
+export interface NftNetns {
+  lastTableHandle: number;
 }

@@ -3,12 +3,18 @@
  * table|chains|chain|sets|set|maps|map …`, `-v`. Errors are nft 1.0.6's: the bison message, the
  * command echoed, and a caret marker under the offending word (checked against the real nft).
  *
- * Where the lab simplifies: only kube-proxy's table is an nftables table of the lab; the
- * tables iptables-nft keeps for kubelet's rules (`ip filter`, `ip nat`, `ip mangle`) are not
- * listed by `nft list ruleset|tables` (see them with iptables-save).
+ * The listing covers every nf_tables table of the host, in creation (handle) order: the ones
+ * `nft -f` made (kube-proxy's) and the ones iptables-nft keeps for iptables rules (`ip filter`,
+ * `ip nat`, …: kubelet's, and kube-proxy's in iptables and IPVS modes), with nft's warning
+ * about the latter on stderr.
  */
+import {
+  iptablesNftWarning,
+  type ListedTable,
+  type ListOptions,
+} from '../netfilter/nft-view/render';
 import { renderChain, renderChains, renderSet, renderSets, renderTable } from './render';
-import { tableKey, type NftState, type NftTable } from './types';
+import type { NftState, NftTable } from './types';
 import type { NftRunResult } from './transaction';
 
 const VERSION = 'nftables v1.0.6 (Lester Gooch #5)\n';
@@ -30,7 +36,37 @@ const EXPECT_STRING = 'syntax error, unexpected newline, expecting string';
 const TRAILING = 'syntax error, unexpected string, expecting end of file or newline or semicolon';
 const ENOENT = 'No such file or directory';
 
-export function nftCommand(state: NftState, argv: readonly string[], nowMs: number): NftRunResult {
+/** A table `nft -f` made, listed like any other. */
+function listedNft(t: NftTable, nowMs: number): ListedTable {
+  const opts = (o: ListOptions) => ({ handles: o.handles, nowMs });
+  return {
+    family: t.family,
+    name: t.name,
+    handle: t.handle,
+    table: (o) => ({ text: renderTable(t, opts(o)), warn: false }),
+    chains: (o) => renderChains(t, o),
+    chain(name, o) {
+      const c = t.chains.get(name);
+      return c === undefined ? undefined : { text: renderChain(t, c, opts(o)), warn: false };
+    },
+    sets: (kind, o) => renderSets(t, kind, opts(o)),
+    set(name, kind, o) {
+      const set = t.sets.get(name);
+      return set === undefined || set.kind !== kind ? undefined : renderSet(t, set, opts(o));
+    },
+  };
+}
+
+/**
+ * `iptablesNft`: the host's iptables-nft tables (netfilter/nft-view), listed with the tables
+ * of `state` in handle order.
+ */
+export function nftCommand(
+  state: NftState,
+  argv: readonly string[],
+  nowMs: number,
+  iptablesNft: readonly ListedTable[] = [],
+): NftRunResult {
   let handles = false;
   let i = 0;
   for (; i < argv.length; i++) {
@@ -51,27 +87,41 @@ export function nftCommand(state: NftState, argv: readonly string[], nowMs: numb
   }
   const what = words[1];
   if (what === undefined) return err(words, 1, 'syntax error, unexpected newline');
-  const opts = { handles, nowMs };
-  const tables = [...state.tables.values()];
-  const plural = (render: (t: NftTable) => string, from: number): NftRunResult => {
+  const opts = { handles };
+  const tables = [...[...state.tables.values()].map((t) => listedNft(t, nowMs)), ...iptablesNft];
+  tables.sort((a, b) => a.handle - b.handle);
+  const warning = (t: ListedTable, warn: boolean): string =>
+    warn ? iptablesNftWarning(t.family, t.name) : '';
+  const plural = (
+    render: (t: ListedTable) => { text: string; warn: boolean },
+    from: number,
+  ): NftRunResult => {
     // `list chains [FAMILY]`.
     const family = words[from];
     if (family !== undefined && !FAMILIES.includes(family)) return err(words, from, TRAILING);
     if (words.length > from + 1) return err(words, from + 1, TRAILING);
-    const out = tables.filter((t) => family === undefined || t.family === family).map(render);
-    return { stdout: out.join(''), stderr: '', exitCode: 0 };
+    let stdout = '';
+    let stderr = '';
+    for (const t of tables) {
+      if (family !== undefined && t.family !== family) continue;
+      const r = render(t);
+      stdout += r.text;
+      stderr += warning(t, r.warn);
+    }
+    return { stdout, stderr, exitCode: 0 };
   };
+  const plain = (text: string) => ({ text, warn: false });
   switch (what) {
     case 'ruleset':
-      return plural((t) => renderTable(t, opts), 2);
+      return plural((t) => t.table(opts), 2);
     case 'tables':
-      return plural((t) => `table ${t.family} ${t.name}\n`, 2);
+      return plural((t) => plain(`table ${t.family} ${t.name}\n`), 2);
     case 'chains':
-      return plural((t) => renderChains(t, opts), 2);
+      return plural((t) => plain(t.chains(opts)), 2);
     case 'sets':
-      return plural((t) => renderSets(t, 'set', opts), 2);
+      return plural((t) => plain(t.sets('set', opts)), 2);
     case 'maps':
-      return plural((t) => renderSets(t, 'map', opts), 2);
+      return plural((t) => plain(t.sets('map', opts)), 2);
     case 'table':
     case 'chain':
     case 'set':
@@ -90,17 +140,20 @@ export function nftCommand(state: NftState, argv: readonly string[], nowMs: numb
       if (needsName && objName === undefined) return err(words, at + 1, EXPECT_STRING);
       const end = needsName ? at + 2 : at + 1;
       if (words.length > end) return err(words, end, TRAILING);
-      const table = state.tables.get(tableKey(family, tableName));
+      const table = tables.find((t) => t.family === family && t.name === tableName);
       if (table === undefined) return err(words, at, ENOENT);
-      if (what === 'table') return { stdout: renderTable(table, opts), stderr: '', exitCode: 0 };
-      if (what === 'chain') {
-        const chain = table.chains.get(objName!);
-        if (chain === undefined) return err(words, at + 1, ENOENT);
-        return { stdout: renderChain(table, chain, opts), stderr: '', exitCode: 0 };
+      if (what === 'table') {
+        const r = table.table(opts);
+        return { stdout: r.text, stderr: warning(table, r.warn), exitCode: 0 };
       }
-      const set = table.sets.get(objName!);
-      if (set === undefined || set.kind !== what) return err(words, at + 1, ENOENT);
-      return { stdout: renderSet(table, set, opts), stderr: '', exitCode: 0 };
+      if (what === 'chain') {
+        const r = table.chain(objName!, opts);
+        if (r === undefined) return err(words, at + 1, ENOENT);
+        return { stdout: r.text, stderr: warning(table, r.warn), exitCode: 0 };
+      }
+      const set = table.set(objName!, what, opts);
+      if (set === undefined) return err(words, at + 1, ENOENT);
+      return { stdout: set, stderr: '', exitCode: 0 };
     }
   }
   return err(words, 1, 'syntax error, unexpected string');

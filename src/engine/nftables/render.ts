@@ -163,9 +163,9 @@ export function renderSet(table: NftTable, set: NftSet, opts: RenderOptions): st
   return renderObject(table, setLines(set, opts));
 }
 
-/** `nft list chains`: every chain's header only, no blank lines. */
+/** `nft list chains`: every chain's header only, no blank lines (and no table handle with -a). */
 export function renderChains(table: NftTable, opts: { handles?: boolean }): string {
-  const lines = [tableOpen(table, opts)];
+  const lines = [`table ${table.family} ${table.name} {`];
   for (const c of table.chains.values()) lines.push(...chainHeader(c, opts), '\t}');
   return lines.join('\n') + '\n}\n';
 }

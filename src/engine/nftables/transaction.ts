@@ -95,6 +95,8 @@ export function nftApply(
 ): NftRunResult {
   const file = opts.file ?? '/dev/stdin';
   const draft = draftState(state);
+  // Tables iptables-nft made in the same namespace took handles too.
+  draft.lastTableHandle = Math.max(draft.lastTableHandle, state.netns?.lastTableHandle ?? 0);
   const lines = text.split('\n');
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n]!;
@@ -119,5 +121,6 @@ export function nftApply(
   }
   state.tables = draft.tables;
   state.lastTableHandle = draft.lastTableHandle;
+  if (state.netns !== undefined) state.netns.lastTableHandle = draft.lastTableHandle;
   return { stdout: '', stderr: '', exitCode: 0 };
 }

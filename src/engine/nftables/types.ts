@@ -127,6 +127,8 @@ export interface NftState {
   tables: Map<string, NftTable>;
   /** The net namespace's table handle counter. */
   lastTableHandle: number;
+  /** The counter shared with the namespace's iptables-nft tables (NetfilterState.netns). */
+  readonly netns?: { lastTableHandle: number };
 }
 
 export function createNftState(): NftState {

@@ -17,6 +17,7 @@ import {
 import { cleanupIptablesLeftovers, cleanupIpvsLeftovers } from './cleanup';
 import type { StaleUdpFilter } from './conntrack-cleanup';
 import { ipvsNodeOf } from './ipvs-node';
+import { createNftState, type NftState } from '../nftables';
 import {
   createNetfilter,
   iptablesCommand,
@@ -115,6 +116,11 @@ const KUBELET_BOOT: readonly (readonly string[])[] = [
   ['-t', 'filter', '-N', 'KUBE-KUBELET-CANARY'],
 ];
 
+/** The node's nf_tables state for `nft -f`: its table handles follow iptables-nft's tables. */
+function netnsNftState(netfilter: NetfilterState): NftState {
+  return netfilter.netns === undefined ? createNftState() : { ...createNftState(), netns: netfilter.netns }; // prettier-ignore
+}
+
 export function bootNodeKernel(
   node: ClusterNode,
   cluster: Cluster,
@@ -137,7 +143,9 @@ export function bootNodeKernel(
     ipsets: createIpsetState(),
     ...(ops ? { ops } : {}),
     mode: cluster.kubeProxy.mode,
-    ...(cluster.kubeProxy.mode === 'nftables' ? { nftables: bootNodeNftables(node, cluster) } : {}),
+    ...(cluster.kubeProxy.mode === 'nftables'
+      ? { nftables: bootNodeNftables(node, cluster, netnsNftState(netfilter)) }
+      : {}),
   };
   if (cluster.kubeProxy.mode === 'ipvs') ipvsPrivilegedInit(kernel, cluster);
   return kernel;
@@ -215,7 +223,7 @@ export function restartKubeProxy(
   delete kernel.lastSync;
   if (mode === 'nftables') {
     // A new process, a new proxier; the nf_tables state is the kernel's.
-    const fresh = bootNodeNftables(node, cluster);
+    const fresh = bootNodeNftables(node, cluster, netnsNftState(kernel.netfilter));
     kernel.nftables =
       kernel.nftables === undefined ? fresh : { ...fresh, state: kernel.nftables.state };
   } else if (kernel.nftables !== undefined) delete kernel.nftables.lastSync;
