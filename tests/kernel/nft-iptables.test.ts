@@ -12,10 +12,15 @@
  * rule with two `-m tcp` matches, which the lab keeps merged as iptables-save reads it back.
  */
 import { describe, expect, it } from 'vitest';
-import { chainRules, createNetfilter, iptablesCommand } from '../../src/engine/netfilter';
+import {
+  chainRules,
+  createNetfilter,
+  iptablesCommand,
+  iptablesRestore,
+} from '../../src/engine/netfilter';
 import { iptablesNftTables } from '../../src/engine/netfilter/nft-view/render';
 import { nftRuleText } from '../../src/engine/netfilter/nft-view/rule-text';
-import { nftCommand } from '../../src/engine/nftables';
+import { createNftState, nftCommand } from '../../src/engine/nftables';
 import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
 import { World } from '../../src/engine/sim/world';
 import { nftUnavailableReason } from './nft-differential';
@@ -252,3 +257,63 @@ describe.skipIf(reason !== undefined)('a node with iptables-nft tables, as nft l
     });
   });
 });
+
+/** Commands that create, rename, replace, zero and delete, in the order a learner might. */
+const HISTORY: readonly (readonly string[] | string)[] = [
+  ['-N', 'A'],
+  ['-A', 'A', '-p', 'tcp', '-m', 'tcp', '--dport', '80', '-j', 'ACCEPT'],
+  ['-I', 'INPUT', '-j', 'A'],
+  ['-t', 'nat', '-P', 'POSTROUTING', 'DROP'],
+  ['-F', 'FORWARD'],
+  ['-t', 'mangle', '-F'],
+  ['-t', 'raw', '-N', 'X'],
+  ['-t', 'raw', '-Z', 'OUTPUT'],
+  ['-t', 'raw', '-Z', 'OUTPUT', '1'],
+  ['-t', 'raw', '-L', 'OUTPUT', '-n', '-Z'],
+  ['-t', 'raw', '-Z'],
+  ['-Z', 'OUTPUT'],
+  ['-F'],
+  ['-N', 'B'],
+  ['-A', 'B', '-j', 'RETURN'],
+  ['-E', 'A', 'A2'],
+  ['-R', 'A2', '1', '-p', 'udp', '-j', 'DROP'],
+  ['-Z', 'A2'],
+  ['-A', 'OUTPUT', '-j', 'B'],
+  ['-D', 'OUTPUT', '1'],
+  ['-X', 'B'],
+  ['-N', 'B'],
+  '*raw\n:PREROUTING ACCEPT [0:0]\n-A PREROUTING -j ACCEPT\nCOMMIT\n',
+  '*nat\n:POSTROUTING ACCEPT [0:0]\n:C - [0:0]\n-A C -j RETURN\nCOMMIT\n',
+  ['-A', 'A2', '-j', 'RETURN'],
+];
+
+describe.skipIf(reason !== undefined)(
+  'nf_tables handles and order through iptables commands',
+  () => {
+    it('creation order, renames, replaced rules, deleted chains and a flushing restore', () => {
+      const engine = createNetfilter();
+      withNetns((run) => {
+        for (const step of HISTORY) {
+          if (typeof step === 'string') {
+            // Without --noflush: nf_tables gets a new table (a new handle, last in the list).
+            expect(run(['iptables-restore'], step).exitCode).toBe(0);
+            expect(iptablesRestore(engine, step).exitCode).toBe(0);
+          } else {
+            const real = run(['iptables', ...step]);
+            const mine = iptablesCommand(engine, step);
+            expect([mine.exitCode, mine.stderr], step.join(' ')).toEqual([
+              real.exitCode,
+              real.stderr,
+            ]);
+          }
+          const argv = ['-a', 'list', 'ruleset'];
+          const mine = nftCommand(createNftState(), argv, 0, iptablesNftTables(engine));
+          const real = run(['nft', ...argv]);
+          const label = typeof step === 'string' ? step.split('\n')[0]! : step.join(' ');
+          expect(mine.stdout.split('\n'), label).toEqual(real.stdout.split('\n'));
+          expect(mine.stderr, label).toBe(real.stderr);
+        }
+      });
+    });
+  },
+);

@@ -73,7 +73,7 @@ export function iptablesCommand(state: NetfilterState, argv: readonly string[]):
             })
           : iptablesRulesSpec(state, { ...base, verbose: p.verbose });
       if (out.exitCode !== 0 || !p.zeroToo) return out;
-      chainZero(work, p.chain, p.rulenum);
+      chainZero(work, p.chain, p.rulenum, true);
     } else {
       executeCommand(work, p);
     }

@@ -170,7 +170,14 @@ export class TableDraft {
 
   /** A rule or a policy on a base chain: iptables-nft creates it in nf_tables if needed. */
   usesBase(name: string): void {
+    this.changed = true;
     this.nftEvents.push({ ev: 'chain', name });
+  }
+
+  /** Whether nf_tables has this chain (a base chain exists there only once used). */
+  nftHasChain(name: string): boolean {
+    if (this.base?.nft !== undefined && Object.hasOwn(this.base.nft.chains, name)) return true;
+    return this.nftEvents.some((e) => 'ev' in e && e.ev === 'chain' && e.name === name);
   }
 
   /** A new user chain (the caller checked that the name is free). */

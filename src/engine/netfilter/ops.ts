@@ -193,7 +193,11 @@ export function chainFlush(work: Work, chain: string | undefined): void {
     for (const c of work.table.chains()) if (c.rules.length > 0) work.table.edit(c.name, true);
     return;
   }
-  if (work.table.edit(chain, true) !== undefined) return;
+  if (work.table.edit(chain, true) !== undefined) {
+    // Flushing a base chain nf_tables does not have yet creates it (seen on the kernel).
+    if (isBuiltinChain(work.name, chain)) work.table.usesBase(chain);
+    return;
+  }
   if (isBuiltinChain(work.name, chain)) return;
   throw XtError.errno(ENOENT_MSG);
 }
@@ -205,8 +209,16 @@ function zeroChain(work: Work, name: string): void {
   c.rules = c.rules.map((r) => ({ ...r, counters: { packets: 0, bytes: 0 } }));
 }
 
-/** -Z [chain [num]]: a rule number past the end is silently accepted by iptables-nft. */
-export function chainZero(work: Work, chain: string | undefined, num = 0): void {
+/**
+ * -Z [chain [num]]: a rule number past the end is silently accepted by iptables-nft. A base
+ * chain nf_tables does not have yet cannot be zeroed by name, but `-L CHAIN -Z` can.
+ */
+export function chainZero(work: Work, chain: string | undefined, num = 0, listed = false): void {
+  if (chain !== undefined && isBuiltinChain(work.name, chain) && !work.table.nftHasChain(chain)) {
+    // With -L the listing zeroes it, and that creates it (seen on the kernel).
+    if (listed) work.table.usesBase(chain);
+    else throw XtError.errno(num > 0 ? 'Bad rule (does a matching rule exist in that chain?)' : ENOENT_MSG); // prettier-ignore
+  }
   if (!work.table.present) {
     if (chain !== undefined && !isBuiltinChain(work.name, chain)) throw XtError.errno(ENOENT_MSG);
     return;
