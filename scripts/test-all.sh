@@ -18,6 +18,7 @@ command -v ip >/dev/null 2>&1 || need+=(iproute2)
 # Real clients for the experiments' differential tests (tests/kernel/experiments-*.test.ts).
 command -v curl >/dev/null 2>&1 || need+=(curl)
 command -v dig >/dev/null 2>&1 || need+=(bind9-dnsutils)
+command -v ping >/dev/null 2>&1 || need+=(iputils-ping)
 command -v tcpdump >/dev/null 2>&1 || need+=(tcpdump)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 # The smoke test in the other engines (e2e/cross-browser): Gecko and WebKit (Safari's engine).

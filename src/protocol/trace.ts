@@ -50,6 +50,8 @@ export interface EmbeddedHeader {
   readonly sport?: number;
   readonly dport?: number;
   readonly icmp?: { readonly type: number; readonly code: number; readonly id?: number };
+  /** An echo request's sequence number (the quoted 8 bytes hold the id and the sequence). */
+  readonly seq?: number;
 }
 
 /**

@@ -293,6 +293,20 @@ const checks: Record<string, (r: Run) => void> = {
     expect(sends[4]).toMatch(/^echo-5bbcdfbcfd-(?!c7r7p)\w+ \(10\.244\.\d\.\d+:5353\/udp\)/m);
     expect(cts[3]).not.toContain('src=10.244.1.3');
   },
+
+  '09-ping': (r) => {
+    expect(r.status).toBe(1); // the ClusterIP's ping got no answer
+    const pings = outputsOf(r, 'ping ');
+    // Two routers (node-1, node-2) lowered the TTL from 64 (ip_default_ttl) to 62.
+    expect(pings[0]).toContain('64 bytes from 10.244.1.2: icmp_seq=2 ttl=62 time=0.000 ms');
+    expect(pings[0]).toContain('2 packets transmitted, 2 received, 0% packet loss');
+    expect(outputsOf(r, 'tcpdump')[0]).toMatch(/IP 10\.244\.1\.2 > 10\.244\.0\.5: ICMP echo reply, id \d+, seq 2, length 64/); // prettier-ignore
+    // The ClusterIP: no rule for ICMP, no DNAT, routed out of the cluster, no answer.
+    expect(pings[1]).toContain('1 packets transmitted, 0 received, 100% packet loss');
+    expect(outputsOf(r, 'tcpdump')[1]).toMatch(/^\S+ IP 10\.244\.0\.5 > 10\.96\.1\.10: ICMP echo request/); // prettier-ignore
+    expect(outputsOf(r, 'iptables -t nat -L KUBE-SERVICES')[0]).toMatch(/^ +0 +0 KUBE-SVC-/);
+    expect(outputsOf(r, 'conntrack -L -p icmp -d')[0]).toMatch(/type=8 code=0 id=\d+ \[UNREPLIED\]/); // prettier-ignore
+  },
 };
 
 const folders = readdirSync('scenarios', { withFileTypes: true })

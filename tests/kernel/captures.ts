@@ -108,6 +108,8 @@ export function normaliseCapture(r: RunResult, ctx: NormaliseContext): RunResult
         })
         .replace(/\b(seq|ack) \d{6,}/g, '$1 <isn>')
         .replace(/TS val \d+ ecr \d+/g, 'TS val <ts> ecr <ts>')
+        // ping's echo identifier is the kernel's (or the lab's seeded) choice.
+        .replace(/ICMP echo (request|reply), id \d+/, 'ICMP echo $1, id <id>')
         .replace(/: \d+([*+-]+|\s)/, ': <id>$1')
         .replace(/udp port \d+ unreachable/, (m) => m.replace(/\d+/, port(/\d+/.exec(m)![0]))),
     );

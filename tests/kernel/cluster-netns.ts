@@ -166,6 +166,17 @@ export class ClusterNetns {
     const script: string[] = [];
     const lan = this.addNs('lan', 'lan', script);
     script.push(`ip -n ${lan} link add lan0 type bridge`, `ip -n ${lan} link set lan0 up`);
+    // The LAN's router (.1, every host's default gateway) is outside the lab: what reaches it
+    // for anywhere else goes on to a network that never answers (the lab's 'left-lab').
+    const router = c.nodes[0]?.internalIP.replace(/\.\d+$/, '.1');
+    if (router !== undefined)
+      script.push(
+        `ip -n ${lan} addr add ${router}/24 dev lan0`,
+        `ip netns exec ${lan} sysctl -qw net.ipv4.ip_forward=1`,
+        // A blackhole route drops silently (no ICMP); no iptables here, where the bridged
+        // frames between the hosts would meet it through br_netfilter.
+        `ip -n ${lan} route add blackhole default`,
+      );
     const onLan = (ns: string, port: string, address: string, host: HostRef): void => {
       script.push(
         `ip -n ${ns} link add eth0 ${this.like(host, 'eth0')} type veth peer name ${port} netns ${lan}`,

@@ -12,7 +12,7 @@ const reason = clusterNetnsUnavailableReason();
 if (reason !== undefined)
   console.log(`skipping the experiments' kernel differential tests (04-06): ${reason}`);
 
-/** The experiments run on the kernel (./experiments-a.test.ts, this file, ./experiments-c.test.ts). */
+/** The experiments run on the kernel (./experiments-a.test.ts, this file, ./experiments-c.test.ts, ./experiments-d.test.ts). */
 const ON_THE_KERNEL = [
   '01-cross-node-clusterip',
   '02-same-node-bridge-nf',
@@ -22,6 +22,7 @@ const ON_THE_KERNEL = [
   '06-load-distribution',
   '07-rolling-update-long-tcp',
   '08-udp-conntrack-cleanup',
+  '09-ping',
 ];
 /** Experiments whose kernel run shows steps the engine does not model yet (see their tests). */
 const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {

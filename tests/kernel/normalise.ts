@@ -61,9 +61,11 @@ export function normaliseConntrackLine(line: string, ctx: NormaliseContext): str
     const at = out.indexOf(`src=${m[3]} dst=`, out.indexOf(`dport=${m[2]}`));
     out = `${out.slice(0, at)}src=<endpoint of ${random.service}>${out.slice(at + 4 + m[3]!.length)}`;
   }
-  return out.replace(/\b(sport|dport)=(\d+)\b/g, (all, k: string, p: string) =>
-    ctx.knownPorts.has(Number(p)) ? all : `${k}=<port>`,
-  );
+  return out
+    .replace(/\b(sport|dport)=(\d+)\b/g, (all, k: string, p: string) =>
+      ctx.knownPorts.has(Number(p)) ? all : `${k}=<port>`,
+    )
+    .replace(/\bid=\d+/g, 'id=<id>');
 }
 
 /**
@@ -134,6 +136,13 @@ export function normalise(
       .sort()
       .map((l) => `${l}\n`)
       .join('');
+  }
+  if (tool === 'ping') {
+    // Round trips take real time on the kernel, none in the lab.
+    stdout = stdout
+      .replace(/time=\d+(\.\d+)? ms/g, 'time=<rtt> ms')
+      .replace(/time \d+ms/g, 'time <ms>ms')
+      .replace(/rtt min\/avg\/max\/mdev = \S+ ms/g, 'rtt min/avg/max/mdev = <rtt> ms');
   }
   if (tool === 'dig') {
     stdout = stdout

@@ -1,8 +1,8 @@
 /**
- * Client programs that send real (simulated) packets: curl, nc, dig, nslookup; and tcpdump,
+ * Client programs that send real (simulated) packets: curl, nc, dig, nslookup, ping; and tcpdump,
  * which prints what crossed an interface since the previous command. Argument parsing and
  * output are the real tools' (src/engine/hosts: curl 7.88.1, netcat-openbsd 1.219, BIND 9.18,
- * tcpdump 4.99, as in Debian bookworm).
+ * iputils 20221126, tcpdump 4.99, as in Debian bookworm).
  */
 import {
   createTcpdumpState,
@@ -10,6 +10,7 @@ import {
   parseDigArgs,
   parseNcArgs,
   parseNslookupArgs,
+  parsePingArgs,
   tcpdumpLine,
   type ProgramSpec,
 } from '../hosts';
@@ -85,5 +86,12 @@ export function registerClients(registry: CommandRegistry): void {
     'nslookup',
     program((a) => wrap('nslookup', parseNslookupArgs(a))),
   );
+  registerCommand(registry, 'ping', (ctx, argv) => {
+    const parsed = parsePingArgs(argv);
+    if (!parsed.ok) return { stdout: '', stderr: parsed.stderr, exitCode: parsed.exitCode };
+    const r = ctx.world.runProgram({ kind: 'ping', opts: parsed.opts });
+    // Garbage in a -i/-W value is warned about before ping starts.
+    return parsed.warn === undefined ? r : { ...r, stderr: parsed.warn + r.stderr };
+  });
   registerCommand(registry, 'tcpdump', tcpdump);
 }

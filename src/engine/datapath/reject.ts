@@ -154,6 +154,7 @@ export function reject(
       ...(h.sport !== undefined ? { sport: h.sport } : {}),
       ...(h.dport !== undefined ? { dport: h.dport } : {}),
       ...(h.icmp !== undefined ? { icmp: h.icmp } : {}),
+      ...(h.proto === 'icmp' && h.seq !== undefined ? { seq: h.seq } : {}),
     },
   };
   const reply = newSkb(ctx.newPacketId(), header);

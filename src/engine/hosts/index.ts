@@ -68,6 +68,7 @@ export type {
   TranscriptEntry,
 } from './programs/types';
 export { parseCurlArgs, parseNcArgs, parseDigArgs, parseNslookupArgs } from './programs/args';
+export { parsePingArgs } from './programs/ping-args';
 export { modelTimeout, TCP_TIMEOUT_INIT, TCP_RTO_MIN, TCP_RTO_MAX } from './tcp-user';
 export { SYN_WINDOW, SYNACK_WINDOW, MSS, WSCALE } from './tcp-segment';
 export {

@@ -8,6 +8,7 @@ import { stackFor } from './build';
 import type { Op } from './net';
 import { isLocalAddress, newOp } from './net';
 import type { ProgramSpec } from './programs/run';
+import { pingInput } from './programs/ping';
 import { programEvent, programNextTimer, programStart, programTimers } from './programs/run';
 import { tcpInput } from './tcp-input';
 import { tcpClose, tcpConnect, tcpNextTimer, tcpTimers, tcpWrite } from './tcp-user';
@@ -57,7 +58,7 @@ export function hostReceive(
   if (stack === undefined || !isLocalAddress(stack, packet.dst)) return step(op);
   if (packet.proto === 'tcp') tcpInput(op, stack, packet);
   else if (packet.proto === 'udp') udpInput(op, stack, packet);
-  else icmpInput(op, stack, packet);
+  else if (!pingInput(op, stack, packet)) icmpInput(op, stack, packet);
   dispatch(op);
   return step(op);
 }

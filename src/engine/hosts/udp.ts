@@ -139,6 +139,8 @@ export function destUnreachable(p: HostPacket, code: number): HostPacket {
       proto: p.proto,
       ...(p.sport === undefined ? {} : { sport: p.sport }),
       ...(p.dport === undefined ? {} : { dport: p.dport }),
+      ...(p.icmp === undefined ? {} : { icmp: p.icmp }),
+      ...(p.proto === 'icmp' && p.seq !== undefined ? { seq: p.seq } : {}),
     },
   };
 }

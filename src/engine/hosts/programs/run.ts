@@ -12,16 +12,19 @@ import { curlOutputAll } from '../output/curl';
 import { digOutput } from '../output/dig';
 import { ncOutput } from '../output/nc';
 import { nslookupOutput } from '../output/nslookup';
+import { pingOutput } from '../output/ping';
 import type { HostStack, HostsState, SocketEvent } from '../types';
 import { curlEvent, curlResolved, curlStart, curlTimer } from './curl';
 import { dnsToolEvent, dnsToolStart, dnsToolTimer } from './dnstool';
 import { ncEvent, ncResolved, ncStart, ncTimer } from './nc';
+import { pingId, pingStart, pingTimer } from './ping';
 import { resolveStart, resolverEvent, resolverPending, resolverTimer } from './resolver';
 import type {
   CurlOptions,
   DigOptions,
   NcOptions,
   NslookupOptions,
+  PingOptions,
   ProgramResult,
   ProgramState,
 } from './types';
@@ -32,7 +35,8 @@ export type ProgramSpec =
   | { readonly kind: 'curl'; readonly opts: CurlOptions }
   | { readonly kind: 'nc'; readonly opts: NcOptions }
   | { readonly kind: 'dig'; readonly opts: DigOptions }
-  | { readonly kind: 'nslookup'; readonly opts: NslookupOptions };
+  | { readonly kind: 'nslookup'; readonly opts: NslookupOptions }
+  | { readonly kind: 'ping'; readonly opts: PingOptions };
 
 /** A program still running after this long (virtual) is stopped like Ctrl-C (exit 130). */
 export const PROGRAM_LIMIT_MS = 15 * 60_000;
@@ -87,6 +91,10 @@ function newState(
     };
   if (spec.kind === 'nc')
     return { ...common, kind: 'nc', opts: spec.opts, phase: 'resolve', probesLeft: 0, output: '' };
+  if (spec.kind === 'ping') {
+    const counts = { transmitted: 0, received: 0, errors: 0, pipe: 0, firstSent: 0, lastSent: 0 };
+    return { ...common, kind: 'ping', opts: spec.opts, id: 0, ...counts };
+  }
   const server = spec.opts.server ?? conf.nameservers[0] ?? '';
   return {
     ...common,
@@ -103,9 +111,16 @@ function newState(
 }
 
 function afterResolve(op: Op, stack: HostStack, prog: ProgramState): void {
-  if (prog.resolver?.result === undefined) return;
+  const r = prog.resolver?.result;
+  if (r === undefined) return;
   if (prog.kind === 'curl') curlResolved(op, stack, prog);
   else if (prog.kind === 'nc') ncResolved(op, stack, prog);
+  else if (prog.kind === 'ping') {
+    if (r.ok) return pingStart(op, stack, prog, r.addrs[0]!);
+    prog.transcript.push({ t: op.ctx.now, kind: 'resolve-failed', reason: r.reason });
+    prog.done = true;
+    prog.exitCode = 2;
+  }
 }
 
 /** Starts a program on `host`; returns its pid (read the result with programResult). */
@@ -125,6 +140,12 @@ export function programStart(op: Op, host: HostRef | string, spec: ProgramSpec):
   if (stack === undefined) {
     prog.done = true;
     prog.exitCode = 127;
+    return pid;
+  }
+  if (prog.kind === 'ping') {
+    (prog as { id: number }).id = pingId(op.ctx.rng);
+    if (/^\d+\.\d+\.\d+\.\d+$/.test(prog.opts.host)) pingStart(op, stack, prog, prog.opts.host);
+    else resolveStart(op, stack, prog, prog.opts.host, conf);
     return pid;
   }
   if (prog.kind !== 'curl' && prog.kind !== 'nc') {
@@ -148,7 +169,7 @@ export function programEvent(op: Op, stack: HostStack, ev: SocketEvent): void {
   if (resolverEvent(op, stack, prog, ev)) return afterResolve(op, stack, prog);
   if (prog.kind === 'curl') curlEvent(op, stack, prog, ev);
   else if (prog.kind === 'nc') ncEvent(op, stack, prog, ev);
-  else dnsToolEvent(op, stack, prog, ev);
+  else if (prog.kind !== 'ping') dnsToolEvent(op, stack, prog, ev);
   if (prog.done) releaseResolver(stack, prog);
 }
 
@@ -173,6 +194,7 @@ export function programTimers(op: Op): void {
     if (!prog.done && prog.wakeAt !== undefined && prog.wakeAt <= op.ctx.now) {
       if (prog.kind === 'curl') curlTimer(op, stack, prog);
       else if (prog.kind === 'nc') ncTimer(op, stack, prog);
+      else if (prog.kind === 'ping') pingTimer(op, stack, prog);
       else dnsToolTimer(op, stack, prog);
     }
     if (prog.done) releaseResolver(stack, prog);
@@ -205,9 +227,11 @@ export function programResult(
         })
       : prog.kind === 'nc'
         ? ncOutput(prog.opts, prog.transcript)
-        : prog.kind === 'dig' && prog.dig !== undefined
-          ? digOutput(prog.dig, prog.transcript, env)
-          : nslookupOutput(prog.transcript);
+        : prog.kind === 'ping'
+          ? pingOutput(prog.opts, prog.transcript, prog.exitCode ?? 0)
+          : prog.kind === 'dig' && prog.dig !== undefined
+            ? digOutput(prog.dig, prog.transcript, env)
+            : nslookupOutput(prog.transcript);
   const exitCode = prog.exitCode === 130 ? 130 : out.exitCode;
   return { done: prog.done, stdout: out.stdout, stderr: out.stderr, exitCode };
 }

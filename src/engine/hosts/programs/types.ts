@@ -62,7 +62,13 @@ export type TranscriptEntry =
       readonly kind: 'dns-unexpected-source';
       readonly from: SockAddr;
       readonly expected: SockAddr;
-    };
+    }
+  /** ping: an echo reply, as received (its source and TTL). */
+  | { readonly t: number; readonly kind: 'echo-reply'; readonly seq: number; readonly from: string; readonly ttl: number } // prettier-ignore
+  /** ping: an ICMP error about one of its requests. */
+  | { readonly t: number; readonly kind: 'echo-error'; readonly seq: number; readonly from: string; readonly type: number; readonly code: number } // prettier-ignore
+  /** ping: the statistics, when it ends. */
+  | { readonly t: number; readonly kind: 'ping-done'; readonly transmitted: number; readonly timeMs: number; readonly pipe: number }; // prettier-ignore
 
 /** One URL of a curl command line. */
 export interface CurlTarget {
@@ -112,6 +118,22 @@ export interface DigOptions {
   readonly args: readonly string[];
   /** BIND ≤ 9.16: unconnected UDP sockets, `reply from unexpected source` (default: 9.18). */
   readonly legacy?: boolean | undefined;
+}
+
+/** iputils ping: `-c`, `-i`, `-W`, `-w`, `-q`, `-n`, `-s`, a numeric destination. */
+export interface PingOptions {
+  readonly host: string;
+  /** -c; undefined: until -w or the lab's limit. */
+  readonly count?: number | undefined;
+  /** -i, ms (default 1000). */
+  readonly intervalMs: number;
+  /** -W: how long to wait for the last answers, ms (default 10 s: MAXWAIT). */
+  readonly timeoutMs: number;
+  /** -w, ms. */
+  readonly deadlineMs?: number | undefined;
+  readonly quiet: boolean;
+  /** -s: data bytes (56). */
+  readonly size: number;
 }
 
 export interface NslookupOptions {
@@ -175,7 +197,22 @@ export interface DnsToolState extends Base {
   server: SockAddr;
 }
 
-export type ProgramState = CurlState | NcState | DnsToolState;
+export interface PingState extends Base {
+  readonly kind: 'ping';
+  readonly opts: PingOptions;
+  /** The ICMP echo identifier (what an ICMP socket's port is). */
+  readonly id: number;
+  transmitted: number;
+  received: number;
+  errors: number;
+  /** Highest sequence number answered (iputils `acked`) and the largest in-flight count. */
+  pipe: number;
+  /** When the first and the last request left. */
+  firstSent: number;
+  lastSent: number;
+}
+
+export type ProgramState = CurlState | NcState | DnsToolState | PingState;
 
 /** A program's result once it has finished. */
 export interface ProgramResult {
