@@ -109,7 +109,8 @@ export type Destination =
 export interface SendRequest {
   readonly from: HostTarget;
   readonly to: Destination;
-  readonly protocol: 'tcp' | 'udp';
+  /** `icmp`: an echo request (ping) to the destination's address; the port is not used. */
+  readonly protocol: 'tcp' | 'udp' | 'icmp';
   /** How many exchanges (each a new connection, as a client program run again). */
   readonly count: number;
 }

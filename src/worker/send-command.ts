@@ -5,7 +5,8 @@
  * - UDP to port 53: `dig @IP -p PORT +short +tries=1 NAME` (one query, one answer);
  * - other UDP: `echo lab | nc -u -w1 IP PORT` (one datagram; the answer, if any, within 1 s);
  * - TCP: `nc -zv -w2 IP PORT` (handshake, then close: the later packets of the connection
- *   show conntrack at work without the nat chains).
+ *   show conntrack at work without the nat chains);
+ * - ICMP: `ping -c 1 -W 1 IP` (one echo request; a ClusterIP gets no DNAT for it).
  */
 import type { Cluster } from '../engine';
 import type { SendRequest } from '../protocol/lab';
@@ -30,6 +31,7 @@ export function commandForSend(cluster: Cluster, req: SendRequest): string | { e
     if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(to.ip)) return { error: `invalid address ${to.ip}\n` };
     ip = to.ip;
   }
+  if (req.protocol === 'icmp') return `ping -c 1 -W 1 ${ip}`;
   const port = to.port;
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     return { error: `invalid port ${port}\n` };

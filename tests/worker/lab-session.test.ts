@@ -15,6 +15,22 @@ const dnsQuery = {
 } as const;
 
 describe('LabSession', () => {
+  it('pings a ClusterIP from the picker: no rule matches ICMP, no DNAT, the packet leaves the lab', () => {
+    const lab = new LabSession();
+    const run = lab.send({ ...dnsQuery, protocol: 'icmp' }).runs[0]!;
+    expect(run.prompt).toBe('pod/default/client$ ping -c 1 -W 1 10.96.0.10');
+    expect(run.stdout).toContain('1 packets transmitted, 0 received, 100% packet loss');
+    expect(run.exitCode).toBe(1);
+    expect(run.steps.some((s) => s.kind === 'nat')).toBe(false);
+    // KUBE-SERVICES is walked, and none of its rules (all -p tcp/udp) matches.
+    // (The chain's end, a step without a rule, returns.)
+    const services = run.steps.filter(
+      (s) => s.kind === 'rule' && s.chain === 'KUBE-SERVICES' && s.rule !== '',
+    );
+    expect(services.length).toBeGreaterThan(6);
+    expect(services.every((s) => s.kind === 'rule' && !s.matched)).toBe(true);
+  });
+
   it('sends a DNS query from a pod through KUBE-SERVICES → KUBE-SVC → KUBE-SEP and back', () => {
     const lab = new LabSession();
     const answer = lab.send(dnsQuery);

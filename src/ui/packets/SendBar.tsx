@@ -1,6 +1,6 @@
 /**
  * The packet picker: a source (pod, node, external client), a destination (a Service port by
- * name, or IP:port), TCP or UDP, how many; Send runs the matching client program.
+ * name, or IP:port), TCP, UDP or ICMP (ping), how many; Send runs the matching client program.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -104,10 +104,14 @@ export function SendBar() {
         <select
           aria-label={t('send.protocol')}
           value={draft.protocol}
-          onChange={(e) => setDraft({ protocol: e.target.value === 'udp' ? 'udp' : 'tcp' })}
+          onChange={(e) => {
+            const p = e.target.value;
+            setDraft({ protocol: p === 'udp' || p === 'icmp' ? p : 'tcp' });
+          }}
         >
           <option value="tcp">TCP</option>
           <option value="udp">UDP</option>
+          <option value="icmp">ICMP (ping)</option>
         </select>
       </label>
       <label>
