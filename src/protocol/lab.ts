@@ -8,7 +8,8 @@
 import type { CheckResult } from './lessons';
 import type { TraceStep } from './trace';
 
-export const LAB_PROTOCOL_VERSION = 3;
+/** v4: a send may be ICMP (`protocol: 'icmp'`, a ping). */
+export const LAB_PROTOCOL_VERSION = 4;
 
 /** A scenario problem, positioned as the engine reports it (1-based line and column). */
 export interface LabDiagnostic {

@@ -5,7 +5,8 @@
  *
  * Bump TRACE_PROTOCOL_VERSION on any change a consumer could notice.
  */
-export const TRACE_PROTOCOL_VERSION = 2;
+/** v3: an ICMP error's quoted header carries an echo request's sequence number (`seq`). */
+export const TRACE_PROTOCOL_VERSION = 3;
 
 export type Hook = 'PREROUTING' | 'INPUT' | 'FORWARD' | 'OUTPUT' | 'POSTROUTING';
 export type TableName = 'raw' | 'mangle' | 'nat' | 'filter' | 'security';

@@ -70,7 +70,7 @@ describe('--json', () => {
         steps: { kind: string; chain?: string; matched?: boolean; seq: number }[];
       }[];
     };
-    expect(doc.version).toBe(2);
+    expect(doc.version).toBe(3);
     const [dig] = doc.commands;
     expect(dig!.line).toBe('pod/client$ dig +short kube-dns.kube-system.svc.cluster.local');
     expect(dig!.stdout).toBe('10.96.0.10\n');
