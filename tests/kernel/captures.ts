@@ -81,7 +81,8 @@ export async function stopCapture(c: Capture): Promise<RunResult> {
 
 /** ARP, and IGMP membership reports: traffic the lab does not model (see above). */
 const isBackground = (line: string): boolean =>
-  /^\S+ ARP, /.test(line) || /^\S+ IP \S+ > 224\.0\.0\.22: igmp /.test(line);
+  /^\S+ (\S+ +(In|Out|M|B|P) +)?ARP, /.test(line) ||
+  /^\S+ (\S+ +(In|Out|M|B|P) +)?IP \S+ > 224\.0\.0\.22: igmp /.test(line);
 
 /** tcpdump's lines with what differs by nature masked; ARP and IGMP lines dropped (see above). */
 export function normaliseCapture(r: RunResult, ctx: NormaliseContext): RunResult {

@@ -30,7 +30,21 @@ import { cidrNth, cidrParse, cidrToString } from '../../src/engine/model/ip';
 import { hostNetwork, hostVethName, type HostRef } from '../../src/engine/routing/topology';
 import type { World } from '../../src/engine/sim/world';
 import type { RunResult } from './netns';
+import { readFileSync } from 'node:fs';
 import { KUBE_PROXY_SYSCTLS, MODELLED_KERNEL, PER_NETNS_SYSCTL, sh } from './netns-env';
+
+/** The IPv4 nameservers of this machine's /etc/resolv.conf (loopback ones need nothing). */
+function hostNameservers(): string[] {
+  let text: string;
+  try {
+    text = readFileSync('/etc/resolv.conf', 'utf8');
+  } catch {
+    return [];
+  }
+  return [...text.matchAll(/^nameserver\s+(\d+\.\d+\.\d+\.\d+)\s*$/gm)]
+    .map((m) => m[1]!)
+    .filter((ip) => !ip.startsWith('127.'));
+}
 import { serverSpec, startPodServer, stopPod } from './pod-servers';
 import { runRepeatedCommand } from './run-many';
 import { cleanStaleUdpEntries } from './conntrack-cleanup-replay';
@@ -190,6 +204,14 @@ export class ClusterNetns {
     c.nodes.forEach((node, i) => {
       const ns = this.addNs(`node/${node.meta.name}`, `n${i}`, script);
       onLan(ns, `n${i}`, node.internalIP, { kind: 'node', name: node.meta.name });
+      // The machine's nameservers fail at once from here (tcpdump without -n asks them for
+      // names: the lab's nodes have no reverse DNS for cluster addresses either).
+      // (In a table of its own, so that `ip route` reads as the lab's.)
+      for (const ip of hostNameservers())
+        script.push(
+          `ip -n ${ns} route add unreachable ${ip}/32 table 253`,
+          `ip -n ${ns} rule add to ${ip}/32 lookup 253 pref 100`,
+        );
       const sysctls = { ...world.kernel(node.meta.name)?.sysctls, ...KUBE_PROXY_SYSCTLS };
       const settable = Object.entries(sysctls).filter(([k]) => PER_NETNS_SYSCTL.test(k));
       script.push(

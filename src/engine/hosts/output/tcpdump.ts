@@ -17,6 +17,7 @@ import type { DnsMessage } from '../dns/message';
 import { dnsWireSize, rdataText } from '../dns/message';
 import { ipToInt } from '../../model/ip';
 import type { HostPacket, TcpOptions } from '../types';
+import { portName } from './services';
 import { tcpdumpTime, unixMs } from './time';
 
 /** What tcpdump remembers between lines: the sequence bases of TCP conversations. */
@@ -33,6 +34,8 @@ export interface TcpdumpOptions {
   readonly absolute?: boolean;
   /** `-i any`: the interface and direction column. */
   readonly any?: { readonly iface: string; readonly direction: 'In' | 'Out' | 'P' | 'M' };
+  /** Without -n: ports by their /etc/services names (`10.96.0.10.domain`). */
+  readonly names?: boolean;
 }
 
 const RCODE_TEXT: Readonly<Record<string, string>> = {
@@ -134,13 +137,13 @@ const UNREACH: Readonly<Record<number, (dst: string) => string>> = {
   13: (d) => `host ${d} unreachable - admin prohibited filter`,
 };
 
-function icmpText(p: HostPacket): string {
+function icmpText(p: HostPacket, names: boolean): string {
   const icmpLen = p.length - 20;
   const inner = p.inner;
   if (p.icmp?.type === 3 && inner !== undefined) {
     const what =
       p.icmp.code === 3
-        ? `${inner.dst} ${inner.proto} port ${inner.dport ?? 0} unreachable`
+        ? `${inner.dst} ${inner.proto} port ${names && inner.proto !== 'icmp' ? portName(inner.proto, inner.dport ?? 0) : (inner.dport ?? 0)} unreachable`
         : (UNREACH[p.icmp.code]?.(inner.dst) ?? `${inner.dst} unreachable - code ${p.icmp.code}`);
     return `ICMP ${what}, length ${icmpLen}`;
   }
@@ -159,10 +162,15 @@ export function tcpdumpLine(
   opts: TcpdumpOptions = {},
 ): string {
   const time = tcpdumpTime(unixMs(clock.epochSeconds, clock.labMs));
-  const any = opts.any === undefined ? '' : `${opts.any.iface} ${opts.any.direction.padEnd(3)} `;
+  // print-sll.c: the interface name in a 5-wide column, the direction in a 3-wide one.
+  const any =
+    opts.any === undefined ? '' : `${opts.any.iface.padEnd(5)} ${opts.any.direction.padEnd(3)} `;
   const head = `${time} ${any}IP `;
-  if (packet.proto === 'icmp') return `${head}${packet.src} > ${packet.dst}: ${icmpText(packet)}`;
-  const ends = `${packet.src}.${packet.sport ?? 0} > ${packet.dst}.${packet.dport ?? 0}: `;
+  if (packet.proto === 'icmp')
+    return `${head}${packet.src} > ${packet.dst}: ${icmpText(packet, opts.names === true)}`;
+  const port = (p: number | undefined): string =>
+    opts.names === true ? portName(packet.proto === 'udp' ? 'udp' : 'tcp', p ?? 0) : String(p ?? 0);
+  const ends = `${packet.src}.${port(packet.sport)} > ${packet.dst}.${port(packet.dport)}: `;
   if (packet.proto === 'tcp') return head + ends + tcpText(state, packet, opts.absolute === true);
   if (packet.data?.kind === 'dns' && isDnsPort(packet))
     return head + ends + dnsSummary(packet.data.message);
