@@ -10,7 +10,7 @@
  */
 import type { Rng } from '../model/runtime';
 import { IPS, type CtDir, type CtEntry, type CtTable, type CtTuple } from './model';
-import { bysourceAdd, findTuple, isConfirmed, sourceKey } from './table';
+import { bysourceAdd, bysourceIds, findTuple, isConfirmed } from './table';
 import { invertTuple, l4Src, mustInvert, tupleEqual, type CtPacket } from './tuple';
 
 /** NF_NAT_MANIP_SRC (SNAT, MASQUERADE) or NF_NAT_MANIP_DST (DNAT). */
@@ -114,7 +114,7 @@ class Picker {
 
   /** find_appropriate_src(): reuse the mapping of a connection from the same source. */
   appropriateSrc(orig: CtTuple, r: Range): CtTuple | undefined {
-    const ids = this.table.bysource[sourceKey(orig)] ?? [];
+    const ids = bysourceIds(this.table, orig) ?? [];
     for (let i = ids.length - 1; i >= 0; i--) {
       const ct = this.table.entries[ids[i] ?? -1];
       if (ct === undefined || ct === this.self) continue;

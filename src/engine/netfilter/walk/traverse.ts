@@ -151,10 +151,25 @@ export function traverseTable(
   ctx: WalkContext,
   opts: TraverseOptions = {},
 ): TraverseResult {
-  const record = opts.steps ?? 'all';
   const quick = emptyWalk(state, table, hook, packet.length, packet.mark, opts);
   if (quick !== undefined)
     return { verdict: quick.verdict, packet, logs: [], steps: [...quick.steps] };
+  return traverseRules(state, table, hook, packet, ctx, opts);
+}
+
+/**
+ * traverseTable of a table whose hook has rules (emptyWalk said undefined: the datapath asks
+ * it first, before it builds a Packet, and need not have it asked again).
+ */
+export function traverseRules(
+  state: NetfilterState,
+  table: TableName,
+  hook: Hook,
+  packet: Packet,
+  ctx: WalkContext,
+  opts: TraverseOptions = {},
+): TraverseResult {
+  const record = opts.steps ?? 'all';
   const t = state.tables[table]!;
   const w = new Walk(table, builtinChain(t, hook)!, packet, record);
   const mctx = matchContext(ctx, table, hook);
