@@ -94,16 +94,16 @@ export function traverseWith(
   const record = opts.steps ?? 'all';
   const t = state.tables[table]!;
   w.reset(table, hook, builtinChain(t, hook)!, packet, ctx, record);
-  return walkRules(w, t, ctx, record !== 'all');
+  return walkRules(w, t, record !== 'all');
 }
 
 /**
  * The rules from the walk's position on. `skipping`: rules that cannot match are skipped (the
  * trace does not show them; rule-index.ts).
  */
-function walkRules(w: Walk, t: Table, ctx: WalkContext, skipping: boolean): TraverseResult {
+function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
   const mctx = w.mctx;
-  const tracked = ctx.conntrack.state !== 'INVALID' && ctx.conntrack.state !== 'UNTRACKED';
+  const tracked = mctx.conntrack.state !== 'INVALID' && mctx.conntrack.state !== 'UNTRACKED';
   const rec = w.recording;
   const key = w.ruleKey;
   let indexedChain: Chain | undefined;
@@ -190,7 +190,7 @@ function walkRules(w: Walk, t: Table, ctx: WalkContext, skipping: boolean): Trav
       case 'CONNMARK': {
         // connmark_tg_shift(): nothing without a conntrack.
         if (tracked) {
-          const ct = w.ctmark ?? ctx.conntrack.mark ?? 0;
+          const ct = w.ctmark ?? mctx.conntrack.mark ?? 0;
           if (target.mode === 'set') w.ctmark = ((ct & ~target.ctmask) ^ target.ctmark) >>> 0;
           else if (target.mode === 'save')
             w.ctmark = ((ct & ~target.ctmask) ^ (w.pkt.mark & target.nfmask)) >>> 0;

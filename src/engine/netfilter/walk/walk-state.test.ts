@@ -109,4 +109,32 @@ describe('kept walk state', () => {
     expect(a.logs).toHaveLength(1);
     expect(counters(outer)).toEqual(counters(plain));
   });
+
+  it("reads the caller's context as it was when the walk began (the datapath refills one)", () => {
+    const changed = loadRules(RULES);
+    const plain = loadRules(RULES);
+    const pkt = packet({ src: '10.0.0.3', dst: '10.0.0.2' });
+    const ctx: { -readonly [K in keyof WalkContext]: WalkContext[K] } = walkContext({
+      conntrack: { state: 'ESTABLISHED', mark: 3 },
+    });
+    ctx.addrType = (ip) => {
+      ctx.conntrack = { state: 'NEW', mark: 9 };
+      ctx.now = 5;
+      return ip === '10.0.0.2' ? 'LOCAL' : 'UNICAST';
+    };
+    const a = traverseTable(changed, 'filter', 'INPUT', pkt, ctx, {});
+    const b = traverseTable(
+      plain,
+      'filter',
+      'INPUT',
+      pkt,
+      walkContext({
+        conntrack: { state: 'ESTABLISHED', mark: 3 },
+      }),
+      {},
+    );
+    expect(a).toEqual(b);
+    expect(a.verdict).toBe('ACCEPT');
+    expect(counters(changed)).toEqual(counters(plain));
+  });
 });

@@ -106,8 +106,7 @@ export class Walk {
     this.chain = EMPTY_CHAIN;
     this.steps = undefined;
     this.logs = undefined;
-    this.frameChains.length = 0;
-    this.frameNext.length = 0;
+    // The frames keep their chains (at most JUMP_STACK_SIZE): shortening the arrays costs more.
     const m = this.m;
     m.conntrack = undefined;
     m.isLocalAddress = undefined;
