@@ -31,11 +31,23 @@ export type TupleHash = Level<Level<Level<Level<number>>>>;
 export type BySource = Level<Level<Level<number[]>>>;
 
 export function emptyTupleHash(): TupleHash {
-  return { [COUNT]: 0 };
+  return newLevel();
 }
 
 export function emptyBySource(): BySource {
-  return { [COUNT]: 0 };
+  return newLevel();
+}
+
+/**
+ * A level without a prototype: V8 keeps such an object as a hash table from the start, so every
+ * level has one shape and a lookup is one probe, however many addresses the levels were given.
+ * (A literal would get a hidden class per set of addresses, and the lookups would go
+ * megamorphic.) A JSON copy has ordinary objects, which answer the same.
+ */
+function newLevel<T>(): Level<T> {
+  const level = Object.create(null) as Level<T>;
+  level[COUNT] = 0;
+  return level;
 }
 
 /** The per-protocol part as one integer: both ports, or the ICMP type, code and id. */
@@ -52,7 +64,7 @@ function get<T>(level: Level<T> | undefined, key: string | number): T | undefine
 function child<T>(level: Level<Level<T>>, key: string | number): Level<T> {
   let c = level[key] as Level<T> | undefined;
   if (c === undefined) {
-    c = { [COUNT]: 0 };
+    c = newLevel<T>();
     level[key] = c;
     (level[COUNT] as number)++;
   }
