@@ -4,7 +4,7 @@
  * runs the protocol tracker and sets the packet's ctinfo; nf_conntrack_confirm() at the end of
  * POSTROUTING/INPUT inserts the entry into the hash and announces it ([NEW]).
  */
-import { IPS, type CtDir, type CtEntry, type CtTable } from './model';
+import { IPS, type CtDir, type CtEntry, type CtTable, type PortTuple } from './model';
 import {
   armTimeout,
   destroyEntry,
@@ -49,6 +49,11 @@ export type CtResult =
   | { readonly kind: 'untracked'; readonly ctstate: 'UNTRACKED' };
 
 type Tracked = Extract<CtResult, { kind: 'tracked' }>;
+
+/** A TCP or UDP packet with both ports: the packet reads as its own tuple (PortTuple's fields). */
+function hasPorts(p: CtPacket): p is CtPacket & PortTuple {
+  return p.sport !== undefined && p.dport !== undefined;
+}
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Default skb->len when the caller gives none: IP + transport header + payload. */
@@ -134,7 +139,9 @@ export function ctLookupOrCreate(
   if (packet.proto === 'icmp' && ICMP_ERROR_TYPES.has(packet.icmpType ?? 8)) {
     return icmpError(table, packet, nowMs);
   }
-  const tuple = tupleOf(packet);
+  // A TCP/UDP packet has the fields of its tuple under the tuple's names: the lookup reads them
+  // from the packet (allocate() builds the tuples a new entry keeps).
+  const tuple = packet.proto !== 'icmp' && hasPorts(packet) ? packet : tupleOf(packet);
   if (tuple === undefined) return { kind: 'invalid', ctstate: 'INVALID', reason: 'no ports' };
   if (packet.proto === 'tcp' && !tcpFlagsValid(packet.tcpFlags ?? {})) {
     return { kind: 'invalid', ctstate: 'INVALID', reason: 'invalid tcp flag combination' };

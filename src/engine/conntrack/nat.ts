@@ -261,20 +261,28 @@ export function natPacket(
   const manip = hookManip(hook);
   if (manip === undefined || !natApplies(entry, dir, hook)) return { packet, changes: [] };
   const target = mustInvert(dir === 'ORIGINAL' ? entry.reply : entry.orig);
-  const next: { -readonly [K in keyof CtPacket]: CtPacket[K] } = { ...packet };
+  // A copy (Object.assign: the spread's keys in the spread's order) changed field by field.
+  const next = Object.assign({}, packet) as unknown as Record<string, unknown>;
   const changes: NatChange[] = [];
-  const set = (field: NatChange['field'], to: string | number | undefined): void => {
-    const from = next[field];
-    if (to === undefined || from === undefined || from === to) return;
-    changes.push({ field, from, to });
-    (next as Record<string, unknown>)[field] = to;
-  };
-  if (manip === 'snat') set('src', target.src);
-  else set('dst', target.dst);
+  if (manip === 'snat') rewrite(next, changes, 'src', target.src);
+  else rewrite(next, changes, 'dst', target.dst);
   if (packet.icmpInner === undefined) {
-    if (target.proto === 'icmp') set('icmpId', target.id);
-    else if (manip === 'snat') set('sport', target.sport);
-    else set('dport', target.dport);
+    if (target.proto === 'icmp') rewrite(next, changes, 'icmpId', target.id);
+    else if (manip === 'snat') rewrite(next, changes, 'sport', target.sport);
+    else rewrite(next, changes, 'dport', target.dport);
   }
-  return { packet: next, manip, changes };
+  return { packet: next as unknown as CtPacket, manip, changes };
+}
+
+/** Sets a field the packet has to a new value, noting the change. */
+function rewrite(
+  next: Record<string, unknown>,
+  changes: NatChange[],
+  field: NatChange['field'],
+  to: string | number,
+): void {
+  const from = next[field] as string | number | undefined;
+  if (from === undefined || from === to) return;
+  changes.push({ field, from, to });
+  next[field] = to;
 }
