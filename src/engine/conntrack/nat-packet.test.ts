@@ -1,5 +1,5 @@
 /**
- * nf_nat_packet() builds the rewritten packet with Object.assign and a helper, not a spread
+ * nf_nat_packet() builds the rewritten packet with Object.assign and a function, not a spread
  * and a closure: for any entry binding, direction, hook and packet it gives what the spread
  * version gave — the same packet (fields and their order) and the same changes.
  */
