@@ -4,8 +4,17 @@
  * runs the protocol tracker and sets the packet's ctinfo; nf_conntrack_confirm() at the end of
  * POSTROUTING/INPUT inserts the entry into the hash and announces it ([NEW]).
  */
-import { IPS, type CtDir, type CtEntry, type CtTable } from './model';
-import { armTimeout, destroyEntry, findTuple, hashInsert, isConfirmed, recordEvent } from './table';
+import { IPS, type CtDir, type CtEntry, type CtTable, type PortTuple } from './model';
+import {
+  armTimeout,
+  destroyEntry,
+  findRef,
+  findTuple,
+  hashInsert,
+  hashRef,
+  isConfirmed,
+  recordEvent,
+} from './table';
 import { tcpFlagsValid, tcpNew, tcpPacket } from './tcp';
 import {
   ICMP_ERROR_TYPES,
@@ -38,6 +47,14 @@ export type CtResult =
     }
   | { readonly kind: 'invalid'; readonly ctstate: 'INVALID'; readonly reason: string }
   | { readonly kind: 'untracked'; readonly ctstate: 'UNTRACKED' };
+
+type Tracked = Extract<CtResult, { kind: 'tracked' }>;
+
+/** A TCP or UDP packet with both ports: the packet reads as its own tuple (PortTuple's fields). */
+function hasPorts(p: CtPacket): p is CtPacket & PortTuple {
+  return p.sport !== undefined && p.dport !== undefined;
+}
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Default skb->len when the caller gives none: IP + transport header + payload. */
 function packetLength(p: CtPacket): number {
@@ -122,25 +139,27 @@ export function ctLookupOrCreate(
   if (packet.proto === 'icmp' && ICMP_ERROR_TYPES.has(packet.icmpType ?? 8)) {
     return icmpError(table, packet, nowMs);
   }
-  const tuple = tupleOf(packet);
+  // A TCP/UDP packet has the fields of its tuple under the tuple's names: the lookup reads them
+  // from the packet (allocate() builds the tuples a new entry keeps).
+  const tuple = packet.proto !== 'icmp' && hasPorts(packet) ? packet : tupleOf(packet);
   if (tuple === undefined) return { kind: 'invalid', ctstate: 'INVALID', reason: 'no ports' };
   if (packet.proto === 'tcp' && !tcpFlagsValid(packet.tcpFlags ?? {})) {
     return { kind: 'invalid', ctstate: 'INVALID', reason: 'invalid tcp flag combination' };
   }
   let replacedId: number | undefined;
   for (;;) {
-    const hit = findTuple(table, tuple, nowMs);
+    const ref = findRef(table, tuple, nowMs);
     let entry: CtEntry;
     let dir: CtDir = 'ORIGINAL';
-    if (hit) {
-      entry = hit.entry;
-      dir = hit.dir;
+    if (ref >= 0) {
+      entry = table.entries[Math.floor(ref / 2)]!;
+      if (ref % 2 === 1) dir = 'REPLY';
     } else {
       const made = allocate(table, packet, nowMs);
       if (typeof made === 'string') return { kind: 'invalid', ctstate: 'INVALID', reason: made };
       entry = made;
     }
-    const created = !hit;
+    const created = ref < 0;
     const seenReply = (entry.status & IPS.SEEN_REPLY) !== 0;
     const ctstate = dir === 'REPLY' || seenReply ? 'ESTABLISHED' : 'NEW';
     let protoinfo = false;
@@ -188,15 +207,12 @@ export function ctLookupOrCreate(
     if (isConfirmed(entry) && (changed || protoinfo)) {
       recordEvent(table, 'UPDATE', entry, nowMs, { protoinfo });
     }
-    return {
-      kind: 'tracked',
-      ctstate,
-      dir,
-      entry,
-      created,
-      ...(ignored !== undefined ? { ignored } : {}),
-      ...(replacedId !== undefined ? { replacedId } : {}),
-    };
+    // Field by field, in the order conditional spreads would give (every packet at every
+    // conntrack hook), without their temporary objects.
+    const r: Mutable<Tracked> = { kind: 'tracked', ctstate, dir, entry, created };
+    if (ignored !== undefined) r.ignored = ignored;
+    if (replacedId !== undefined) r.replacedId = replacedId;
+    return r;
   }
 }
 
@@ -240,7 +256,7 @@ export function ctConfirm(table: CtTable, entry: CtEntry, nowMs: number): Confir
   if (table.entries[entry.id] !== entry) return { ok: false, reason: 'entry is gone' };
   if (isConfirmed(entry)) return { ok: true, inserted: false };
   for (const t of [entry.orig, entry.reply]) {
-    const ref = table.hash[tupleKey(t)];
+    const ref = hashRef(table, t);
     if (ref !== undefined && findTuple(table, t, nowMs)) {
       delete table.entries[entry.id];
       return { ok: false, reason: `tuple ${tupleKey(t)} clashes with #${Math.floor(ref / 2)}` };

@@ -4,6 +4,7 @@
  * (include/net/netfilter/nf_conntrack.h) and the ip_conntrack_status bits
  * (include/uapi/linux/netfilter/nf_conntrack_common.h).
  */
+import { emptyBySource, emptyTupleHash, type BySource, type TupleHash } from './tuple-hash';
 
 /** Layer-4 protocols the lab tracks (nf_conntrack_proto_{tcp,udp,icmp}.c). */
 export type L4Proto = 'tcp' | 'udp' | 'icmp';
@@ -212,16 +213,16 @@ export function kubeProxyConfig(): CtConfig {
 
 /**
  * A node's table. `entries` holds confirmed and unconfirmed connections by id (integer keys
- * iterate in ascending order, so listings are in creation order); `hash` maps a tuple key to
- * `id * 2 + direction` (0 ORIGINAL, 1 REPLY) for confirmed entries only, like the kernel's
+ * iterate in ascending order, so listings are in creation order); `hash` maps a tuple to
+ * `id * 2 + direction` (0 ORIGINAL, 1 REPLY) for confirmed entries only (tuple-hash.ts), like the kernel's
  * hash of both tuplehash nodes; `bysource` is nf_nat_bysource (original source → ids of
  * connections with a SRC manip set up).
  */
 export interface CtTable {
   config: CtConfig;
   entries: { [id: string]: CtEntry };
-  hash: { [tupleKey: string]: number };
-  bysource: { [sourceKey: string]: number[] };
+  hash: TupleHash;
+  bysource: BySource;
   /** Count of confirmed entries (nf_conntrack_count). */
   count: number;
   nextId: number;
@@ -238,8 +239,8 @@ export function createConntrackTable(config: CtConfig = kernelDefaultConfig()): 
   return {
     config,
     entries: {},
-    hash: {},
-    bysource: {},
+    hash: emptyTupleHash(),
+    bysource: emptyBySource(),
     count: 0,
     nextId: 1,
     events: [],

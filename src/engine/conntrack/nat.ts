@@ -10,7 +10,7 @@
  */
 import type { Rng } from '../model/runtime';
 import { IPS, type CtDir, type CtEntry, type CtTable, type CtTuple } from './model';
-import { bysourceAdd, findTuple, isConfirmed, sourceKey } from './table';
+import { bysourceAdd, bysourceIds, findTuple, isConfirmed } from './table';
 import { invertTuple, l4Src, mustInvert, tupleEqual, type CtPacket } from './tuple';
 
 /** NF_NAT_MANIP_SRC (SNAT, MASQUERADE) or NF_NAT_MANIP_DST (DNAT). */
@@ -114,7 +114,7 @@ class Picker {
 
   /** find_appropriate_src(): reuse the mapping of a connection from the same source. */
   appropriateSrc(orig: CtTuple, r: Range): CtTuple | undefined {
-    const ids = this.table.bysource[sourceKey(orig)] ?? [];
+    const ids = bysourceIds(this.table, orig) ?? [];
     for (let i = ids.length - 1; i >= 0; i--) {
       const ct = this.table.entries[ids[i] ?? -1];
       if (ct === undefined || ct === this.self) continue;
@@ -261,20 +261,28 @@ export function natPacket(
   const manip = hookManip(hook);
   if (manip === undefined || !natApplies(entry, dir, hook)) return { packet, changes: [] };
   const target = mustInvert(dir === 'ORIGINAL' ? entry.reply : entry.orig);
-  const next: { -readonly [K in keyof CtPacket]: CtPacket[K] } = { ...packet };
+  // A copy (Object.assign: the spread's keys in the spread's order) changed field by field.
+  const next = Object.assign({}, packet) as unknown as Record<string, unknown>;
   const changes: NatChange[] = [];
-  const set = (field: NatChange['field'], to: string | number | undefined): void => {
-    const from = next[field];
-    if (to === undefined || from === undefined || from === to) return;
-    changes.push({ field, from, to });
-    (next as Record<string, unknown>)[field] = to;
-  };
-  if (manip === 'snat') set('src', target.src);
-  else set('dst', target.dst);
+  if (manip === 'snat') rewrite(next, changes, 'src', target.src);
+  else rewrite(next, changes, 'dst', target.dst);
   if (packet.icmpInner === undefined) {
-    if (target.proto === 'icmp') set('icmpId', target.id);
-    else if (manip === 'snat') set('sport', target.sport);
-    else set('dport', target.dport);
+    if (target.proto === 'icmp') rewrite(next, changes, 'icmpId', target.id);
+    else if (manip === 'snat') rewrite(next, changes, 'sport', target.sport);
+    else rewrite(next, changes, 'dport', target.dport);
   }
-  return { packet: next, manip, changes };
+  return { packet: next as unknown as CtPacket, manip, changes };
+}
+
+/** Sets a field the packet has to a new value, noting the change. */
+function rewrite(
+  next: Record<string, unknown>,
+  changes: NatChange[],
+  field: NatChange['field'],
+  to: string | number,
+): void {
+  const from = next[field] as string | number | undefined;
+  if (from === undefined || from === to) return;
+  changes.push({ field, from, to });
+  next[field] = to;
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ipFromInt } from '../model/ip';
 import { createConntrackTable, ctExpire, ctFind, type CtPacket } from './index';
 import { fixedRng, walk } from './testing';
+import { emptyBySource, emptyTupleHash } from './tuple-hash';
 
 const N = 100_000;
 
@@ -37,6 +38,7 @@ describe('100k entries', () => {
     }
     expect(ctExpire(t, 29_999)).toEqual([]);
     expect(ctExpire(t, 30_000)).toHaveLength(N);
-    expect(Object.keys(t.hash)).toHaveLength(0);
+    expect(t.hash).toEqual(emptyTupleHash());
+    expect(t.bysource).toEqual(emptyBySource());
   });
 });

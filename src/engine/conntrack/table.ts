@@ -12,8 +12,15 @@ import {
   type CtEvent,
   type CtTable,
 } from './model';
-import { l4Src, tupleKey } from './tuple';
 import type { CtTuple } from './model';
+import {
+  bySourceAdd,
+  bySourceGet,
+  bySourceRemove,
+  hashDeleteIfOwned,
+  hashGet,
+  hashSet,
+} from './tuple-hash';
 
 /** A hash hit: the entry and which of its tuples matched. */
 export interface CtHit {
@@ -43,35 +50,31 @@ export function getEntry(table: CtTable, id: number): CtEntry | undefined {
 
 /** Both tuplehash nodes into the hash (confirmed entries only). */
 export function hashInsert(table: CtTable, entry: CtEntry): void {
-  table.hash[tupleKey(entry.reply)] = entry.id * 2 + 1;
-  table.hash[tupleKey(entry.orig)] = entry.id * 2;
+  hashSet(table.hash, entry.reply, entry.id * 2 + 1);
+  hashSet(table.hash, entry.orig, entry.id * 2);
 }
 
 function hashRemove(table: CtTable, entry: CtEntry): void {
-  for (const t of [entry.orig, entry.reply]) {
-    const key = tupleKey(t);
-    const ref = table.hash[key];
-    if (ref !== undefined && Math.floor(ref / 2) === entry.id) delete table.hash[key];
-  }
+  hashDeleteIfOwned(table.hash, entry.orig, entry.id);
+  hashDeleteIfOwned(table.hash, entry.reply, entry.id);
 }
 
-/** The key of nf_nat_bysource: the original source (address, protocol, port/id). */
-export function sourceKey(t: CtTuple): string {
-  return `${t.proto} ${t.src} ${l4Src(t)}`;
+/** The raw hash ref of a tuple (`id * 2 + direction`), expired or not. */
+export function hashRef(table: CtTable, tuple: CtTuple): number | undefined {
+  return hashGet(table.hash, tuple);
+}
+
+/** nf_nat_bysource: the ids of connections from the original source of `t`, oldest first. */
+export function bysourceIds(table: CtTable, t: CtTuple): readonly number[] | undefined {
+  return bySourceGet(table.bysource, t);
 }
 
 export function bysourceAdd(table: CtTable, entry: CtEntry): void {
-  const key = sourceKey(entry.orig);
-  (table.bysource[key] ??= []).push(entry.id);
+  bySourceAdd(table.bysource, entry.orig, entry.id);
 }
 
 function bysourceRemove(table: CtTable, entry: CtEntry): void {
-  const key = sourceKey(entry.orig);
-  const ids = table.bysource[key];
-  if (ids === undefined) return;
-  const rest = ids.filter((id) => id !== entry.id);
-  if (rest.length === 0) delete table.bysource[key];
-  else table.bysource[key] = rest;
+  bySourceRemove(table.bysource, entry.orig, entry.id);
 }
 
 /**
@@ -79,15 +82,25 @@ function bysourceRemove(table: CtTable, entry: CtEntry): void {
  * collected on the spot (nf_ct_gc_expired) and the lookup misses, as in the kernel.
  */
 export function findTuple(table: CtTable, tuple: CtTuple, nowMs: number): CtHit | undefined {
-  const ref = table.hash[tupleKey(tuple)];
-  if (ref === undefined) return undefined;
+  const ref = findRef(table, tuple, nowMs);
+  if (ref < 0) return undefined;
+  return { entry: table.entries[Math.floor(ref / 2)]!, dir: ref % 2 === 0 ? 'ORIGINAL' : 'REPLY' };
+}
+
+/**
+ * findTuple without the hit object (the packet path asks at every conntrack hook): the live
+ * entry's ref, `id * 2 + direction`, or -1.
+ */
+export function findRef(table: CtTable, tuple: CtTuple, nowMs: number): number {
+  const ref = hashGet(table.hash, tuple);
+  if (ref === undefined) return -1;
   const entry = table.entries[Math.floor(ref / 2)];
-  if (entry === undefined) return undefined;
+  if (entry === undefined) return -1;
   if (isExpired(entry, nowMs)) {
     destroyEntry(table, entry, nowMs, { expired: true });
-    return undefined;
+    return -1;
   }
-  return { entry, dir: ref % 2 === 0 ? 'ORIGINAL' : 'REPLY' };
+  return ref;
 }
 
 /** Arms the timeout: relative while unconfirmed, a deadline once confirmed (nf_ct_refresh). */
@@ -113,6 +126,8 @@ function copyCounters(entry: CtEntry): [CtCounters, CtCounters] {
   return [{ ...entry.counters[0] }, { ...entry.counters[1] }];
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** Appends an event as ctnetlink_conntrack_event() would have built it. */
 export function recordEvent(
   table: CtTable,
@@ -124,7 +139,9 @@ export function recordEvent(
   const destroy = type === 'DESTROY';
   const timeoutS = opts.expired ? 0 : remainingSeconds(entry, nowMs);
   const withState = entry.tcp !== undefined && (destroy || type === 'NEW' || opts.protoinfo);
-  const event: CtEvent = {
+  // Field by field (several events per connection), in the order conditional spreads would
+  // give, without their temporary objects.
+  const event: Mutable<CtEvent> = {
     seq: table.nextEventSeq++,
     atMs: nowMs,
     type,
@@ -132,12 +149,12 @@ export function recordEvent(
     orig: entry.orig,
     reply: entry.reply,
     status: entry.status,
-    ...(withState && entry.tcp ? { state: entry.tcp.state } : {}),
-    ...(!destroy || timeoutS > 0 ? { timeoutS } : {}),
-    ...(entry.mark !== 0 || opts.markEvent ? { mark: entry.mark } : {}),
-    ...(destroy && table.config.acct ? { counters: copyCounters(entry) } : {}),
-    ...(opts.portid !== undefined ? { portid: opts.portid } : {}),
   };
+  if (withState && entry.tcp) event.state = entry.tcp.state;
+  if (!destroy || timeoutS > 0) event.timeoutS = timeoutS;
+  if (entry.mark !== 0 || opts.markEvent) event.mark = entry.mark;
+  if (destroy && table.config.acct) event.counters = copyCounters(entry);
+  if (opts.portid !== undefined) event.portid = opts.portid;
   table.events.push(event);
   const max = table.config.maxEvents;
   if (table.events.length > max + (max >> 2)) table.events.splice(0, table.events.length - max);

@@ -57,9 +57,38 @@ export function tcpIndex(f: TcpFlags): TcpIndex {
 
 /** tcp_valid_flags[] of tcp_error(): PSH (and ECE/CWR) aside, only these combinations pass. */
 export function tcpFlagsValid(f: TcpFlags): boolean {
-  const key = `${f.syn ? 'S' : ''}${f.rst ? 'R' : ''}${f.fin ? 'F' : ''}${f.ack ? 'A' : ''}${f.urg ? 'U' : ''}`;
-  return ['S', 'SU', 'SA', 'R', 'RA', 'FA', 'FAU', 'A', 'AU'].includes(key);
+  // The flags as a bit set (no key string or list built per packet): S R F A U.
+  const bits =
+    (f.syn ? SYN : 0) |
+    (f.rst ? RST : 0) |
+    (f.fin ? FIN : 0) |
+    (f.ack ? ACK : 0) |
+    (f.urg ? URG : 0);
+  return VALID_FLAGS[bits] === 1;
 }
+
+const SYN = 1;
+const RST = 2;
+const FIN = 4;
+const ACK = 8;
+const URG = 16;
+/** By bit set: 1 for S, SU, SA, R, RA, FA, FAU, A, AU (tcp_valid_flags[]). */
+const VALID_FLAGS: Uint8Array = (() => {
+  const valid = new Uint8Array(32);
+  for (const bits of [
+    SYN,
+    SYN | URG,
+    SYN | ACK,
+    RST,
+    RST | ACK,
+    FIN | ACK,
+    FIN | ACK | URG,
+    ACK,
+    ACK | URG,
+  ])
+    valid[bits] = 1;
+  return valid;
+})();
 
 /**
  * tcp_new(): may this packet start a connection? A SYN opens SYN_SENT; with tcp_loose any
@@ -101,20 +130,29 @@ export type TcpOutcome =
   /** nf_ct_kill_acct(): an RST was the only answer; the packet passes, the entry is gone. */
   | { readonly kind: 'kill' };
 
-function timeoutFor(t: CtTimeouts, s: TcpState): number {
-  const byState: Record<TcpState, number> = {
-    NONE: t.tcpSynSent,
-    SYN_SENT: t.tcpSynSent,
-    SYN_RECV: t.tcpSynRecv,
-    ESTABLISHED: t.tcpEstablished,
-    FIN_WAIT: t.tcpFinWait,
-    CLOSE_WAIT: t.tcpCloseWait,
-    LAST_ACK: t.tcpLastAck,
-    TIME_WAIT: t.tcpTimeWait,
-    CLOSE: t.tcpClose,
-    SYN_SENT2: t.tcpSynSent2,
-  };
-  return byState[s];
+/** The timeout of state `s` (a switch: no table of every state's timeout built per packet). */
+export function timeoutFor(t: CtTimeouts, s: TcpState): number {
+  switch (s) {
+    case 'NONE':
+    case 'SYN_SENT':
+      return t.tcpSynSent;
+    case 'SYN_RECV':
+      return t.tcpSynRecv;
+    case 'ESTABLISHED':
+      return t.tcpEstablished;
+    case 'FIN_WAIT':
+      return t.tcpFinWait;
+    case 'CLOSE_WAIT':
+      return t.tcpCloseWait;
+    case 'LAST_ACK':
+      return t.tcpLastAck;
+    case 'TIME_WAIT':
+      return t.tcpTimeWait;
+    case 'CLOSE':
+      return t.tcpClose;
+    case 'SYN_SENT2':
+      return t.tcpSynSent2;
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Explanation, Hook, TableName } from '../../protocol/trace';
 import { ctConfirm, ctDrop, ctLookupOrCreate, ctSetMark } from '../conntrack';
 import {
   emptyWalk,
-  traverseTable,
+  traverseRules,
   type NetfilterState,
   type RejectWith,
   type TraverseResult,
@@ -124,7 +124,7 @@ export function walkTable(
   devs: HookDevices,
 ): TableWalk {
   // Rule steps the trace will not keep are not built (their rule text costs).
-  const opts = ctx.rec.ruleSteps === 'all' ? ALL_STEPS : { steps: ctx.rec.ruleSteps };
+  const opts = STEPS[ctx.rec.ruleSteps];
   // Most hooks of a node have no rule: their policy decides before a Packet is built.
   const h = skb.header;
   const empty = emptyWalk(node.nf, table, hook, h.length, h.mark, opts);
@@ -134,7 +134,7 @@ export function walkTable(
     return empty;
   }
   const packet = walkPacketOf(skb, devs);
-  const r = traverseTable(node.nf, table, hook, packet, walkContext(ctx, node, skb), opts);
+  const r = traverseRules(node.nf, table, hook, packet, walkContext(ctx, node, skb), opts);
   if (r.steps.length > 0) ctx.rec.walk(skb, place(node.ref, hookIface(hook, devs)), hook, r.steps);
   if (r.packet.mark !== skb.header.mark) skb.header = withField(skb.header, 'mark', r.packet.mark);
   if (r.ctmark !== undefined && skb.ct !== undefined) {
@@ -146,7 +146,12 @@ export function walkTable(
 /** What a table walk decided (the datapath reads no more of a TraverseResult). */
 export type TableWalk = Pick<TraverseResult, 'verdict' | 'nat' | 'reject' | 'steps'>;
 
-const ALL_STEPS = { steps: 'all' } as const;
+/** The walk's options per trace detail, made once (walkTable runs at every hook of a packet). */
+const STEPS = {
+  all: { steps: 'all' },
+  matched: { steps: 'matched' },
+  none: { steps: 'none' },
+} as const;
 
 /** The fate of a non-nat table's verdict. */
 export function tableFate(r: TableWalk, table: TableName, hook: Hook): Fate {

@@ -41,6 +41,7 @@ export {
   clearCaptureLog,
   datapathState,
   hairpinFlag,
+  lastCaptureSeq,
   nodeConntrack,
   nodeDatapath,
   setHairpinFlag,

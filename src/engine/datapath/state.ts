@@ -10,6 +10,7 @@
  */
 import type { PacketHeader } from '../../protocol/trace';
 import { createConntrackTable, kubeProxyConfig, type CtTable } from '../conntrack';
+import { CaptureRing, type CaptureRecord } from './capture-ring';
 import { createWalkStore, type WalkStore } from '../netfilter';
 import type { World } from '../sim/world';
 
@@ -25,29 +26,15 @@ export interface NodeDatapath {
   readonly hairpin: { [port: string]: boolean };
 }
 
-/** One packet as seen on one interface: what `tcpdump -n -i IFACE` prints a line for. */
-export interface CaptureRecord {
-  /** Increasing over the World's life (records dropped from the ring leave gaps). */
-  readonly seq: number;
-  /** Virtual time, ms. */
-  readonly t: number;
-  /** Host label: node name, `pod/ns/name` or external client name. */
-  readonly host: string;
-  readonly iface: string;
-  /** `in`: received by the interface; `out`: transmitted (tcpdump -Q in|out). */
-  readonly dir: 'in' | 'out';
-  readonly packetId: number;
-  /** The header as it is on that interface (after the rewrites done before that point). */
-  readonly packet: PacketHeader;
-}
-
 export interface DatapathState {
   readonly nodes: { [node: string]: NodeDatapath };
-  /** Oldest first; at most CAPTURE_LIMIT records. */
-  capture: CaptureRecord[];
+  /** The last CAPTURE_LIMIT records. */
+  readonly capture: CaptureRing;
   nextCaptureSeq: number;
   nextPacketId: number;
 }
+
+export type { CaptureRecord } from './capture-ring';
 
 const states = new WeakMap<World, DatapathState>();
 
@@ -55,7 +42,7 @@ const states = new WeakMap<World, DatapathState>();
 export function datapathState(world: World): DatapathState {
   let s = states.get(world);
   if (s === undefined) {
-    s = { nodes: {}, capture: [], nextCaptureSeq: 1, nextPacketId: 1 };
+    s = { nodes: {}, capture: new CaptureRing(CAPTURE_LIMIT), nextCaptureSeq: 1, nextPacketId: 1 };
     states.set(world, s);
   }
   return s;
@@ -127,19 +114,20 @@ export function pushCapture(
   packet: PacketHeader,
 ): void {
   const s = datapathState(world);
-  s.capture.push({ seq: s.nextCaptureSeq++, t, host, iface, dir, packetId, packet });
-  if (s.capture.length > CAPTURE_LIMIT + (CAPTURE_LIMIT >> 2)) {
-    s.capture.splice(0, s.capture.length - CAPTURE_LIMIT);
-  }
+  s.capture.push(s.nextCaptureSeq++, t, host, iface, dir, packetId, packet);
 }
 
 /** The capture records still kept, oldest first (at most CAPTURE_LIMIT). */
 export function captureLog(world: World): readonly CaptureRecord[] {
-  const all = datapathState(world).capture;
-  return all.length > CAPTURE_LIMIT ? all.slice(all.length - CAPTURE_LIMIT) : all;
+  return datapathState(world).capture.records();
+}
+
+/** The seq of the newest capture record kept, or undefined when there is none. */
+export function lastCaptureSeq(world: World): number | undefined {
+  return datapathState(world).capture.lastSeq();
 }
 
 /** Forgets every capture record. */
 export function clearCaptureLog(world: World): void {
-  datapathState(world).capture = [];
+  datapathState(world).capture.clear();
 }

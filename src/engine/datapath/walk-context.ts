@@ -13,12 +13,14 @@ import type { Ctx } from './types';
 
 type NodeCallbacks = Required<
   Pick<WalkContext, 'isLocalAddress' | 'addrType' | 'ipsetTest' | 'ipvs'>
->;
+> & { readonly context: Mutable<WalkContext> };
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const callbacks = new WeakMap<NodeCtx, NodeCallbacks>();
 
 function nodeCallbacks(world: World, node: NodeCtx): NodeCallbacks {
-  return {
+  const f: Omit<NodeCallbacks, 'context'> = {
     isLocalAddress: (ip) => isLocalAddress(node.net, ip),
     addrType: (ip, iface) => addrTypeOf(node.net, ip, iface),
     ipsetTest: (name, dims, packet) => {
@@ -60,20 +62,32 @@ function nodeCallbacks(world: World, node: NodeCtx): NodeCallbacks {
       return { vaddr: conn.vaddr, vport: conn.vport, method };
     },
   };
+  // The fields in the order the context always had.
+  const context: Mutable<WalkContext> = {
+    conntrack: { state: 'INVALID' },
+    isLocalAddress: f.isLocalAddress,
+    addrType: f.addrType,
+    rng: world.rng,
+    now: 0,
+    store: node.dp.walkStore,
+    ipsetTest: f.ipsetTest,
+    ipvs: f.ipvs,
+  };
+  return { ...f, context };
 }
 
 /** The walk's view of `node` for `skb` now. */
 export function walkContext(ctx: Ctx, node: NodeCtx, skb: Skb): WalkContext {
   let f = callbacks.get(node);
   if (f === undefined) callbacks.set(node, (f = nodeCallbacks(ctx.world, node)));
-  return {
-    conntrack: walkConntrackOf(skb),
-    isLocalAddress: f.isLocalAddress,
-    addrType: f.addrType,
-    rng: ctx.world.rng,
-    now: ctx.world.clock.now(),
-    store: node.dp.walkStore,
-    ipsetTest: f.ipsetTest,
-    ipvs: f.ipvs,
-  };
+  // One object per node, refilled for each walk: traverseRules copies the fields it needs when
+  // it starts (walk-state.ts) and keeps no reference to this one, so a walk started while
+  // another runs (none is) could not change what the first one sees. The conntrack view is
+  // new each time: the walk keeps that one.
+  const w = f.context;
+  w.conntrack = walkConntrackOf(skb);
+  w.rng = ctx.world.rng;
+  w.now = ctx.world.clock.now();
+  w.store = node.dp.walkStore;
+  return w;
 }

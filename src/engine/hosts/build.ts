@@ -27,8 +27,15 @@ export const DEFAULT_TCP_SYSCTLS: TcpSysctls = {
 export const DEFAULT_PORT_RANGE: readonly [number, number] = [32768, 60999];
 
 export function hostKey(ref: HostRef): string {
-  return ref.kind === 'pod' ? `pod/${ref.namespace}/${ref.name}` : ref.name;
+  if (ref.kind !== 'pod') return ref.name;
+  // Every packet a pod sends or receives asks for its stack by ref: the key is built once per
+  // ref object (refs are read-only), not joined and hashed again each time.
+  let key = podKeys.get(ref);
+  if (key === undefined) podKeys.set(ref, (key = `pod/${ref.namespace}/${ref.name}`));
+  return key;
 }
+
+const podKeys = new WeakMap<HostRef, string>();
 
 function isCoreDns(pod: Pod): boolean {
   return (

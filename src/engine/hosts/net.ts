@@ -119,12 +119,25 @@ export function payloadBytes(p: Payload, proto: 'tcp' | 'udp'): number {
   return textBytes(p.text);
 }
 
-/** Bytes of a text payload on the wire (UTF-8). */
+/**
+ * Bytes of a text payload on the wire (UTF-8; a lone surrogate as the 3 bytes of U+FFFD). By
+ * UTF-16 code unit, without iterating code points (every segment of a connection measures its
+ * payload, several times).
+ */
 export function textBytes(text: string): number {
   let n = 0;
-  for (const ch of text) {
-    const c = ch.codePointAt(0) ?? 0;
-    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      // A surrogate pair is one code point beyond the BMP: 4 bytes.
+      if (d >= 0xdc00 && d < 0xe000) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
   }
   return n;
 }

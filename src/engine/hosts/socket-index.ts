@@ -6,24 +6,60 @@
  * from the list on first use and kept by addSocket/removeSocket; a lookup that misses scans
  * the list, so a socket added some other way is still found (and indexed then).
  */
-import type { HostStack, Socket, TcpSocket } from './types';
+import type { HostStack, SockAddr, Socket, TcpSocket } from './types';
 
-const indexes = new WeakMap<Socket[], Map<string, TcpSocket>>();
+/**
+ * Local address → remote address → both ports packed into one integer → socket. Nested by the
+ * addresses the segment already holds, so a lookup builds no key string (every segment asks).
+ */
+type ConnIndex = Map<string, Map<string, Map<number, TcpSocket>>>;
 
-const key = (localAddr: string, localPort: number, remoteAddr: string, remotePort: number) =>
-  `${localAddr}:${localPort}>${remoteAddr}:${remotePort}`;
+const indexes = new WeakMap<Socket[], ConnIndex>();
 
-function indexOf(stack: HostStack): Map<string, TcpSocket> {
+const ports = (localPort: number, remotePort: number) => localPort * 65536 + remotePort;
+
+function indexGet(
+  index: ConnIndex,
+  localAddr: string,
+  localPort: number,
+  remoteAddr: string,
+  remotePort: number,
+): TcpSocket | undefined {
+  return index.get(localAddr)?.get(remoteAddr)?.get(ports(localPort, remotePort));
+}
+
+function indexSet(index: ConnIndex, s: TcpSocket & { remote: SockAddr }): void {
+  let byRemote = index.get(s.local.addr);
+  if (byRemote === undefined) index.set(s.local.addr, (byRemote = new Map()));
+  let byPorts = byRemote.get(s.remote.addr);
+  if (byPorts === undefined) byRemote.set(s.remote.addr, (byPorts = new Map()));
+  byPorts.set(ports(s.local.port, s.remote.port), s);
+}
+
+/** Takes `s` out of the index if it is the socket indexed under its 4-tuple. */
+function indexDelete(index: ConnIndex, s: TcpSocket & { remote: SockAddr }): void {
+  const byRemote = index.get(s.local.addr);
+  const byPorts = byRemote?.get(s.remote.addr);
+  const k = ports(s.local.port, s.remote.port);
+  if (byPorts?.get(k) !== s) return;
+  byPorts.delete(k);
+  if (byPorts.size > 0) return;
+  byRemote!.delete(s.remote.addr);
+  if (byRemote!.size === 0) index.delete(s.local.addr);
+}
+
+function indexOf(stack: HostStack): ConnIndex {
   let index = indexes.get(stack.sockets);
   if (index === undefined) {
     index = new Map();
-    for (const s of stack.sockets) {
-      if (s.proto === 'tcp' && s.remote !== undefined)
-        index.set(key(s.local.addr, s.local.port, s.remote.addr, s.remote.port), s);
-    }
+    for (const s of stack.sockets) if (s.proto === 'tcp' && hasRemote(s)) indexSet(index, s);
     indexes.set(stack.sockets, index);
   }
   return index;
+}
+
+function hasRemote(s: TcpSocket): s is TcpSocket & { remote: SockAddr } {
+  return s.remote !== undefined;
 }
 
 /**
@@ -69,8 +105,7 @@ export function addSocket(stack: HostStack, sock: Socket): void {
   }
   stack.sockets.push(sock);
   const index = indexes.get(stack.sockets);
-  if (index !== undefined && sock.proto === 'tcp' && sock.remote !== undefined)
-    index.set(key(sock.local.addr, sock.local.port, sock.remote.addr, sock.remote.port), sock);
+  if (index !== undefined && sock.proto === 'tcp' && hasRemote(sock)) indexSet(index, sock);
 }
 
 /** Takes a socket out of the host's table. */
@@ -84,10 +119,7 @@ export function removeSocket(stack: HostStack, sock: { readonly id: number }): v
     if (gone?.proto === 'tcp') countPort(ports, gone.local.port, -1);
   }
   const index = indexes.get(stack.sockets);
-  if (index !== undefined && gone?.proto === 'tcp' && gone.remote !== undefined) {
-    const k = key(gone.local.addr, gone.local.port, gone.remote.addr, gone.remote.port);
-    if (index.get(k) === gone) index.delete(k);
-  }
+  if (index !== undefined && gone?.proto === 'tcp' && hasRemote(gone)) indexDelete(index, gone);
 }
 
 /** The connected TCP socket with this 4-tuple (local = the segment's destination). */
@@ -99,8 +131,7 @@ export function findTcpConnection(
   remotePort: number,
 ): TcpSocket | undefined {
   const index = indexOf(stack);
-  const k = key(localAddr, localPort, remoteAddr, remotePort);
-  const hit = index.get(k);
+  const hit = indexGet(index, localAddr, localPort, remoteAddr, remotePort);
   if (hit !== undefined) return hit;
   for (const s of stack.sockets) {
     if (
@@ -111,7 +142,7 @@ export function findTcpConnection(
       s.remote.addr === remoteAddr &&
       s.remote.port === remotePort
     ) {
-      index.set(k, s);
+      indexSet(index, s as TcpSocket & { remote: SockAddr });
       return s;
     }
   }

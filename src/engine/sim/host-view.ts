@@ -6,7 +6,14 @@
 import { createNftState } from '../nftables';
 import type { ApplyResult, CommandWorld, HostRef, NodeKernelControls } from '../commands/registry';
 import { procNfConntrack } from '../conntrack';
-import { captureLog, hairpinFlag, kernelNet, nodeConntrack, setHairpinFlag } from '../datapath';
+import {
+  captureLog,
+  hairpinFlag,
+  kernelNet,
+  lastCaptureSeq,
+  nodeConntrack,
+  setHairpinFlag,
+} from '../datapath';
 import { procIpVsConn } from '../ipvs';
 import { ipsetEnv } from './ipvs-node';
 import { deletePodNow, restartDeploymentNow, scaleDeploymentNow } from './control-plane';
@@ -21,8 +28,8 @@ const commandCursors = new WeakMap<World, { previous: number; current: number }>
 
 /** Marks the start of a command: tcpdump shows what was captured since the previous one began. */
 export function beginCommand(world: World): void {
-  const log = captureLog(world);
-  const next = log.length > 0 ? log[log.length - 1]!.seq + 1 : 0;
+  const last = lastCaptureSeq(world);
+  const next = last !== undefined ? last + 1 : 0;
   const cursor = commandCursors.get(world);
   commandCursors.set(world, { previous: cursor?.current ?? 0, current: next });
 }

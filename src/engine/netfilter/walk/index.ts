@@ -38,7 +38,13 @@ export type {
   WalkStore,
 } from './types';
 /** Walk a packet through one table at one hook; see the module comment of traverse.ts. */
-export { emptyWalk, traverseEmpty, traverseTable, JUMP_STACK_SIZE } from './traverse';
+export {
+  emptyWalk,
+  traverseEmpty,
+  traverseRules,
+  traverseTable,
+  JUMP_STACK_SIZE,
+} from './traverse';
 /** Whether a rule (or one of its match extensions) matches, without running its target. */
 export { ruleMatches, evalMatch } from './matches';
 /** The route type the addrtype match uses when the caller gives no `addrType` lookup. */

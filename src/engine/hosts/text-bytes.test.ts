@@ -1,0 +1,33 @@
+/**
+ * textBytes counts UTF-8 bytes by UTF-16 code unit: for any text (lone surrogates included) it
+ * gives what counting code points gives, and what Node's UTF-8 encoder writes.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { textBytes } from './net';
+
+function byCodePoint(text: string): number {
+  let n = 0;
+  for (const ch of text) {
+    const c = ch.codePointAt(0) ?? 0;
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  }
+  return n;
+}
+
+describe('textBytes', () => {
+  it('is the UTF-8 length', () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: 'grapheme' }),
+      fc.string({ unit: fc.constantFrom('a', 'é', '€', '😀', '\ud800', '\udc00', '\n') }),
+    );
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(textBytes(t)).toBe(byCodePoint(t));
+        expect(textBytes(t)).toBe(Buffer.byteLength(t, 'utf8'));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
