@@ -68,7 +68,10 @@ export abstract class LineReader {
   }
 
   protected spaces(i: number): number {
-    while (this.code(i) === SP) i++;
+    // charCodeAt inline rather than code(): this runs for every indented line, and on a cold
+    // start (a one-shot CLI run) the calls cost more than the loop while the JIT warms up.
+    const { text, end } = this;
+    while (i < end && text.charCodeAt(i) === SP) i++;
     return i;
   }
 
@@ -103,21 +106,22 @@ export abstract class LineReader {
 
   /** `'…'` or `"…"` closed on the same line, double quotes without escapes: its end. */
   protected quoted(p: number): number {
+    const { text, end } = this;
     const q = this.code(p);
     let i = p + 1;
     let doubled = false;
     for (;;) {
-      const c = this.code(i);
+      const c = i < end ? text.charCodeAt(i) : NL;
       if (c === NL || c === CR || (q === DQ && c === BACKSLASH))
         throw new Decline('a multi-line or escaped string', p);
       if (c === q) {
-        if (q !== SQ || this.code(i + 1) !== SQ) break;
+        if (q !== SQ || i + 1 >= end || text.charCodeAt(i + 1) !== SQ) break;
         doubled = true;
         i++;
       }
       i++;
     }
-    const raw = this.text.slice(p + 1, i);
+    const raw = text.slice(p + 1, i);
     this.text_ = doubled ? raw.replaceAll("''", "'") : raw;
     this.value_ = this.text_;
     return i + 1;
@@ -131,19 +135,18 @@ export abstract class LineReader {
       endKey = this.quoted(p);
       if (this.code(endKey) !== COLON) return false;
     } else {
-      const { end } = this;
-      if (!plainStart(this.text, p, end)) return false;
+      const { text: all, end } = this;
+      if (!plainStart(all, p, end)) return false;
       let unsafe = false;
       let i = p;
       for (; ; i++) {
-        const ch = i < end ? this.text.charCodeAt(i) : NL;
-        if (ch === NL || ch === CR || (ch === HASH && this.text.charCodeAt(i - 1) === SP))
-          return false;
-        if (ch === COLON && lineGap(this.text, i + 1, end)) break;
+        const ch = i < end ? all.charCodeAt(i) : NL;
+        if (ch === NL || ch === CR || (ch === HASH && all.charCodeAt(i - 1) === SP)) return false;
+        if (ch === COLON && lineGap(all, i + 1, end)) break;
         if (ch < 128 && KEY_UNSAFE[ch] === 1) unsafe = true;
       }
       endKey = i;
-      const text = this.text.slice(p, i);
+      const text = all.slice(p, i);
       const value = plainValue(text);
       if (unsafe || text === '<<' || this.code(i - 1) === SP || value === UNRESOLVED)
         throw new Decline('an unusual key', p);
@@ -206,18 +209,19 @@ export abstract class LineReader {
   protected flowScalar(p: number, isKey: boolean): number {
     const c = this.code(p);
     if (c === DQ || c === SQ) return this.quoted(p);
-    if (!plainStart(this.text, p, this.end)) throw new Decline('an unusual flow value', p);
+    const { text, end } = this;
+    if (!plainStart(text, p, end)) throw new Decline('an unusual flow value', p);
     let i = p;
     let last = p;
     for (; ; i++) {
-      const ch = this.code(i);
+      const ch = i < end ? text.charCodeAt(i) : NL;
       if (ch === COMMA || ch === RBRACKET || ch === RBRACE) break;
-      if (ch === COLON && isKey && this.code(i + 1) === SP) break;
-      if (this.eol(i) || (ch < 128 && FLOW_UNSAFE[ch] === 1))
+      if (ch === COLON && isKey && i + 1 < end && text.charCodeAt(i + 1) === SP) break;
+      if (ch === NL || ch === CR || (ch < 128 && FLOW_UNSAFE[ch] === 1))
         throw new Decline('an unusual flow value', i);
       if (ch !== SP) last = i + 1;
     }
-    const raw = this.text.slice(p, last);
+    const raw = text.slice(p, last);
     const value = plainValue(raw);
     if ((isKey && raw === '<<') || value === UNRESOLVED) throw new Decline('an unusual value', p);
     this.value_ = value;
