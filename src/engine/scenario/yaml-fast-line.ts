@@ -137,18 +137,22 @@ export abstract class LineReader {
     } else {
       const { text: all, end } = this;
       if (!plainStart(all, p, end)) return false;
-      let unsafe = false;
-      let i = p;
-      for (; ; i++) {
-        const ch = i < end ? all.charCodeAt(i) : NL;
-        if (ch === NL || ch === CR || (ch === HASH && all.charCodeAt(i - 1) === SP)) return false;
-        if (ch === COLON && lineGap(all, i + 1, end)) break;
-        if (ch < 128 && KEY_UNSAFE[ch] === 1) unsafe = true;
-      }
+      // The key ends at the line's first `:` before a space or the line end. Searched with
+      // indexOf in the line (a CR can only end it here): a one-shot CLI run reads most of a
+      // scenario before the JIT has compiled a character loop.
+      let eol = all.indexOf('\n', p);
+      if (eol < 0 || eol > end) eol = end;
+      const line = all.slice(p, eol);
+      let k = line.indexOf(':');
+      while (k >= 0 && !lineGap(all, p + k + 1, end)) k = line.indexOf(':', k + 1);
+      if (k < 0) return false;
+      const text = line.slice(0, k);
+      // A comment before the `:` (`#` after a space): the line holds no key.
+      if (text.includes(' #')) return false;
+      const i = p + k;
       endKey = i;
-      const text = all.slice(p, i);
       const value = plainValue(text);
-      if (unsafe || text === '<<' || this.code(i - 1) === SP || value === UNRESOLVED)
+      if (KEY_UNSAFE.test(text) || text === '<<' || this.code(i - 1) === SP || value === UNRESOLVED)
         throw new Decline('an unusual key', p);
       this.value_ = value;
       this.text_ = typeof value === 'string' ? value : keyString(value);
@@ -253,7 +257,7 @@ function table(chars: string): Uint8Array {
   return t;
 }
 /** Characters a plain key of the fast shape never holds (flow indicators, quotes, comments). */
-const KEY_UNSAFE = table(',[]{}#"\'');
+const KEY_UNSAFE = /[,[\]{}#"']/;
 /** Inside flow collections, plain scalars also keep clear of `:` and `#`. */
 const FLOW_UNSAFE = table('[]{}#:"\'');
 /** Safe first characters of a plain scalar besides letters, digits and non-ASCII. */
