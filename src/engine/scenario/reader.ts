@@ -25,8 +25,17 @@ export function joinPath(base: string, key: string): string {
   return base ? `${base}.${key}` : key;
 }
 
+/** Maps up to this many entries remember the keys read as bits of a number, not a Set. */
+const BIT_KEYS = 30;
+
 export class MapReader {
-  private readonly used = new Set<string>();
+  /**
+   * The keys read (or ignored), for finish(): bit i for entry i in a map of up to BIT_KEYS
+   * entries — a scenario holds tens of thousands of small maps, and a Set each was a large
+   * share of decoding a large scenario — else a Set of the keys.
+   */
+  private usedBits = 0;
+  private usedKeys: Set<string> | undefined;
 
   constructor(
     readonly rep: ObjectReport,
@@ -50,8 +59,20 @@ export class MapReader {
   }
 
   entry(key: string): YEntry | undefined {
-    this.used.add(key);
-    return this.node.entries.find((e) => e.key === key);
+    const { entries } = this.node;
+    if (entries.length > BIT_KEYS) {
+      (this.usedKeys ??= new Set()).add(key);
+      return entries.find((e) => e.key === key);
+    }
+    let found: YEntry | undefined;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      if (e.key !== key) continue;
+      // Every entry with this key counts as read, as a Set of keys would have it.
+      this.usedBits |= 1 << i;
+      found ??= e;
+    }
+    return found;
   }
 
   /** The value node, or undefined when absent or null. */
@@ -121,7 +142,8 @@ export class MapReader {
       typeError(this.rep, n, this.at(key), 'array');
       return undefined;
     }
-    return n.items.map((node, i) => ({ node, path: `${this.at(key)}[${i}]` }));
+    const base = this.at(key);
+    return n.items.map((node, i) => ({ node, path: `${base}[${i}]` }));
   }
 
   strList(key: string): Array<Field<string>> | undefined {
@@ -155,13 +177,17 @@ export class MapReader {
 
   /** Marks fields the real type has but the lab does not model, so they raise no warning. */
   ignore(...keys: string[]): void {
-    for (const k of keys) this.used.add(k);
+    for (const k of keys) this.entry(k);
   }
 
   /** Warns about every field that was never read (unknown to the type). */
   finish(): void {
-    for (const e of this.node.entries) {
-      if (!this.used.has(e.key)) {
+    const { entries } = this.node;
+    const bits = entries.length <= BIT_KEYS;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      const used = bits ? (this.usedBits & (1 << i)) !== 0 : this.usedKeys?.has(e.key) === true;
+      if (!used) {
         this.rep.warn(
           e.keyStart,
           `unknown field ${JSON.stringify(this.at(e.key))}`,

@@ -68,7 +68,10 @@ export abstract class LineReader {
   }
 
   protected spaces(i: number): number {
-    while (this.code(i) === SP) i++;
+    // charCodeAt inline rather than code(): this runs for every indented line, and on a cold
+    // start (a one-shot CLI run) the calls cost more than the loop while the JIT warms up.
+    const { text, end } = this;
+    while (i < end && text.charCodeAt(i) === SP) i++;
     return i;
   }
 
@@ -103,21 +106,22 @@ export abstract class LineReader {
 
   /** `'…'` or `"…"` closed on the same line, double quotes without escapes: its end. */
   protected quoted(p: number): number {
+    const { text, end } = this;
     const q = this.code(p);
     let i = p + 1;
     let doubled = false;
     for (;;) {
-      const c = this.code(i);
+      const c = i < end ? text.charCodeAt(i) : NL;
       if (c === NL || c === CR || (q === DQ && c === BACKSLASH))
         throw new Decline('a multi-line or escaped string', p);
       if (c === q) {
-        if (q !== SQ || this.code(i + 1) !== SQ) break;
+        if (q !== SQ || i + 1 >= end || text.charCodeAt(i + 1) !== SQ) break;
         doubled = true;
         i++;
       }
       i++;
     }
-    const raw = this.text.slice(p + 1, i);
+    const raw = text.slice(p + 1, i);
     this.text_ = doubled ? raw.replaceAll("''", "'") : raw;
     this.value_ = this.text_;
     return i + 1;
@@ -131,21 +135,24 @@ export abstract class LineReader {
       endKey = this.quoted(p);
       if (this.code(endKey) !== COLON) return false;
     } else {
-      const { end } = this;
-      if (!plainStart(this.text, p, end)) return false;
-      let unsafe = false;
-      let i = p;
-      for (; ; i++) {
-        const ch = i < end ? this.text.charCodeAt(i) : NL;
-        if (ch === NL || ch === CR || (ch === HASH && this.text.charCodeAt(i - 1) === SP))
-          return false;
-        if (ch === COLON && lineGap(this.text, i + 1, end)) break;
-        if (ch < 128 && KEY_UNSAFE[ch] === 1) unsafe = true;
-      }
+      const { text: all, end } = this;
+      if (!plainStart(all, p, end)) return false;
+      // The key ends at the line's first `:` before a space or the line end. Searched with
+      // indexOf in the line (a CR can only end it here): a one-shot CLI run reads most of a
+      // scenario before the JIT has compiled a character loop.
+      let eol = all.indexOf('\n', p);
+      if (eol < 0 || eol > end) eol = end;
+      const line = all.slice(p, eol);
+      let k = line.indexOf(':');
+      while (k >= 0 && !lineGap(all, p + k + 1, end)) k = line.indexOf(':', k + 1);
+      if (k < 0) return false;
+      const text = line.slice(0, k);
+      // A comment before the `:` (`#` after a space): the line holds no key.
+      if (text.includes(' #')) return false;
+      const i = p + k;
       endKey = i;
-      const text = this.text.slice(p, i);
       const value = plainValue(text);
-      if (unsafe || text === '<<' || this.code(i - 1) === SP || value === UNRESOLVED)
+      if (KEY_UNSAFE.test(text) || text === '<<' || this.code(i - 1) === SP || value === UNRESOLVED)
         throw new Decline('an unusual key', p);
       this.value_ = value;
       this.text_ = typeof value === 'string' ? value : keyString(value);
@@ -206,18 +213,19 @@ export abstract class LineReader {
   protected flowScalar(p: number, isKey: boolean): number {
     const c = this.code(p);
     if (c === DQ || c === SQ) return this.quoted(p);
-    if (!plainStart(this.text, p, this.end)) throw new Decline('an unusual flow value', p);
+    const { text, end } = this;
+    if (!plainStart(text, p, end)) throw new Decline('an unusual flow value', p);
     let i = p;
     let last = p;
     for (; ; i++) {
-      const ch = this.code(i);
+      const ch = i < end ? text.charCodeAt(i) : NL;
       if (ch === COMMA || ch === RBRACKET || ch === RBRACE) break;
-      if (ch === COLON && isKey && this.code(i + 1) === SP) break;
-      if (this.eol(i) || (ch < 128 && FLOW_UNSAFE[ch] === 1))
+      if (ch === COLON && isKey && i + 1 < end && text.charCodeAt(i + 1) === SP) break;
+      if (ch === NL || ch === CR || (ch < 128 && FLOW_UNSAFE[ch] === 1))
         throw new Decline('an unusual flow value', i);
       if (ch !== SP) last = i + 1;
     }
-    const raw = this.text.slice(p, last);
+    const raw = text.slice(p, last);
     const value = plainValue(raw);
     if ((isKey && raw === '<<') || value === UNRESOLVED) throw new Decline('an unusual value', p);
     this.value_ = value;
@@ -249,7 +257,7 @@ function table(chars: string): Uint8Array {
   return t;
 }
 /** Characters a plain key of the fast shape never holds (flow indicators, quotes, comments). */
-const KEY_UNSAFE = table(',[]{}#"\'');
+const KEY_UNSAFE = /[,[\]{}#"']/;
 /** Inside flow collections, plain scalars also keep clear of `:` and `#`. */
 const FLOW_UNSAFE = table('[]{}#:"\'');
 /** Safe first characters of a plain scalar besides letters, digits and non-ASCII. */

@@ -114,8 +114,9 @@ class Reader extends LineReader {
     const { text, end } = this;
     let nl: number;
     while (line < end) {
-      const p = this.spaces(line);
-      const c = this.code(p);
+      let p = line;
+      while (p < end && text.charCodeAt(p) === SP) p++;
+      const c = p < end ? text.charCodeAt(p) : NL;
       if (p === line && (c === DASH || c === DOT) && this.marker(line, c)) {
         // `---` opens the document (once, before content); `...` ends it: the full reader.
         if (!atStart || c !== DASH) throw new Decline('a document marker', line);
@@ -123,7 +124,7 @@ class Reader extends LineReader {
         this.endLine(line + 3); // the rest of the document, where a second `---` is declined
         return;
       }
-      if (c !== HASH && !this.eol(p)) {
+      if (c !== HASH && c !== NL && c !== CR) {
         this.pos = p;
         this.lineStart = line;
         this.col = p - line;
@@ -145,7 +146,10 @@ class Reader extends LineReader {
   }
 
   private dash(p: number): boolean {
-    return this.code(p) === DASH && (this.code(p + 1) === SP || this.eol(p + 1));
+    const { text, end } = this;
+    if (p >= end || text.charCodeAt(p) !== DASH) return false;
+    const n = p + 1 < end ? text.charCodeAt(p + 1) : NL;
+    return n === SP || n === NL || n === CR;
   }
 
   /** A block collection whose first line is the current one, at column `indent`. */
