@@ -115,9 +115,18 @@ function readText(r: Reader, text: string, from: number, to: number): ToolOutput
   for (let at = from; at < to;) {
     const nl = text.indexOf('\n', at);
     const end = nl < 0 || nl >= to ? to : nl + 1;
-    const out = readLine(r, text.slice(at, end));
-    if (out !== undefined) return out;
+    const raw = text.slice(at, end);
     at = end;
+    const section = r.section;
+    // readLine()'s first case, inline: nearly every line of a full sync is a rule line.
+    if (section !== undefined && raw.charCodeAt(0) === 0x2d) {
+      const lineNo = ++r.lineNo;
+      section.queue.push(ruleCommand(section, raw, lineNo, r.withCounters));
+      section.lines.push(lineNo);
+      continue;
+    }
+    const out = readLine(r, raw);
+    if (out !== undefined) return out;
   }
   return undefined;
 }
