@@ -20,6 +20,7 @@
  * when the table is three quarters full it starts afresh. A collision of full hashes only
  * admits a line early.
  */
+import { TextMemos } from './restore-pieces';
 import type { ParsedArgs } from './rule-parse';
 
 /** Entries per generation: both together hold a whole 10,000 Services × 10 endpoints input. */
@@ -50,6 +51,8 @@ export class LineCache {
   private old = new Map<string, LineEntry>();
   private seen: Int32Array | undefined;
   private seenCount = 0;
+  /** Blocks of lines writers keep from one restore to the next (restore-pieces.ts). */
+  readonly memos = new TextMemos();
 
   /** Whether `line` was seen before (then it is worth caching); remembers it if not. */
   admit(line: string): boolean {

@@ -20,6 +20,13 @@ import { asXtError, renderError, XtError } from './errors';
 import { executeCommand } from './execute';
 import { chainRestore, policySet, type Work } from './ops';
 import { detach, lineCache, type LineCache, type LineEntry } from './parse-cache';
+import {
+  joinPieces,
+  piecesAreLines,
+  type RestorePiece,
+  type RestorePieces,
+  type TextRange,
+} from './restore-pieces';
 import { fastRuleLine } from './rule-fast';
 import { parseArgs, assertValidChainName, type ParsedArgs } from './rule-parse';
 import { isBuiltinChain, isTableName } from './tables';
@@ -53,65 +60,154 @@ interface Section {
   prev: LineEntry | undefined;
 }
 
-/** Applies restore input to `state` (mutated in place, section by section). */
+/** Where a restore stands while it reads its input. */
+interface Reader {
+  readonly withCounters: boolean;
+  readonly state: NetfilterState;
+  readonly opts: RestoreOptions;
+  section: Section | undefined;
+  lineNo: number;
+  /** The cache entry of the line just read, when it was a rule line that has one. */
+  entry: LineEntry | undefined;
+}
+
+/**
+ * Applies restore input to `state` (mutated in place, section by section). The input may come
+ * as the pieces it is joined from (restore-pieces.ts): the result is the same as for the join.
+ */
 export function iptablesRestore(
   state: NetfilterState,
-  input: string,
+  input: string | RestorePieces,
   opts: RestoreOptions = {},
 ): ToolOutput {
-  const withCounters = opts.counters ?? false;
-  let section: Section | undefined;
-  let lineNo = 0;
-  const fail = (e: XtError, line: number): ToolOutput => ({
-    stdout: '',
-    stderr: renderError(e, PROG, line),
-    exitCode: e.exitCode,
-  });
+  const r: Reader = {
+    withCounters: opts.counters ?? false,
+    state,
+    opts,
+    section: undefined,
+    lineNo: 0,
+    entry: undefined,
+  };
   try {
-    // fgets(): every line keeps its newline except an unterminated last one.
-    for (let at = 0; at < input.length;) {
-      const nl = input.indexOf('\n', at);
-      const end = nl < 0 ? input.length : nl + 1;
-      const raw = input.slice(at, end);
-      at = end;
-      lineNo++;
-      const first = raw[0];
-      if (first === '\n' || first === '#') continue;
-      if (first === '-' && section !== undefined) {
-        section.queue.push(ruleCommand(section, raw, lineNo, withCounters));
-        section.lines.push(lineNo);
-        continue;
-      }
-      const buffer = nl < 0 ? raw : raw.slice(0, -1);
-      if (section !== undefined && buffer === 'COMMIT') {
-        const err = commit(state, section, opts, lineNo);
-        if (err !== undefined) return err;
-        section = undefined;
-      } else if (first === '*' && section === undefined) {
-        const name = buffer.slice(1).split(/[ \t]/)[0] ?? '';
-        if (name === '') throw XtError.param(`${PROG}: line ${lineNo} table name invalid`);
-        if (!isTableName(name))
-          throw XtError.param(`${PROG}: line ${lineNo} table name '${name}' invalid`);
-        const cache = lineCache(name, withCounters);
-        section = { name, queue: [], lines: [], cache, prev: undefined };
-      } else if (first === ':' && section !== undefined) {
-        section.queue.push(chainLine(section.name, buffer, lineNo, withCounters));
-        section.lines.push(lineNo);
-        section.prev = undefined;
-      } else if (section !== undefined) {
-        section.queue.push(ruleCommand(section, raw, lineNo, withCounters));
-        section.lines.push(lineNo);
-      } else {
-        return { stdout: '', stderr: `${PROG}: line ${lineNo} failed\n`, exitCode: 1 };
-      }
+    let out: ToolOutput | undefined;
+    if (typeof input === 'string') out = readText(r, input, 0, input.length);
+    else if (piecesAreLines(input.pieces)) out = readPieces(r, input.pieces);
+    else {
+      const text = joinPieces(input.pieces);
+      out = readText(r, text, 0, text.length);
     }
+    if (out !== undefined) return out;
   } catch (e) {
-    return fail(asXtError(e), lineNo);
+    const err = asXtError(e);
+    return { stdout: '', stderr: renderError(err, PROG, r.lineNo), exitCode: err.exitCode };
   }
-  if (section !== undefined) {
-    return { stdout: '', stderr: `${PROG}: COMMIT expected at line ${lineNo + 1}\n`, exitCode: 1 };
+  if (r.section !== undefined) {
+    return {
+      stdout: '',
+      stderr: `${PROG}: COMMIT expected at line ${r.lineNo + 1}\n`,
+      exitCode: 1,
+    };
   }
   return { stdout: '', stderr: '', exitCode: 0 };
+}
+
+/** Reads the lines of text[from, to) (fgets(): a line keeps its newline, if it has one). */
+function readText(r: Reader, text: string, from: number, to: number): ToolOutput | undefined {
+  for (let at = from; at < to;) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 || nl >= to ? to : nl + 1;
+    const raw = text.slice(at, end);
+    at = end;
+    const section = r.section;
+    // readLine()'s first case, inline: nearly every line of a full sync is a rule line.
+    if (section !== undefined && raw.charCodeAt(0) === 0x2d) {
+      const lineNo = ++r.lineNo;
+      section.queue.push(ruleCommand(section, raw, lineNo, r.withCounters));
+      section.lines.push(lineNo);
+      continue;
+    }
+    const out = readLine(r, raw);
+    if (out !== undefined) return out;
+  }
+  return undefined;
+}
+
+function readPieces(r: Reader, pieces: readonly RestorePiece[]): ToolOutput | undefined {
+  for (const p of pieces) {
+    const out = typeof p === 'string' ? readText(r, p, 0, p.length) : readRange(r, p);
+    if (out !== undefined) return out;
+  }
+  return undefined;
+}
+
+/**
+ * A range of a text the writer keeps: a line whose parse the text's memo holds is queued as
+ * readLine() would queue it (a rule line, in a section of the memo's cache); the others are
+ * read, and the parse they get is noted for next time.
+ */
+function readRange(r: Reader, range: TextRange): ToolOutput | undefined {
+  const { text, start, end } = range;
+  const cache = r.section?.cache;
+  const memo = cache?.memos.of(text);
+  const first = memo?.lineAt(start) ?? -1;
+  const stop = memo?.lineAt(end) ?? -1;
+  if (memo === undefined || first < 0 || stop < 0) return readText(r, text, start, end);
+  const { starts, entries } = memo;
+  for (let i = first; i < stop; i++) {
+    const section = r.section;
+    const e = entries[i];
+    if (e !== undefined && section !== undefined && section.cache === cache) {
+      r.lineNo++;
+      section.queue.push(e.parsed);
+      section.lines.push(r.lineNo);
+      section.prev = e;
+      continue;
+    }
+    const out = readLine(r, text.slice(starts[i], starts[i + 1]));
+    if (out !== undefined) return out;
+    if (r.entry !== undefined && r.section?.cache === cache) entries[i] = r.entry;
+  }
+  return undefined;
+}
+
+/** One line, `\n`-terminated unless it ends the input. */
+function readLine(r: Reader, raw: string): ToolOutput | undefined {
+  r.lineNo++;
+  r.entry = undefined;
+  const { lineNo, withCounters } = r;
+  const section = r.section;
+  const first = raw[0];
+  if (first === '\n' || first === '#') return undefined;
+  if (first === '-' && section !== undefined) {
+    section.queue.push(ruleCommand(section, raw, lineNo, withCounters));
+    section.lines.push(lineNo);
+    r.entry = section.prev;
+    return undefined;
+  }
+  const buffer = raw.endsWith('\n') ? raw.slice(0, -1) : raw;
+  if (section !== undefined && buffer === 'COMMIT') {
+    const err = commit(r.state, section, r.opts, lineNo);
+    if (err !== undefined) return err;
+    r.section = undefined;
+  } else if (first === '*' && section === undefined) {
+    const name = buffer.slice(1).split(/[ \t]/)[0] ?? '';
+    if (name === '') throw XtError.param(`${PROG}: line ${lineNo} table name invalid`);
+    if (!isTableName(name))
+      throw XtError.param(`${PROG}: line ${lineNo} table name '${name}' invalid`);
+    const cache = lineCache(name, withCounters);
+    r.section = { name, queue: [], lines: [], cache, prev: undefined };
+  } else if (first === ':' && section !== undefined) {
+    section.queue.push(chainLine(section.name, buffer, lineNo, withCounters));
+    section.lines.push(lineNo);
+    section.prev = undefined;
+  } else if (section !== undefined) {
+    section.queue.push(ruleCommand(section, raw, lineNo, withCounters));
+    section.lines.push(lineNo);
+    r.entry = section.prev;
+  } else {
+    return { stdout: '', stderr: `${PROG}: line ${lineNo} failed\n`, exitCode: 1 };
+  }
+  return undefined;
 }
 
 /** The words of `text` from `from` on, split at spaces and tabs (`split(/[ \t]+/)` minus empties). */

@@ -276,7 +276,8 @@ export function syncNodeKernel(
     }
   }
   kernel.ops?.push({ restore: result.restoreInput, args: ['--noflush', '--counters'] });
-  const restored = iptablesRestore(kernel.netfilter, result.restoreInput, {
+  const input = 'restorePieces' in result ? result.restorePieces : result.restoreInput;
+  const restored = iptablesRestore(kernel.netfilter, input, {
     noflush: true,
     counters: true,
   });

@@ -3,10 +3,12 @@
  * with single spaces into one line. `append` adds an already rendered block of lines (a
  * cached service-port fragment), so unchanged services cost one array push per block.
  */
+import { joinPieces, type RestorePiece, type RestorePieces } from '../../netfilter/restore-pieces';
+
 export type LineArg = string | readonly string[];
 
 export class LineBuffer {
-  private readonly chunks: string[] = [];
+  private readonly chunks: RestorePiece[] = [];
   private count = 0;
 
   write(...args: readonly LineArg[]): void {
@@ -20,6 +22,15 @@ export class LineBuffer {
     if (block.text !== '') this.chunks.push(block.text);
   }
 
+  /**
+   * `lines` lines of a text the writer keeps (text[start, end), `\n`-terminated lines): a
+   * restore that gets the pieces recognises lines it has read before by where they stand.
+   */
+  appendRange(text: string, start: number, end: number, lines: number): void {
+    this.count += lines;
+    if (end > start) this.chunks.push({ text, start, end });
+  }
+
   /** Number of lines written. */
   get lineCount(): number {
     return this.count;
@@ -31,17 +42,36 @@ export class LineBuffer {
    * behind, and cached fragments are copied into every later restore input.)
    */
   text(): string {
-    return this.chunks.join('');
+    return joinPieces(this.chunks);
   }
 
   /** `parts` joined, each a string or a buffer's lines: one copy of a large restore input. */
   static join(parts: readonly (string | LineBuffer)[]): string {
-    const chunks: string[] = [];
+    return joinPieces(LineBuffer.pieces(parts).pieces);
+  }
+
+  /**
+   * `parts` as restore pieces: the kept texts' ranges as they are, the lines between them
+   * joined (so that every piece ends a line).
+   */
+  static pieces(parts: readonly (string | LineBuffer)[]): RestorePieces {
+    const pieces: RestorePiece[] = [];
+    let run: string[] = [];
+    const add = (chunk: RestorePiece): void => {
+      if (typeof chunk === 'string') {
+        run.push(chunk);
+        return;
+      }
+      if (run.length > 0) pieces.push(run.join(''));
+      run = [];
+      pieces.push(chunk);
+    };
     for (const part of parts) {
-      if (typeof part === 'string') chunks.push(part);
-      else for (const chunk of part.chunks) chunks.push(chunk);
+      if (typeof part === 'string') add(part);
+      else for (const chunk of part.chunks) add(chunk);
     }
-    return chunks.join('');
+    if (run.length > 0) pieces.push(run.join(''));
+    return { pieces };
   }
 
   /** The buffer's content as a block for `append`. */

@@ -11,6 +11,7 @@
  * longer active are flushed (`:CHAIN - [0:0]`) and deleted (`-X CHAIN`).
  */
 import type { Cluster, KubeProxyConfig } from '../../model/cluster';
+import { joinPieces, type RestorePieces } from '../../netfilter/restore-pieces';
 import { nodePortAddressesFor } from '../node-port-addresses';
 import { NatChainRegistry } from './chain-registry';
 import { ServiceChangeTracker } from './change-tracker';
@@ -58,6 +59,8 @@ export interface SyncOptions {
 export interface SyncResult {
   /** Exactly the input of `iptables-restore --noflush --counters`. */
   readonly restoreInput: string;
+  /** The same input as the pieces it is joined from (see netfilter/restore-pieces.ts). */
+  readonly restorePieces: RestorePieces;
   readonly full: boolean;
   /** Full syncs also ensure the jump rules (see `jumpRules()`). */
   readonly jumpRulesEnsured: boolean;
@@ -169,7 +172,7 @@ export function createIptablesProxier(opts: IptablesProxierOptions): IptablesPro
     writeNodePortsTail(b.natRules, npa, localhostNodePorts, interfaceAddrs);
     writeForwardRules(b.filterRules, mark, opts.nfacct, opts.tcpBeLiberal);
 
-    const restoreInput = LineBuffer.join([
+    const restorePieces = LineBuffer.pieces([
       '*filter\n',
       b.filterChains,
       b.filterRules,
@@ -178,6 +181,7 @@ export function createIptablesProxier(opts: IptablesProxierOptions): IptablesPro
       b.natRules,
       'COMMIT\n',
     ]);
+    let restoreInput: string | undefined;
 
     // What the kernel holds once this restore succeeds (restoreFailed() undoes it).
     chains.commit([...NAT_TOP_LEVEL_CHAINS, ...loop.chainsWritten], chainsDeleted);
@@ -185,7 +189,11 @@ export function createIptablesProxier(opts: IptablesProxierOptions): IptablesPro
     if (doFullSync && now !== undefined) lastFullSync = now;
 
     return {
-      restoreInput,
+      // Joined when first read (the node's iptables-restore reads the pieces).
+      get restoreInput(): string {
+        return (restoreInput ??= joinPieces(restorePieces.pieces));
+      },
+      restorePieces,
       full: doFullSync,
       jumpRulesEnsured: doFullSync,
       largeClusterMode,

@@ -86,7 +86,7 @@ export class ServiceSection {
     written: readonly PortState[],
   ): SectionResult {
     if (ports !== this.order || this.joinedStale) this.join(ports);
-    b.filterRules.append({ text: this.filterTop, lines: this.filterTopLines });
+    b.filterRules.appendRange(this.filterTop, 0, this.filterTop.length, this.filterTopLines);
 
     const inOrder =
       written === ports ? ports : [...written].sort((x, y) => x.position - y.position);
@@ -122,10 +122,12 @@ export class ServiceSection {
     if (from >= to) return;
     const start = from === 0 ? 0 : this.natTopEnd[from - 1]!;
     const startLines = from === 0 ? 0 : this.natTopLinesTo[from - 1]!;
-    natRules.append({
-      text: this.natTop.slice(start, this.natTopEnd[to - 1]),
-      lines: this.natTopLinesTo[to - 1]! - startLines,
-    });
+    natRules.appendRange(
+      this.natTop,
+      start,
+      this.natTopEnd[to - 1]!,
+      this.natTopLinesTo[to - 1]! - startLines,
+    );
   }
 
   private join(ports: readonly PortState[]): void {

@@ -1,0 +1,105 @@
+/**
+ * Restore input handed over as the pieces it is joined from, so that a large block of lines
+ * a writer keeps from one restore to the next (kube-proxy's KUBE-SERVICES rules, re-sent in
+ * full by every partial sync) is recognised without reading it line by line again.
+ *
+ * The bytes are those of `joinPieces(pieces)` and iptables-restore reads them exactly as it
+ * reads that string (restore.ts): pieces only say where lines came from. A `TextRange` names
+ * lines [start, end) of a text the writer holds on to; for each such text a `TextMemo` keeps
+ * the offset of every line and the cached parse (LineEntry) a line got when it was read, so a
+ * later range of an equal text takes each line's parse by its index. A parse is a pure
+ * function of the line's text (parse-cache.ts) and a memo is found by the text's content
+ * (a Map compares strings by value: the same string object costs a pointer comparison), so
+ * the answer is the one reading the line would give.
+ */
+import type { LineEntry } from './parse-cache';
+
+/** Lines [start, end) of `text`: `start` is 0 or follows a `\n`, and `end` follows one. */
+export interface TextRange {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+export type RestorePiece = string | TextRange;
+
+export interface RestorePieces {
+  readonly pieces: readonly RestorePiece[];
+}
+
+/** The restore input the pieces stand for. */
+export function joinPieces(pieces: readonly RestorePiece[]): string {
+  const parts: string[] = [];
+  for (const p of pieces) parts.push(typeof p === 'string' ? p : p.text.slice(p.start, p.end));
+  return parts.join('');
+}
+
+/**
+ * Whether reading the pieces one after the other reads the lines of their join: every piece
+ * but the last ends a line, and every range starts one and stays inside its text.
+ */
+export function piecesAreLines(pieces: readonly RestorePiece[]): boolean {
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i] as RestorePiece;
+    const text = typeof p === 'string' ? p : p.text;
+    const start = typeof p === 'string' ? 0 : p.start;
+    const end = typeof p === 'string' ? p.length : p.end;
+    if (start < 0 || end > text.length || start > end) return false;
+    if (start > 0 && text.charCodeAt(start - 1) !== 0x0a) return false;
+    if (i < pieces.length - 1 && end > start && text.charCodeAt(end - 1) !== 0x0a) return false;
+  }
+  return true;
+}
+
+/** The lines of one text: where each starts, and the cached parse each got when read. */
+export class TextMemo {
+  /** Offsets of the lines' starts, then text.length. */
+  readonly starts: number[] = [];
+  /** Per line: its cache entry, when the line was read as a rule line that has one. */
+  readonly entries: (LineEntry | undefined)[];
+
+  constructor(text: string) {
+    for (let at = 0; at < text.length;) {
+      this.starts.push(at);
+      const nl = text.indexOf('\n', at);
+      at = nl < 0 ? text.length : nl + 1;
+    }
+    this.entries = new Array<LineEntry | undefined>(this.starts.length).fill(undefined);
+    this.starts.push(text.length);
+  }
+
+  /** The index of the line starting at `offset` (or of the end), -1 when none does. */
+  lineAt(offset: number): number {
+    const s = this.starts;
+    let lo = 0;
+    let hi = s.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = s[mid] as number;
+      if (v === offset) return mid;
+      if (v < offset) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+}
+
+/** Texts remembered per cache: a writer's block of lines, and a few it had before. */
+const MEMO_TEXTS = 8;
+
+/** Memos by text (compared by value), the oldest dropped first beyond MEMO_TEXTS. */
+export class TextMemos {
+  private readonly byText = new Map<string, TextMemo>();
+
+  of(text: string): TextMemo {
+    let m = this.byText.get(text);
+    if (m !== undefined) return m;
+    m = new TextMemo(text);
+    if (this.byText.size >= MEMO_TEXTS) {
+      const oldest = this.byText.keys().next();
+      if (oldest.done !== true) this.byText.delete(oldest.value);
+    }
+    this.byText.set(text, m);
+    return m;
+  }
+}
