@@ -116,7 +116,13 @@ export function cni0Resolve(ctx: Ctx, node: string, ip: string, pending: Pending
 }
 
 /** The trace's end of a packet that waits in the ARP queue (it goes on, or is answered, later). */
-export function queuedOutcome(ctx: Ctx, node: string, skb: Skb, ip: string, state: string): Outcome {
+export function queuedOutcome(
+  ctx: Ctx,
+  node: string,
+  skb: Skb,
+  ip: string,
+  state: string,
+): Outcome {
   return dropped(
     ctx,
     { kind: 'node', name: node },
@@ -170,7 +176,12 @@ function hostUnreachable(ctx: Ctx, nodeName: string, ip: string, p: Pending): Ou
     why('datapath.neigh.failed', { ip, iface: 'cni0' }),
   );
   if (node === undefined) {
-    return { kind: 'dropped', host: { kind: 'node', name: nodeName }, reason: 'neighbour', why: why('datapath.drop.no-host') };
+    return {
+      kind: 'dropped',
+      host: { kind: 'node', name: nodeName },
+      reason: 'neighbour',
+      why: why('datapath.drop.no-host'),
+    };
   }
   return sendIcmpUnreachable(ctx, node, skb, 1, { local: false, inIface: p.inIface });
 }

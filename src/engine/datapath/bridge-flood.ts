@@ -68,8 +68,6 @@ export function flood(
     else last = deliverToOtherHost(ctx, nodeName, bp.port, copy, bp.ref);
   });
   return (
-    owner ??
-    last ??
-    dropped(ctx, nodeRef, skb, 'cni0', 'neighbour', why('datapath.drop.otherhost'))
+    owner ?? last ?? dropped(ctx, nodeRef, skb, 'cni0', 'neighbour', why('datapath.drop.otherhost'))
   );
 }

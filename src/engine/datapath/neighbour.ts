@@ -27,14 +27,7 @@
  */
 
 /** NUD states (include/uapi/linux/neighbour.h) an entry of the lab takes (NONE: just created). */
-export type NudState =
-  | 'NONE'
-  | 'INCOMPLETE'
-  | 'REACHABLE'
-  | 'STALE'
-  | 'DELAY'
-  | 'PROBE'
-  | 'FAILED';
+export type NudState = 'NONE' | 'INCOMPLETE' | 'REACHABLE' | 'STALE' | 'DELAY' | 'PROBE' | 'FAILED';
 
 /** A device's neighbour parameters (net.ipv4.neigh.DEV.*), in ms and probe counts. */
 export interface NeighParams {
