@@ -17,7 +17,7 @@
  */
 import type { Cluster, Pod } from '../model/cluster';
 import type { World } from '../sim/world';
-import { podByPort } from './net';
+import { podByPort, type BridgePort } from './net';
 
 /** BR_DEFAULT_AGEING_TIME (include/linux/if_bridge.h: 300 * HZ). */
 export const FDB_AGEING_MS = 300_000;
@@ -67,8 +67,8 @@ export function fdbLearn(world: World, node: string, mac: string, port: string, 
 }
 
 /**
- * br_fdb_find_rcu(): the port `mac` is behind, if cni0 still knows it (not aged out, the port
- * still there and still leading to that MAC).
+ * br_fdb_find_rcu(): the port `mac` is behind (and the pod there), if cni0 still knows it: not
+ * aged out, the port still there and still leading to that MAC.
  */
 export function fdbPort(
   world: World,
@@ -76,7 +76,7 @@ export function fdbPort(
   node: string,
   mac: string,
   now: number,
-): string | undefined {
+): BridgePort | undefined {
   const fdb = fdbOf(world, node);
   const e = fdb.get(mac);
   if (e === undefined) return undefined;
@@ -85,5 +85,5 @@ export function fdbPort(
     fdb.delete(mac);
     return undefined;
   }
-  return e.port;
+  return bp;
 }

@@ -130,7 +130,7 @@ function toMac(
   callIptables: boolean,
 ): Outcome {
   const world = ctx.world;
-  const port = fdbPort(world, world.cluster, nodeName, mac, world.clock.now());
+  const port = fdbPort(world, world.cluster, nodeName, mac, world.clock.now())?.port;
   if (ctx.rec.on)
     ctx.rec.add(skb, {
       kind: 'bridge',

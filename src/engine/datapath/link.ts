@@ -10,7 +10,7 @@ import { cni0Resolve, queuedOutcome } from './arp';
 import { fdbLearn, fdbPort, podMac } from './bridge-fdb';
 import { flood } from './bridge-flood';
 import { dropped, leaveNamespace } from './hooks';
-import { hostNet, lanHostByIp, podByIp, podByPort, portOfPod, primaryAddress } from './net';
+import { hostNet, lanHostByIp, podByIp, portOfPod, primaryAddress } from './net';
 import { hostLabel, type Skb } from './packet';
 import { place, why } from './recorder';
 import { MAX_HOPS, type BridgeDst, type Ctx, type Outcome } from './types';
@@ -70,8 +70,7 @@ export function deliverToOtherHost(
 /** br_dev_xmit(): cni0 sends a frame to `mac` (the fdb's port, else flooded to every port). */
 export function cni0Xmit(ctx: Ctx, node: string, skb: Skb, mac: string): Outcome {
   const world = ctx.world;
-  const port = fdbPort(world, world.cluster, node, mac, world.clock.now());
-  const bp = port === undefined ? undefined : podByPort(world.cluster, node, port);
+  const bp = fdbPort(world, world.cluster, node, mac, world.clock.now());
   if (bp === undefined) return flood(ctx, node, skb, mac, undefined);
   const from: HostRef = { kind: 'node', name: node };
   if (ctx.rec.on)

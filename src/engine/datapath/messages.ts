@@ -36,7 +36,7 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.bridge.flood':
     "cni0's forwarding database does not know the destination MAC: the frame is flooded to {ports} ports",
   'datapath.neigh.queued':
-    'the neighbour entry for {ip} on {iface} is {state}: the packet waits for an ARP answer',
+    'the neighbour entry for {ip} on {iface} is {state}: the packet waits for an ARP answer (the lab does not show ARP frames)',
   'datapath.neigh.failed':
     'nobody answered ARP for {ip} on {iface} (entry FAILED): the node answers ICMP host unreachable',
   'datapath.ct.new': 'conntrack: first packet of a connection, a new (unconfirmed) entry',

@@ -30,7 +30,8 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'datapath.bridge.bridged-dnat': 'DNAT 后的地址在同一网桥后面：该帧被桥接而不是路由',
   'datapath.bridge.xmit': 'cni0 把数据包送往 {port} 后面的 Pod',
   'datapath.bridge.flood': 'cni0 的转发表（fdb）里没有目的 MAC：帧被泛洪到 {ports} 个端口',
-  'datapath.neigh.queued': '{iface} 上 {ip} 的邻居表项是 {state}：数据包排队等待 ARP 应答',
+  'datapath.neigh.queued':
+    '{iface} 上 {ip} 的邻居表项是 {state}：数据包排队等待 ARP 应答（实验台不显示 ARP 帧）',
   'datapath.neigh.failed':
     '{iface} 上没有主机应答 {ip} 的 ARP（表项 FAILED）：节点回 ICMP host unreachable',
   'datapath.ct.new': 'conntrack：连接的第一个包，新建（未确认的）条目',
