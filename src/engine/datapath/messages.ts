@@ -14,6 +14,8 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
     'IPVS: reply from real server {rs}: source restored to {service}; IPVS state {state}',
   'ipvs.no-destination':
     'IPVS: {service} has no available real server: ICMP port unreachable (ip_vs_leave)',
+  'ipvs.icmp':
+    'IPVS: an ICMP error about a packet to real server {rs}: source and quoted destination restored to {service}',
   'ipvs.expired': 'IPVS: real server {rs} is gone: expire_nodest_conn=1 ends its connection entry',
   'ipvs.drop': 'IPVS drops the packet: its connection has no real server any more',
   'ipvs.route': 'IPVS routes the rewritten packet to {dst} and re-injects it at LOCAL_OUT',

@@ -9,6 +9,8 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'ipvs.persistent':
     'IPVS：{service} 是持久服务（ClientIP 亲和）：客户端的模板把它送到 {rs}；IPVS 状态 {state}',
   'ipvs.existing': 'IPVS：数据包属于到 {rs}（{fwd}）的连接；IPVS 状态 {state}',
+  'ipvs.icmp':
+    'IPVS：关于发往真实服务器 {rs} 的包的 ICMP 差错：源地址和内层目的地址还原为 {service}',
   'ipvs.reply': 'IPVS：来自真实服务器 {rs} 的回包：源地址还原为 {service}；IPVS 状态 {state}',
   'ipvs.no-destination': 'IPVS：{service} 没有可用的真实服务器：ICMP 端口不可达（ip_vs_leave）',
   'ipvs.expired': 'IPVS：真实服务器 {rs} 已不存在：expire_nodest_conn=1 结束其连接条目',
