@@ -86,7 +86,7 @@ function answerer(world: World, node: string, ip: string, now: number): Answer {
     if (bp === undefined) return undefined;
     const mac = podMac(bp.pod);
     if (target !== undefined && target !== mac) return undefined;
-    fdbLearn(world, node, mac, bp.port, now);
+    fdbLearn(world, node, bp.pod, bp.port, now);
     return mac;
   };
 }

@@ -20,7 +20,7 @@ describe("cni0's fdb", () => {
 
   it('knows a MAC on the port it was learned on until it ages out', () => {
     expect(fdbPort(world, cluster, 'node-1', mac, 0)).toBeUndefined();
-    fdbLearn(world, 'node-1', mac, bp.port, 1_000);
+    fdbLearn(world, 'node-1', bp.pod, bp.port, 1_000);
     expect(fdbPort(world, cluster, 'node-1', mac, 1_000 + FDB_AGEING_MS - 1)?.port).toBe(bp.port);
     expect(fdbPort(world, cluster, 'node-1', mac, 1_000 + FDB_AGEING_MS)).toBeUndefined();
     // Gone for good: an aged entry is deleted, not revived by a later lookup.
@@ -28,11 +28,15 @@ describe("cni0's fdb", () => {
   });
 
   it('forgets a MAC whose port no longer leads to it (the pod and its veth deleted)', () => {
-    fdbLearn(world, 'node-1', 'mac-of-a-deleted-pod', bp.port, 0);
-    expect(fdbPort(world, cluster, 'node-1', 'mac-of-a-deleted-pod', 1)).toBeUndefined();
+    fdbLearn(world, 'node-1', bp.pod, bp.port, 0);
+    expect(fdbPort(world, cluster, 'node-1', mac, 1)?.port).toBe(bp.port);
     const without = { ...cluster, pods: cluster.pods.filter((p) => p !== bp.pod) };
-    fdbLearn(world, 'node-1', mac, bp.port, 0);
     expect(fdbPort(world, without, 'node-1', mac, 1)).toBeUndefined();
+    // A new pod at the same address (another sandbox, another MAC) is not that MAC.
+    fdbLearn(world, 'node-1', bp.pod, bp.port, 0);
+    const again = { ...bp.pod, meta: { ...bp.pod.meta, createdAt: bp.pod.meta.createdAt + 60 } };
+    const recreated = { ...cluster, pods: [...without.pods, again] };
+    expect(fdbPort(world, recreated, 'node-1', mac, 1)).toBeUndefined();
   });
 
   it('gives each pod object its own MAC', () => {

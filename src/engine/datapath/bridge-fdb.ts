@@ -17,13 +17,15 @@
  */
 import type { Cluster, Pod } from '../model/cluster';
 import type { World } from '../sim/world';
-import { podByPort, type BridgePort } from './net';
+import { podByIp, type BridgePort } from './net';
 
 /** BR_DEFAULT_AGEING_TIME (include/linux/if_bridge.h: 300 * HZ). */
 export const FDB_AGEING_MS = 300_000;
 
 interface FdbEntry {
   port: string;
+  /** The address of the pod whose MAC it is (how the lab finds that pod again). */
+  ip: string;
   updated: number;
 }
 
@@ -55,11 +57,12 @@ export function podMac(pod: Pod): string {
   return mac;
 }
 
-/** br_fdb_update(): a frame from `mac` came in on `port` at `now`. */
-export function fdbLearn(world: World, node: string, mac: string, port: string, now: number): void {
+/** br_fdb_update(): a frame from `pod`'s MAC came in on `port` at `now`. */
+export function fdbLearn(world: World, node: string, pod: Pod, port: string, now: number): void {
   const fdb = fdbOf(world, node);
+  const mac = podMac(pod);
   const e = fdb.get(mac);
-  if (e === undefined) fdb.set(mac, { port, updated: now });
+  if (e === undefined) fdb.set(mac, { port, ip: pod.podIP, updated: now });
   else {
     e.port = port;
     e.updated = now;
@@ -80,8 +83,9 @@ export function fdbPort(
   const fdb = fdbOf(world, node);
   const e = fdb.get(mac);
   if (e === undefined) return undefined;
-  const bp = now - e.updated < FDB_AGEING_MS ? podByPort(cluster, node, e.port) : undefined;
-  if (bp === undefined || podMac(bp.pod) !== mac) {
+  // The pod at that address, if it is still the one with that MAC and behind that port.
+  const bp = now - e.updated < FDB_AGEING_MS ? podByIp(cluster, node, e.ip) : undefined;
+  if (bp === undefined || bp.port !== e.port || podMac(bp.pod) !== mac) {
     fdb.delete(mac);
     return undefined;
   }

@@ -7,7 +7,7 @@
  */
 import type { HostRef } from '../routing';
 import { cni0Resolve, queuedOutcome } from './arp';
-import { fdbLearn, fdbPort, podMac } from './bridge-fdb';
+import { fdbLearn, fdbPort } from './bridge-fdb';
 import { flood } from './bridge-flood';
 import { dropped, leaveNamespace } from './hooks';
 import { hostNet, lanHostByIp, podByIp, portOfPod, primaryAddress } from './net';
@@ -118,7 +118,7 @@ export function transmit(ctx: Ctx, from: HostRef, oif: string, skb: Skb, nexthop
     leaveNamespace(skb);
     const nodeRef: HostRef = { kind: 'node', name: node };
     // br_handle_frame_finish() → br_fdb_update(): cni0 learns the pod's MAC on its port.
-    fdbLearn(ctx.world, node, podMac(bp.pod), bp.port, ctx.world.clock.now());
+    fdbLearn(ctx.world, node, bp.pod, bp.port, ctx.world.clock.now());
     wire(ctx, skb, from, 'eth0', nodeRef, bp.port);
     ctx.rec.capture(skb, nodeRef, bp.port, 'in');
     return ctx.stack.bridgeInput(ctx, node, bp.port, skb, dst);
