@@ -83,4 +83,15 @@ describe('experiments in IPVS mode', () => {
       /SYN_SENT src=192\.168\.1\.100 dst=192\.168\.1\.10 .*\[UNREPLIED\] src=10\.244\.1\.2/,
     );
   });
+
+  it("07 rolling update: the dead real server's frames are flooded, then its ICMP host unreachable is IPVS-translated back to the client", async () => {
+    const b = await runIpvs('07-rolling-update-long-tcp');
+    // IPVS routes the write out of cni0 to the stale MAC: cni0 floods it, back to the client.
+    const capture = outputs(b, 'tcpdump')[0]!.split('\n');
+    expect(capture[1]).toMatch(/IP 10\.244\.0\.5\.\d+ > 10\.244\.0\.4\.8080: Flags \[P\.\]/);
+    // ip_vs_out_icmp restores the quoted destination to the virtual service, so the client's
+    // socket finds the error: its soft error is what the timed-out connection reports.
+    const sends = outputs(b, 'lab flow send long');
+    expect(sends[3]).toContain('lab flow: long: write: No route to host');
+  });
 });

@@ -23,9 +23,12 @@
  * not matter), and pod-to-pod frames never meet netfilter.
  */
 import type { Explanation } from '../../protocol/trace';
+import { cni0Resolve, queuedOutcome } from './arp';
+import { fdbPort } from './bridge-fdb';
+import { flood } from './bridge-flood';
 import { dropped, nodeCtx, releaseConntrack, settle } from './hooks';
 import { forwardHook, postrouting, prerouting } from './ipv4-hooks';
-import { deliverToPort, bridgeNeighbour } from './link';
+import { deliverToPort } from './link';
 import { fibLookup, martianSource, podByPort } from './net';
 import type { Skb } from './packet';
 import { place, why } from './recorder';
@@ -96,19 +99,16 @@ export function bridgeInput(
         return refuse('no-route', why('datapath.drop.no-route', { dst: skb.header.dst }));
       }
       if (fib.type === 'unicast' && fib.dev === 'cni0') {
-        // Bridged DNAT: the neighbour's MAC becomes the frame's destination.
-        const neighbour = bridgeNeighbour(ctx, nodeName, fib.nexthop);
-        if (neighbour === undefined) {
-          return refuse(
-            'neighbour',
-            why('datapath.drop.neighbour', { ip: fib.nexthop, iface: 'cni0' }),
-          );
-        }
-        target = neighbour;
-        bridgeStep(
-          neighbour.kind === 'port' ? neighbour.port : undefined,
-          'datapath.bridge.bridged-dnat',
-        );
+        // Bridged DNAT: the node's neighbour entry gives the frame its destination MAC
+        // (neigh_hh_bridge when CONNECTED, else neigh->output and br_dev_xmit's bridged_dnat).
+        const nexthop = fib.nexthop;
+        const res = cni0Resolve(ctx, nodeName, nexthop, {
+          skb,
+          inIface: 'cni0',
+          resume: (later, mac) => toMac(later, nodeName, inPort, skb, mac, callIptables),
+        });
+        if (res.kind === 'queued') return queuedOutcome(ctx, nodeName, skb, nexthop, res.state);
+        return toMac(ctx, nodeName, inPort, skb, res.mac, callIptables);
       } else if (target.kind === 'port') {
         // Routed elsewhere: the destination MAC becomes the bridge's own (PACKET_HOST).
         target = { kind: 'host' };
@@ -117,6 +117,47 @@ export function bridgeInput(
     }
   }
 
+  return bridgeFinish(ctx, nodeName, inPort, skb, target, callIptables, prerouted);
+}
+
+/** A bridged-DNAT frame now addressed to `mac`: the fdb's port, or flooded. */
+function toMac(
+  ctx: Ctx,
+  nodeName: string,
+  inPort: string,
+  skb: Skb,
+  mac: string,
+  callIptables: boolean,
+): Outcome {
+  const world = ctx.world;
+  const port = fdbPort(world, world.cluster, nodeName, mac, world.clock.now())?.port;
+  if (ctx.rec.on)
+    ctx.rec.add(skb, {
+      kind: 'bridge',
+      at: place({ kind: 'node', name: nodeName }, 'cni0'),
+      why: why('datapath.bridge.bridged-dnat', { port: inPort }),
+      bridge: 'cni0',
+      inPort,
+      ...(port !== undefined ? { outPort: port } : {}),
+      callIptables,
+    });
+  if (port !== undefined)
+    return bridgeFinish(ctx, nodeName, inPort, skb, { kind: 'port', port }, callIptables, true);
+  ctx.rec.capture(skb, { kind: 'node', name: nodeName }, 'cni0', 'in');
+  return flood(ctx, nodeName, skb, mac, inPort);
+}
+
+/** br_handle_frame_finish() for a frame to the bridge itself or to a known port. */
+function bridgeFinish(
+  ctx: Ctx,
+  nodeName: string,
+  inPort: string,
+  skb: Skb,
+  target: BridgeDst,
+  callIptables: boolean,
+  prerouted: boolean,
+): Outcome {
+  const node = nodeCtx(ctx, nodeName)!;
   // br_handle_frame_finish(). tcpdump puts cni0 in promiscuous mode, so it sees every frame here.
   ctx.rec.capture(skb, node.ref, 'cni0', 'in');
   if (target.kind === 'host') return ctx.stack.nodeReceive(ctx, nodeName, 'cni0', skb, prerouted);

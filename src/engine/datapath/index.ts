@@ -21,6 +21,7 @@
 import type { PacketHeader, TraceStep } from '../../protocol/trace';
 import type { HostRef } from '../routing';
 import type { World } from '../sim/world';
+import { fireNeighbourTimers } from './arp';
 import { bridgeInput } from './bridge';
 import { dropped } from './hooks';
 import { hostOutput, hostReceive } from './hosts';
@@ -51,6 +52,7 @@ export {
 } from './state';
 export { formatTcpFlags, hostLabel, parseTcpFlags } from './packet';
 export { effectiveHost, kernelNet } from './net';
+export { nextNeighbourTimer } from './arp';
 export { DATAPATH_MESSAGES, explainText } from './messages';
 
 export interface SendOptions {
@@ -114,4 +116,25 @@ export function sendPacket(
     outcome = hostOutput(ctx, host, skb);
   }
   return { steps: rec.steps, outcome, packetId: skb.id };
+}
+
+export interface KernelTimersResult {
+  readonly steps: TraceStep[];
+  /** Where each packet the timers released (or answered) ended. */
+  readonly outcomes: Outcome[];
+}
+
+/**
+ * The nodes' neighbour timers due at the World's current time (neigh_timer_handler): probes,
+ * state changes, queued packets sent once their next hop answers, or answered with ICMP host
+ * unreachable once it never did.
+ */
+export function runNeighbourTimers(world: World, opts: SendOptions = {}): KernelTimersResult {
+  const state = datapathState(world);
+  const detail = opts.detail ?? 'all';
+  const off = detail === 'off';
+  const rec = new Recorder(world, opts.firstSeq ?? 0, off ? 'none' : detail, !off);
+  const ctx: Ctx = { world, rec, stack: STACK, hops: 0, newPacketId: () => state.nextPacketId++ };
+  const outcomes = fireNeighbourTimers(ctx);
+  return { steps: rec.steps, outcomes };
 }

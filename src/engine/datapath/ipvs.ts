@@ -30,6 +30,7 @@ import {
   type VirtualService,
 } from '../ipvs';
 import type { NodeCtx } from './hooks';
+import { ipvsOutIcmp } from './ipvs-icmp';
 import { parseTcpFlags, withAddresses, type Skb } from './packet';
 import { place, why } from './recorder';
 import type { Ctx } from './types';
@@ -85,6 +86,10 @@ export function ipvsRequest(
 ): IpvsVerdict {
   const ipvs = ipvsOf(ctx, node);
   const h = skb.header;
+  if (h.proto === 'icmp' && ipvs !== undefined)
+    return ipvsOutIcmp(ctx, node, ipvs, skb, hook, iface)
+      ? { kind: 'forward', local: false }
+      : PASS;
   const protocol = protoOf(h);
   if (
     ipvs === undefined ||
@@ -229,6 +234,10 @@ export function ipvsReply(
 ): IpvsVerdict {
   const ipvs = ipvsOf(ctx, node);
   const h = skb.header;
+  if (h.proto === 'icmp' && ipvs !== undefined)
+    return ipvsOutIcmp(ctx, node, ipvs, skb, hook, iface)
+      ? { kind: 'forward', local: false }
+      : PASS;
   const protocol = protoOf(h);
   if (
     ipvs === undefined ||

@@ -6,6 +6,9 @@
  * so should_deliver() never sees it as hairpin); eth0s share the LAN.
  */
 import type { HostRef } from '../routing';
+import { cni0Resolve, queuedOutcome } from './arp';
+import { fdbLearn, fdbPort } from './bridge-fdb';
+import { flood } from './bridge-flood';
 import { dropped, leaveNamespace } from './hooks';
 import { hostNet, lanHostByIp, podByIp, portOfPod, primaryAddress } from './net';
 import { hostLabel, type Skb } from './packet';
@@ -45,6 +48,44 @@ export function deliverToPort(
   return ctx.stack.hostReceive(ctx, pod, 'eth0', skb);
 }
 
+/**
+ * A flooded frame reaches a pod whose MAC it is not for: tcpdump (promiscuous) on the pod's eth0
+ * sees it, then the stack drops it (eth_type_trans: PACKET_OTHERHOST; ip_rcv drops those).
+ */
+export function deliverToOtherHost(
+  ctx: Ctx,
+  node: string,
+  port: string,
+  skb: Skb,
+  pod: HostRef,
+): Outcome {
+  const nodeRef: HostRef = { kind: 'node', name: node };
+  ctx.rec.capture(skb, nodeRef, port, 'out');
+  leaveNamespace(skb);
+  wire(ctx, skb, nodeRef, port, pod, 'eth0');
+  ctx.rec.capture(skb, pod, 'eth0', 'in');
+  return dropped(ctx, pod, skb, 'eth0', 'neighbour', why('datapath.drop.otherhost'));
+}
+
+/** br_dev_xmit(): cni0 sends a frame to `mac` (the fdb's port, else flooded to every port). */
+export function cni0Xmit(ctx: Ctx, node: string, skb: Skb, mac: string): Outcome {
+  const world = ctx.world;
+  const bp = fdbPort(world, world.cluster, node, mac, world.clock.now());
+  if (bp === undefined) return flood(ctx, node, skb, mac, undefined);
+  const from: HostRef = { kind: 'node', name: node };
+  if (ctx.rec.on)
+    ctx.rec.add(skb, {
+      kind: 'bridge',
+      at: place(from, 'cni0'),
+      why: why('datapath.bridge.xmit', { port: bp.port }),
+      bridge: 'cni0',
+      inPort: 'cni0',
+      outPort: bp.port,
+      callIptables: false,
+    });
+  return deliverToPort(ctx, node, bp.port, skb, bp.ref);
+}
+
 /** Who answers ARP for `ip` on `node`'s bridge segment: the bridge (cni0's address) or a pod. */
 export function bridgeNeighbour(ctx: Ctx, node: string, ip: string): BridgeDst | undefined {
   const net = hostNet(ctx.world.cluster, { kind: 'node', name: node });
@@ -76,25 +117,23 @@ export function transmit(ctx: Ctx, from: HostRef, oif: string, skb: Skb, nexthop
     if (dst === undefined) return arpFailed();
     leaveNamespace(skb);
     const nodeRef: HostRef = { kind: 'node', name: node };
+    // br_handle_frame_finish() → br_fdb_update(): cni0 learns the pod's MAC on its port.
+    fdbLearn(ctx.world, node, bp.pod, bp.port, ctx.world.clock.now());
     wire(ctx, skb, from, 'eth0', nodeRef, bp.port);
     ctx.rec.capture(skb, nodeRef, bp.port, 'in');
     return ctx.stack.bridgeInput(ctx, node, bp.port, skb, dst);
   }
 
   if (from.kind === 'node' && oif === 'cni0') {
-    const bp = podByIp(cluster, from.name, nexthop);
-    if (bp === undefined) return arpFailed();
-    if (ctx.rec.on)
-      ctx.rec.add(skb, {
-        kind: 'bridge',
-        at: place(from, 'cni0'),
-        why: why('datapath.bridge.xmit', { port: bp.port }),
-        bridge: 'cni0',
-        inPort: 'cni0',
-        outPort: bp.port,
-        callIptables: false,
-      });
-    return deliverToPort(ctx, from.name, bp.port, skb, bp.ref);
+    // ip_finish_output2() → neigh_output(): the node's neighbour entry for the next hop.
+    const node = from.name;
+    const res = cni0Resolve(ctx, node, nexthop, {
+      skb,
+      inIface: undefined,
+      resume: (later, mac) => cni0Xmit(later, node, skb, mac),
+    });
+    if (res.kind === 'queued') return queuedOutcome(ctx, node, skb, nexthop, res.state);
+    return cni0Xmit(ctx, node, skb, res.mac);
   }
 
   if (oif === 'eth0') {

@@ -14,6 +14,8 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
     'IPVS: reply from real server {rs}: source restored to {service}; IPVS state {state}',
   'ipvs.no-destination':
     'IPVS: {service} has no available real server: ICMP port unreachable (ip_vs_leave)',
+  'ipvs.icmp':
+    'IPVS: an ICMP error about a packet to real server {rs}: source and quoted destination restored to {service}',
   'ipvs.expired': 'IPVS: real server {rs} is gone: expire_nodest_conn=1 ends its connection entry',
   'ipvs.drop': 'IPVS drops the packet: its connection has no real server any more',
   'ipvs.route': 'IPVS routes the rewritten packet to {dst} and re-injects it at LOCAL_OUT',
@@ -33,6 +35,12 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.bridge.bridged-dnat':
     'DNAT to an address behind the same bridge: the frame is bridged, not routed',
   'datapath.bridge.xmit': 'cni0 sends the packet to the pod behind {port}',
+  'datapath.bridge.flood':
+    "cni0's forwarding database does not know the destination MAC: the frame is flooded to {ports} ports",
+  'datapath.neigh.queued':
+    'the neighbour entry for {ip} on {iface} is {state}: the packet waits for an ARP answer (the lab does not show ARP frames)',
+  'datapath.neigh.failed':
+    'nobody answered ARP for {ip} on {iface} (entry FAILED): the node answers ICMP host unreachable',
   'datapath.ct.new': 'conntrack: first packet of a connection, a new (unconfirmed) entry',
   'datapath.ct.hit': 'conntrack: the packet belongs to a known connection ({dir} direction)',
   'datapath.ct.invalid': 'conntrack: no connection for this packet ({reason})',
@@ -59,6 +67,8 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.drop.no-port': 'no pod behind bridge port {port}',
   'datapath.drop.forwarding-off': 'net.ipv4.ip_forward is 0: not forwarded',
   'datapath.drop.neighbour': 'nobody answers ARP for {ip} on {iface}',
+  'datapath.drop.otherhost':
+    'the frame is not for this MAC (a flooded copy): the stack drops it (PACKET_OTHERHOST)',
   'datapath.drop.left-lab': 'sent to the LAN router {via}, outside the lab',
   'datapath.drop.ttl': 'TTL exceeded',
   'datapath.drop.masquerade-no-address': 'MASQUERADE: {iface} has no address',

@@ -229,6 +229,16 @@ export function podByIp(cluster: Cluster, node: string, ip: string): BridgePort 
   return pod === undefined ? undefined : portOf(pod);
 }
 
+/**
+ * The ports of `node`'s bridge in br->port_list order: br_add_if() adds a port at the head
+ * (list_add_rcu), so the newest port comes first; br_flood() walks them in that order.
+ */
+export function bridgePorts(cluster: Cluster, node: string): BridgePort[] {
+  const out: BridgePort[] = [];
+  for (const p of cluster.pods) if (hasVeth(p, node)) out.push(portOf(p));
+  return out.reverse();
+}
+
 /** The pod a host-side veth leads to. */
 export function podByPort(cluster: Cluster, node: string, port: string): BridgePort | undefined {
   const pod = cluster.pods.find((p) => hasVeth(p, node) && portOf(p).port === port);

@@ -136,8 +136,26 @@ export function reject(
   }
   const code = UNREACH_CODE[how];
   if (code === undefined) return finish(why('datapath.reject.no-answer')); // echo-reply: "Doesn't happen"
+  return sendIcmpUnreachable(ctx, node, skb, code, at);
+}
+
+/**
+ * icmp_send(ICMP_DEST_UNREACH, `code`) about `skb` from `node` (REJECT, or a next hop that never
+ * answered ARP): the original is freed, the error leaves through OUTPUT and POSTROUTING.
+ */
+export function sendIcmpUnreachable(
+  ctx: Ctx,
+  node: NodeCtx,
+  skb: Skb,
+  code: number,
+  at: RejectedAt,
+): Outcome {
+  const h = skb.header;
+  const iface = at.inIface;
   if (h.proto === 'icmp' && h.icmp !== undefined && ICMP_ERRORS.has(h.icmp.type)) {
-    return finish(why('datapath.reject.no-answer'));
+    releaseConntrack(ctx, node, skb, iface);
+    const e = why('datapath.reject.no-answer');
+    return { kind: 'dropped', host: node.ref, reason: 'netfilter', why: e };
   }
   const header: PacketHeader = {
     src: icmpSource(ctx, node, h, at),
@@ -162,8 +180,8 @@ export function reject(
   // not in the hash either way, so the error finds no connection to relate to.
   releaseConntrack(ctx, node, skb, iface);
   send(ctx, node, reply, undefined);
-  const then = ctx.stack.nodeOutput(ctx, nodeName, reply);
-  return { kind: 'answered', by: nodeRef, reply: header, then };
+  const then = ctx.stack.nodeOutput(ctx, node.name, reply);
+  return { kind: 'answered', by: node.ref, reply: header, then };
 }
 
 /** The `send` step of a kernel-generated answer. */

@@ -83,6 +83,7 @@ function passiveOpen(op: Op, stack: HostStack, listener: TcpSocket, p: HostPacke
     retransmits: 0,
     rtxStart: op.ctx.now,
     since: op.ctx.now,
+    softError: undefined,
   };
   addSocket(stack, child);
   send(op, stack, child.iface, synSegment(child, op.ctx.now));
@@ -92,6 +93,8 @@ function passiveOpen(op: Op, stack: HostStack, listener: TcpSocket, p: HostPacke
 function processAck(op: Op, sock: TcpSocket, ack: number): void {
   if (seqDiff(ack, sock.sndUna) <= 0 || seqDiff(ack, sock.sndNxt) > 0) return;
   sock.sndUna = ack;
+  // tcp_ack(): "We passed data and got it acked, remove any soft error log."
+  sock.softError = undefined;
   sock.inFlight = sock.inFlight.filter((s) => seqDiff(seqAdd(s.seq, s.len), ack) > 0);
   sock.retransmits = 0;
   if (sock.inFlight.length === 0) {

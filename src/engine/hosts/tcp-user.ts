@@ -124,6 +124,7 @@ export function tcpConnect(
     retransmits: 0,
     rtxStart: op.ctx.now,
     since: op.ctx.now,
+    softError: undefined,
   };
   addSocket(stack, sock);
   send(op, stack, sock.iface, synSegment(sock, op.ctx.now));
@@ -175,7 +176,8 @@ function onRetransmitTimer(op: Op, stack: HostStack, sock: TcpSocket): void {
     const base = syn ? TCP_TIMEOUT_INIT : TCP_RTO_MIN;
     const start = sock.rtxStart ?? now;
     if (sock.retransmits > 0 && now - start >= modelTimeout(boundary, base)) {
-      event(op, stack, sock, 'timeout', { errno: 'ETIMEDOUT' });
+      // tcp_write_err(): sk->sk_err = sk->sk_err_soft ? : ETIMEDOUT.
+      event(op, stack, sock, 'timeout', { errno: sock.softError ?? 'ETIMEDOUT' });
       removeSocket(stack, sock);
       return;
     }

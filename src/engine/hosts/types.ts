@@ -125,6 +125,11 @@ export interface TcpSocket {
   timeWaitUntil?: number | undefined;
   /** When the socket entered its current state. */
   since: number;
+  /**
+   * sk_err_soft: an ICMP error an established socket kept (tcp_v4_err without IP_RECVERR); what
+   * the connection reports if it times out (tcp_write_err). Cleared when an ACK moves snd_una.
+   */
+  softError?: string | undefined;
 }
 
 export interface UdpSocket {

@@ -11,7 +11,10 @@
  *   socket records a hard error (port unreachable → ECONNREFUSED) that its next send or receive
  *   returns; an unconnected one ignores it (no IP_RECVERR). A TCP socket in SYN_SENT or
  *   SYN_RECV is aborted with the error (port unreachable → ECONNREFUSED, host/admin prohibited →
- *   EHOSTUNREACH, icmp_err_convert[]); an established one keeps it as a soft error (ignored here).
+ *   EHOSTUNREACH, icmp_err_convert[]); an established one keeps it as a soft error (sk_err_soft),
+ *   which a connection that times out reports instead of ETIMEDOUT (tcp_write_err). The RTO
+ *   revert of RFC 6069 (tcp_ld_RTO_revert on host/net unreachable) is not modelled: only how
+ *   many retransmissions are sent before the timeout changes.
  * - An unconnected socket remembers where it sent last; a datagram from anywhere else is
  *   delivered as `unexpected-source` (BIND 9.16 dig's check: `reply from unexpected source`).
  */
@@ -183,7 +186,13 @@ export function icmpInput(op: Op, stack: HostStack, p: HostPacket): void {
       event(op, stack, s, 'unreachable', { errno });
       return;
     }
-    if (s.state !== 'SYN_SENT' && s.state !== 'SYN_RECV') return;
+    if (s.state !== 'SYN_SENT' && s.state !== 'SYN_RECV') {
+      // tcp_v4_err(): an established socket keeps the error as sk_err_soft (no IP_RECVERR).
+      // (The quoted segment's sequence number is not kept by the lab: the window check,
+      // between(seq, snd_una, snd_nxt), is taken as passed — it is, for a retransmission.)
+      if (s.state !== 'LISTEN') s.softError = errno;
+      return;
+    }
     if (s.state === 'SYN_SENT')
       event(op, stack, s, errno === 'ECONNREFUSED' ? 'refused' : 'unreachable', { errno });
     removeSocket(stack, s);

@@ -9,6 +9,8 @@ import { ctExpire } from '../conntrack';
 import {
   datapathState,
   effectiveHost,
+  nextNeighbourTimer,
+  runNeighbourTimers,
   sendPacket,
   type Outcome,
   type TraceDetail,
@@ -25,6 +27,7 @@ import {
   hostKey,
   stackFor,
   syncHosts,
+  type Emitted,
   type HostCtx,
   type HostsState,
   type HostStep,
@@ -91,14 +94,28 @@ function carry(world: World, net: NetworkState, step: HostStep): void {
       detail: net.detail,
     });
     record(net, sent.steps);
-    let outcome: Outcome = sent.outcome;
-    while (outcome.kind === 'answered') outcome = outcome.then;
-    if (outcome.kind === 'delivered') {
-      const reply = hostReceive(net.hosts, outcome.host, outcome.packet, hostCtx(world));
-      net.tap?.(reply.events);
-      queue.push(...reply.emit);
-    }
+    deliver(world, net, sent.outcome, queue);
   }
+}
+
+/** A packet's end: a delivery goes to the receiving host's socket layer, whose answers queue. */
+function deliver(world: World, net: NetworkState, end: Outcome, queue: Emitted[]): void {
+  let outcome = end;
+  while (outcome.kind === 'answered') outcome = outcome.then;
+  if (outcome.kind === 'delivered') {
+    const reply = hostReceive(net.hosts, outcome.host, outcome.packet, hostCtx(world));
+    net.tap?.(reply.events);
+    queue.push(...reply.emit);
+  }
+}
+
+/** The nodes' neighbour timers due now; what they release is carried like any packet. */
+function neighbourTimers(world: World, net: NetworkState): void {
+  const fired = runNeighbourTimers(world, { firstSeq: net.nextSeq, detail: net.detail });
+  record(net, fired.steps);
+  const queue: Emitted[] = [];
+  for (const o of fired.outcomes) deliver(world, net, o, queue);
+  if (queue.length > 0) carry(world, net, { emit: queue, events: [] });
 }
 
 function record(net: NetworkState, steps: readonly TraceStep[]): void {
@@ -119,14 +136,15 @@ export function advanceNetwork(world: World, targetMs: number): void {
     const net = network(world);
     const hostNext = nextWakeup(net.hosts);
     const planeNext = nextControlPlaneEvent(world);
-    const next =
-      hostNext === undefined || (planeNext !== undefined && planeNext < hostNext)
-        ? planeNext
-        : hostNext;
+    const neighNext = nextNeighbourTimer(world);
+    let next = hostNext;
+    if (planeNext !== undefined && (next === undefined || planeNext < next)) next = planeNext;
+    if (neighNext !== undefined && (next === undefined || neighNext < next)) next = neighNext;
     if (next === undefined || next > targetMs) break;
     if (next > world.clock.now()) world.advance(next - world.clock.now());
     if (next === planeNext) runControlPlaneEvents(world);
-    else carry(world, net, hostTimers(net.hosts, hostCtx(world)));
+    else if (next === hostNext) carry(world, net, hostTimers(net.hosts, hostCtx(world)));
+    else neighbourTimers(world, net);
   }
   if (targetMs > world.clock.now()) world.advance(targetMs - world.clock.now());
   collectExpired(world);

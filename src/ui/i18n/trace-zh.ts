@@ -9,6 +9,8 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'ipvs.persistent':
     'IPVS：{service} 是持久服务（ClientIP 亲和）：客户端的模板把它送到 {rs}；IPVS 状态 {state}',
   'ipvs.existing': 'IPVS：数据包属于到 {rs}（{fwd}）的连接；IPVS 状态 {state}',
+  'ipvs.icmp':
+    'IPVS：关于发往真实服务器 {rs} 的包的 ICMP 差错：源地址和内层目的地址还原为 {service}',
   'ipvs.reply': 'IPVS：来自真实服务器 {rs} 的回包：源地址还原为 {service}；IPVS 状态 {state}',
   'ipvs.no-destination': 'IPVS：{service} 没有可用的真实服务器：ICMP 端口不可达（ip_vs_leave）',
   'ipvs.expired': 'IPVS：真实服务器 {rs} 已不存在：expire_nodest_conn=1 结束其连接条目',
@@ -29,6 +31,11 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'datapath.bridge.to-host': '帧的目的 MAC 是网桥自身：上送 IP 协议栈',
   'datapath.bridge.bridged-dnat': 'DNAT 后的地址在同一网桥后面：该帧被桥接而不是路由',
   'datapath.bridge.xmit': 'cni0 把数据包送往 {port} 后面的 Pod',
+  'datapath.bridge.flood': 'cni0 的转发表（fdb）里没有目的 MAC：帧被泛洪到 {ports} 个端口',
+  'datapath.neigh.queued':
+    '{iface} 上 {ip} 的邻居表项是 {state}：数据包排队等待 ARP 应答（实验台不显示 ARP 帧）',
+  'datapath.neigh.failed':
+    '{iface} 上没有主机应答 {ip} 的 ARP（表项 FAILED）：节点回 ICMP host unreachable',
   'datapath.ct.new': 'conntrack：连接的第一个包，新建（未确认的）条目',
   'datapath.ct.hit': 'conntrack：数据包属于已知连接（{dir} 方向）',
   'datapath.ct.invalid': 'conntrack：没有与该包对应的连接（{reason}）',
@@ -53,6 +60,7 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'datapath.drop.no-port': '网桥端口 {port} 后面没有 Pod',
   'datapath.drop.forwarding-off': 'net.ipv4.ip_forward 为 0：不转发',
   'datapath.drop.neighbour': '{iface} 上没有主机应答 {ip} 的 ARP',
+  'datapath.drop.otherhost': '帧不是发给本机 MAC 的（泛洪的副本）：协议栈丢弃（PACKET_OTHERHOST）',
   'datapath.drop.left-lab': '发给局域网路由器 {via}，离开了实验环境',
   'datapath.drop.ttl': 'TTL 超时',
   'datapath.drop.masquerade-no-address': 'MASQUERADE：{iface} 没有地址',
