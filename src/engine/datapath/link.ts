@@ -33,6 +33,14 @@ function wire(
   });
 }
 
+/** The frame leaves `node`'s bridge by `port` and crosses the veth to the pod's eth0. */
+function outOfPort(ctx: Ctx, node: string, port: string, skb: Skb, pod: HostRef): void {
+  const nodeRef: HostRef = { kind: 'node', name: node };
+  ctx.rec.capture(skb, nodeRef, port, 'out');
+  leaveNamespace(skb);
+  wire(ctx, skb, nodeRef, port, pod, 'eth0');
+}
+
 /** The frame leaves `node`'s bridge by `port` and arrives on the pod's eth0. */
 export function deliverToPort(
   ctx: Ctx,
@@ -41,10 +49,7 @@ export function deliverToPort(
   skb: Skb,
   pod: HostRef,
 ): Outcome {
-  const nodeRef: HostRef = { kind: 'node', name: node };
-  ctx.rec.capture(skb, nodeRef, port, 'out');
-  leaveNamespace(skb);
-  wire(ctx, skb, nodeRef, port, pod, 'eth0');
+  outOfPort(ctx, node, port, skb, pod);
   return ctx.stack.hostReceive(ctx, pod, 'eth0', skb);
 }
 
@@ -59,10 +64,7 @@ export function deliverToOtherHost(
   skb: Skb,
   pod: HostRef,
 ): Outcome {
-  const nodeRef: HostRef = { kind: 'node', name: node };
-  ctx.rec.capture(skb, nodeRef, port, 'out');
-  leaveNamespace(skb);
-  wire(ctx, skb, nodeRef, port, pod, 'eth0');
+  outOfPort(ctx, node, port, skb, pod);
   ctx.rec.capture(skb, pod, 'eth0', 'in');
   return dropped(ctx, pod, skb, 'eth0', 'neighbour', why('datapath.drop.otherhost'));
 }
