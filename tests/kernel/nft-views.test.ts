@@ -4,118 +4,26 @@
  * into the engine's nf_tables model; `nft list …` must then print the same, line for line.
  */
 import { describe, expect, it } from 'vitest';
-import type { Cluster, ClusterNode } from '../../src/engine/model/cluster';
+import type { Cluster } from '../../src/engine/model/cluster';
 import {
   createNftablesProxier,
   nftablesCleanupTransaction,
 } from '../../src/engine/kube-proxy/nftables/proxier';
-import {
-  cluster as makeCluster,
-  endpoint,
-  kubeProxyConfig,
-  meta,
-  port,
-  service,
-  slice,
-  slicePort,
-} from '../../src/engine/kube-proxy/testing/fixtures';
 import {
   bootNodeNftables,
   syncNodeNftables,
   type NodeNftables,
 } from '../../src/engine/sim/node-nftables';
 import { nftUnavailableReason, runNftBoth, type NftStep } from './nft-differential';
+import { afterShapeChanges, serviceShapes } from './service-shapes';
+
+/** The shapes in nftables mode (`patch` adds to the configuration). */
+function nftShapes(patch: Parameters<typeof serviceShapes>[0] = {}): Cluster {
+  return serviceShapes({ mode: 'nftables', ...patch });
+}
 
 const reason = nftUnavailableReason();
 if (reason !== undefined) console.log(`skipping nft differential tests: ${reason}`);
-
-const NODE: ClusterNode = {
-  meta: meta('', 'node-1'),
-  podCIDR: '10.244.0.0/24',
-  addresses: [{ type: 'InternalIP', address: '192.168.1.10' }],
-  internalIP: '192.168.1.10',
-};
-
-/** Every service shape kube-proxy's nftables mode writes differently. */
-export function nftShapes(patch: Parameters<typeof kubeProxyConfig>[0] = {}): Cluster {
-  const onNode = { node: 'node-1' };
-  const offNode = { node: 'node-2' };
-  const base = makeCluster(
-    [
-      service('default', 'web', '10.96.0.20', { ports: [port('http', 80, { targetPort: 8080 })] }),
-      service('default', 'web-np', '10.96.0.21', {
-        type: 'NodePort',
-        ports: [port('http', 80, { targetPort: 8080, nodePort: 30080 })],
-      }),
-      service('default', 'local', '10.96.0.22', {
-        type: 'NodePort',
-        externalTrafficPolicy: 'Local',
-        ports: [port('http', 80, { targetPort: 8080, nodePort: 30081 })],
-      }),
-      service('default', 'lb', '10.96.0.23', {
-        type: 'LoadBalancer',
-        ports: [port('http', 80, { targetPort: 8080, nodePort: 30082 })],
-        loadBalancerIngress: [{ ip: '203.0.113.10' }],
-        loadBalancerSourceRanges: ['203.0.113.0/25', '192.168.1.0/24'],
-      }),
-      service('default', 'sticky', '10.96.0.24', {
-        sessionAffinity: 'ClientIP',
-        externalIPs: ['192.168.1.200'],
-        ports: [port('http', 80, { targetPort: 8080 })],
-      }),
-      service('default', 'empty', '10.96.0.25', { ports: [port('dns', 53, { protocol: 'UDP' })] }),
-      service('default', 'internal-local', '10.96.0.26', {
-        internalTrafficPolicy: 'Local',
-        ports: [port('http', 80, { targetPort: 8080 })],
-      }),
-    ],
-    [
-      slice(
-        'default',
-        'web',
-        [
-          endpoint('10.244.0.4', onNode),
-          endpoint('10.244.1.3', offNode),
-          endpoint('10.244.1.4', offNode),
-        ],
-        [slicePort('http', 8080)],
-      ),
-      slice(
-        'default',
-        'web-np',
-        [endpoint('10.244.0.4', onNode), endpoint('10.244.1.3', offNode)],
-        [slicePort('http', 8080)],
-      ),
-      slice('default', 'local', [endpoint('10.244.1.3', offNode)], [slicePort('http', 8080)]),
-      slice('default', 'lb', [endpoint('10.244.0.4', onNode)], [slicePort('http', 8080)]),
-      slice(
-        'default',
-        'sticky',
-        [endpoint('10.244.0.4', onNode), endpoint('10.244.1.3', offNode)],
-        [slicePort('http', 8080)],
-      ),
-      slice(
-        'default',
-        'internal-local',
-        [endpoint('10.244.1.4', offNode)],
-        [slicePort('http', 8080)],
-      ),
-    ],
-    kubeProxyConfig({ mode: 'nftables', clusterCIDR: '10.244.0.0/16', ...patch }),
-  );
-  return { ...base, nodes: [NODE], lab: { ...base.lab, serviceCIDR: '10.96.0.0/12' } };
-}
-
-/** Scale `web` down to one endpoint and delete `sticky`: a partial sync with stale chains. */
-export function nftAfterChanges(c: Cluster): Cluster {
-  return {
-    ...c,
-    services: c.services.filter((s) => s.meta.name !== 'sticky'),
-    endpointSlices: c.endpointSlices
-      .filter((s) => s.serviceName !== 'sticky')
-      .map((s) => (s.serviceName === 'web' ? { ...s, endpoints: s.endpoints.slice(0, 1) } : s)),
-  };
-}
 
 const T = ['ip', 'kube-proxy'];
 const VIEWS: NftStep[] = [
@@ -174,7 +82,7 @@ describe.skipIf(reason !== undefined)('kube-proxy nftables mode against the real
 
   it('a partial sync after a scale-down and a deletion, then the stale chains deleted', () => {
     const c = nftShapes();
-    const after = nftAfterChanges(c);
+    const after = afterShapeChanges(c);
     expectSame([...transactions([c, after, after], [0, 1000, 3000]), ...VIEWS]);
   });
 
@@ -201,7 +109,7 @@ describe.skipIf(reason !== undefined)('kube-proxy nftables mode against the real
 
   it('a restarted kube-proxy resyncs over the table it left, then deletes the stale chains', () => {
     const c = nftShapes();
-    const after = nftAfterChanges(c);
+    const after = afterShapeChanges(c);
     const steps: NftStep[] = [];
     const record = (n: NodeNftables, cl: Cluster, now: number) => {
       const r = syncNodeNftables(n, cl, now);
