@@ -1,3 +1,5 @@
+import { twoNodeIptablesLab } from './scale-scenario';
+
 /**
  * A scenario for load-distribution runs at scale: two nodes, `pods` web pods (one Deployment,
  * agnhost on 8080), a client pod on node-1, and `services` ClusterIP Services that all select
@@ -5,32 +7,7 @@
  * its Service's probability ladder. Service i has ClusterIP {@link loadServiceIP}(i), port 80.
  */
 export function generateLoadScenario(services: number, pods = 10): string {
-  const out: string[] = [
-    'apiVersion: kube-proxy-lab/v1alpha1',
-    'kind: Lab',
-    'serviceCIDR: 10.96.0.0/12',
-    'seed: 1',
-    '---',
-    'apiVersion: kubeproxy.config.k8s.io/v1alpha1',
-    'kind: KubeProxyConfiguration',
-    'mode: iptables',
-    'clusterCIDR: 10.244.0.0/16',
-  ];
-  for (const [i, ip] of ['192.168.1.10', '192.168.1.11'].entries()) {
-    out.push(
-      '---',
-      'apiVersion: v1',
-      'kind: Node',
-      'metadata:',
-      `  name: node-${i + 1}`,
-      'spec:',
-      `  podCIDR: 10.244.${i}.0/24`,
-      'status:',
-      '  addresses:',
-      '  - type: InternalIP',
-      `    address: ${ip}`,
-    );
-  }
+  const out = twoNodeIptablesLab();
   out.push(
     '---',
     'apiVersion: apps/v1',

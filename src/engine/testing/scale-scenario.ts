@@ -4,32 +4,7 @@
  * YAML stays proportional to what kube-proxy itself watches: Services and EndpointSlices).
  */
 export function generateScaleScenario(services: number, endpointsPerService = 10): string {
-  const out: string[] = [
-    'apiVersion: kube-proxy-lab/v1alpha1',
-    'kind: Lab',
-    'serviceCIDR: 10.96.0.0/12',
-    'seed: 1',
-    '---',
-    'apiVersion: kubeproxy.config.k8s.io/v1alpha1',
-    'kind: KubeProxyConfiguration',
-    'mode: iptables',
-    'clusterCIDR: 10.244.0.0/16',
-  ];
-  for (const [i, ip] of ['192.168.1.10', '192.168.1.11'].entries()) {
-    out.push(
-      '---',
-      'apiVersion: v1',
-      'kind: Node',
-      'metadata:',
-      `  name: node-${i + 1}`,
-      'spec:',
-      `  podCIDR: 10.244.${i}.0/24`,
-      'status:',
-      '  addresses:',
-      '  - type: InternalIP',
-      `    address: ${ip}`,
-    );
-  }
+  const out = twoNodeIptablesLab();
   let endpoint = 0;
   for (let s = 0; s < services; s++) {
     const name = `svc-${s}`;
@@ -75,4 +50,39 @@ export function generateScaleScenario(services: number, endpointsPerService = 10
     }
   }
   return out.join('\n') + '\n';
+}
+
+/**
+ * The documents every generated scenario starts with: the lab (service CIDR, seed 1),
+ * kube-proxy in iptables mode with cluster CIDR 10.244.0.0/16, and two nodes (node-1
+ * 192.168.1.10 with pods in 10.244.0.0/24, node-2 192.168.1.11 with 10.244.1.0/24).
+ */
+export function twoNodeIptablesLab(): string[] {
+  const out: string[] = [
+    'apiVersion: kube-proxy-lab/v1alpha1',
+    'kind: Lab',
+    'serviceCIDR: 10.96.0.0/12',
+    'seed: 1',
+    '---',
+    'apiVersion: kubeproxy.config.k8s.io/v1alpha1',
+    'kind: KubeProxyConfiguration',
+    'mode: iptables',
+    'clusterCIDR: 10.244.0.0/16',
+  ];
+  for (const [i, ip] of ['192.168.1.10', '192.168.1.11'].entries()) {
+    out.push(
+      '---',
+      'apiVersion: v1',
+      'kind: Node',
+      'metadata:',
+      `  name: node-${i + 1}`,
+      'spec:',
+      `  podCIDR: 10.244.${i}.0/24`,
+      'status:',
+      '  addresses:',
+      '  - type: InternalIP',
+      `    address: ${ip}`,
+    );
+  }
+  return out;
 }
