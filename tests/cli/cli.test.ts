@@ -102,7 +102,7 @@ describe('kube-proxy-lab run', () => {
 
 describe('the installed executable', () => {
   const bin = join(import.meta.dirname, '..', '..', 'bin', 'kube-proxy-lab.mjs');
-  const built = existsSync(join(import.meta.dirname, '..', '..', 'dist-cli', 'kube-proxy-lab.mjs'));
+  const built = existsSync(join(import.meta.dirname, '..', '..', 'dist-cli', 'kube-proxy-lab.cjs'));
 
   it.skipIf(!built)('prints the kube-dns chain (`npx kube-proxy-lab run` after `npm ci`)', () => {
     const r = spawnSync(process.execPath, [bin, 'run', '--echo'], {
@@ -113,4 +113,42 @@ describe('the installed executable', () => {
     expect(r.stdout).toContain('Chain KUBE-SVC-TCOU7JCQXEZGVUNU (1 references)');
     expect(r.stdout).toContain('statistic mode random probability 0.50000000000');
   });
+
+  it.skipIf(!built)("prints the same bytes with V8's code cache as compiled from source", () => {
+    // The build's code cache holds the bytecode of a warm-up run: a run using it must print
+    // exactly what a run compiling the bundle from source prints.
+    const loader = join(import.meta.dirname, '..', '..', 'bin', 'load-cli.mjs');
+    const runWith = (useCache: boolean) =>
+      spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { loadBundle, setCompilerFlags } from ${JSON.stringify(loader)};
+           setCompilerFlags();
+           const { exports, script } = loadBundle({ useCache: ${useCache} });
+           const used = script.cachedDataRejected === false ? 'used' : 'not used';
+           process.exitCode = await exports.main(['run', '--echo']);
+           process.stderr.write('code cache ' + used + '\\n');`,
+        ],
+        { input: SCRIPT_FOR_CACHE, encoding: 'utf8' },
+      );
+    const cached = runWith(true);
+    const compiled = runWith(false);
+    expect(cached.stderr.endsWith('\ncode cache used\n')).toBe(true);
+    expect(compiled.stderr.endsWith('\ncode cache not used\n')).toBe(true);
+    expect(cached.status).toBe(0);
+    expect(cached.stdout).toBe(compiled.stdout);
+    const tools = (stderr: string) => stderr.slice(0, stderr.lastIndexOf('code cache'));
+    expect(tools(cached.stderr)).toBe(tools(compiled.stderr));
+    expect(cached.stdout).toContain('-A KUBE-SERVICES');
+  });
 });
+
+const SCRIPT_FOR_CACHE = [
+  'node-1$ iptables-save',
+  'node-1$ iptables -t nat -L -n -v',
+  'pod/client$ curl -s http://10.96.1.1',
+  'node-1$ conntrack -L',
+  'pod/client$ dig +short kube-dns.kube-system.svc.cluster.local',
+].join('\n');
