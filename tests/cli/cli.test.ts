@@ -3,7 +3,16 @@
  * through the real executable as a user starts it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../../src/cli/main';
@@ -142,6 +151,44 @@ describe('the installed executable', () => {
     const tools = (stderr: string) => stderr.slice(0, stderr.lastIndexOf('code cache'));
     expect(tools(cached.stderr)).toBe(tools(compiled.stderr));
     expect(cached.stdout).toContain('-A KUBE-SERVICES');
+  });
+
+  it.skipIf(!built)('never uses a code cache made from another bundle', () => {
+    // V8 checks only the source's length: a cache of another bundle of the same length would
+    // run that bundle's bytecode. The loader keys the cache by the bundle's digest instead.
+    const root = join(import.meta.dirname, '..', '..');
+    const dir = mkdtempSync(join(tmpdir(), 'kpl-cache-'));
+    try {
+      mkdirSync(join(dir, 'bin'));
+      mkdirSync(join(dir, 'dist-cli'));
+      copyFileSync(join(root, 'bin', 'load-cli.mjs'), join(dir, 'bin', 'load-cli.mjs'));
+      const cache = 'kube-proxy-lab.cjs.v8cache';
+      copyFileSync(join(root, 'dist-cli', cache), join(dir, 'dist-cli', cache));
+      const bundle = readFileSync(join(root, 'dist-cli', 'kube-proxy-lab.cjs'), 'utf8');
+      const probe = (source: string) => {
+        writeFileSync(join(dir, 'dist-cli', 'kube-proxy-lab.cjs'), source);
+        const loader = join(dir, 'bin', 'load-cli.mjs');
+        return spawnSync(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `import { loadBundle, setCompilerFlags } from ${JSON.stringify(loader)};
+             setCompilerFlags();
+             process.stdout.write(String(loadBundle().script.cachedDataRejected));`,
+          ],
+          { encoding: 'utf8' },
+        ).stdout;
+      };
+      expect(probe(bundle)).toBe('false'); // the cache of this very bundle: used
+      // Same length, one character changed: no cache is handed to V8 at all.
+      const other = bundle.replace('USAGE', 'USAGF');
+      expect(other).not.toBe(bundle);
+      expect(other.length).toBe(bundle.length);
+      expect(probe(other)).toBe('undefined');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
