@@ -14,10 +14,10 @@ if (!existsSync(BUNDLE)) {
 try {
   const { main } = loadBundle().exports;
   const status = await main(process.argv.slice(2));
-  // Everything is printed once stdout and stderr hold nothing unwritten (on Linux writes to
-  // files, pipes and terminals complete at once): exit now rather than after the garbage
-  // collections V8 would still finish before a natural exit. Otherwise let Node exit when the
-  // writes are done.
+  // Everything is printed once stdout and stderr hold nothing unwritten (writes to a file or
+  // a terminal complete at once): exit now rather than after the garbage collections V8
+  // would still finish before a natural exit. Otherwise (a pipe whose reader has not taken
+  // everything yet) let Node exit when the writes are done.
   if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0)
     process.exit(status);
   process.exitCode = status;
