@@ -290,7 +290,7 @@ async function bench(): Promise<void> {
   try {
     console.log(`whole CLI run: parse + sync + iptables-save (fresh process, ${runs} runs)`);
     console.log(
-      '  (`node bin/kube-proxy-lab.mjs run FILE`, as `npx kube-proxy-lab` starts it; the command sets V8 --no-turbo-inlining itself; cpu, peak RSS and the phases come from in-process runs with V8 defaults)',
+      '  (`node bin/kube-proxy-lab.mjs run FILE`, as `npx kube-proxy-lab` starts it; the command sets V8 --no-turbo-inlining itself and loads the bundle with the V8 code cache `npm ci` made; cpu, peak RSS and the phases come from in-process runs with V8 defaults)',
     );
     for (const n of [1_000, 10_000]) {
       const file = join(dir, `scale-${n}.yaml`);

@@ -3,7 +3,16 @@
  * through the real executable as a user starts it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../../src/cli/main';
@@ -102,7 +111,7 @@ describe('kube-proxy-lab run', () => {
 
 describe('the installed executable', () => {
   const bin = join(import.meta.dirname, '..', '..', 'bin', 'kube-proxy-lab.mjs');
-  const built = existsSync(join(import.meta.dirname, '..', '..', 'dist-cli', 'kube-proxy-lab.mjs'));
+  const built = existsSync(join(import.meta.dirname, '..', '..', 'dist-cli', 'kube-proxy-lab.cjs'));
 
   it.skipIf(!built)('prints the kube-dns chain (`npx kube-proxy-lab run` after `npm ci`)', () => {
     const r = spawnSync(process.execPath, [bin, 'run', '--echo'], {
@@ -113,4 +122,80 @@ describe('the installed executable', () => {
     expect(r.stdout).toContain('Chain KUBE-SVC-TCOU7JCQXEZGVUNU (1 references)');
     expect(r.stdout).toContain('statistic mode random probability 0.50000000000');
   });
+
+  it.skipIf(!built)("prints the same bytes with V8's code cache as compiled from source", () => {
+    // The build's code cache holds the bytecode of a warm-up run: a run using it must print
+    // exactly what a run compiling the bundle from source prints.
+    const loader = join(import.meta.dirname, '..', '..', 'bin', 'load-cli.mjs');
+    const runWith = (useCache: boolean) =>
+      spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { loadBundle, setCompilerFlags } from ${JSON.stringify(loader)};
+           setCompilerFlags();
+           const { exports, script } = loadBundle({ useCache: ${useCache} });
+           const used = script.cachedDataRejected === false ? 'used' : 'not used';
+           process.exitCode = await exports.main(['run', '--echo']);
+           process.stderr.write('code cache ' + used + '\\n');`,
+        ],
+        { input: SCRIPT_FOR_CACHE, encoding: 'utf8' },
+      );
+    const cached = runWith(true);
+    const compiled = runWith(false);
+    expect(cached.stderr.endsWith('\ncode cache used\n')).toBe(true);
+    expect(compiled.stderr.endsWith('\ncode cache not used\n')).toBe(true);
+    expect(cached.status).toBe(0);
+    expect(cached.stdout).toBe(compiled.stdout);
+    const tools = (stderr: string) => stderr.slice(0, stderr.lastIndexOf('code cache'));
+    expect(tools(cached.stderr)).toBe(tools(compiled.stderr));
+    expect(cached.stdout).toContain('-A KUBE-SERVICES');
+  });
+
+  it.skipIf(!built)('never uses a code cache made from another bundle', () => {
+    // V8 checks only the source's length: a cache of another bundle of the same length would
+    // run that bundle's bytecode. The loader keys the cache by the bundle's digest instead.
+    const root = join(import.meta.dirname, '..', '..');
+    const dir = mkdtempSync(join(tmpdir(), 'kpl-cache-'));
+    try {
+      mkdirSync(join(dir, 'bin'));
+      mkdirSync(join(dir, 'dist-cli'));
+      copyFileSync(join(root, 'bin', 'load-cli.mjs'), join(dir, 'bin', 'load-cli.mjs'));
+      const cache = 'kube-proxy-lab.cjs.v8cache';
+      copyFileSync(join(root, 'dist-cli', cache), join(dir, 'dist-cli', cache));
+      const bundle = readFileSync(join(root, 'dist-cli', 'kube-proxy-lab.cjs'), 'utf8');
+      const probe = (source: string) => {
+        writeFileSync(join(dir, 'dist-cli', 'kube-proxy-lab.cjs'), source);
+        const loader = join(dir, 'bin', 'load-cli.mjs');
+        return spawnSync(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `import { loadBundle, setCompilerFlags } from ${JSON.stringify(loader)};
+             setCompilerFlags();
+             process.stdout.write(String(loadBundle().script.cachedDataRejected));`,
+          ],
+          { encoding: 'utf8' },
+        ).stdout;
+      };
+      expect(probe(bundle)).toBe('false'); // the cache of this very bundle: used
+      // Same length, one character changed: no cache is handed to V8 at all.
+      const other = bundle.replace('USAGE', 'USAGF');
+      expect(other).not.toBe(bundle);
+      expect(other.length).toBe(bundle.length);
+      expect(probe(other)).toBe('undefined');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
+
+const SCRIPT_FOR_CACHE = [
+  'node-1$ iptables-save',
+  'node-1$ iptables -t nat -L -n -v',
+  'pod/client$ curl -s http://10.96.1.1',
+  'node-1$ conntrack -L',
+  'pod/client$ dig +short kube-dns.kube-system.svc.cluster.local',
+].join('\n');
