@@ -6,7 +6,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostVethName, lanOf, type HostRef } from '../routing';
-import { fibLookup, fibLookupUncached, hostNet, lanHostByIp, podByIp, podByPort } from './net';
+import {
+  effectiveHost,
+  fibLookup,
+  fibLookupUncached,
+  hostNet,
+  lanHostByIp,
+  podByIp,
+  podByPort,
+  portOfPod,
+} from './net';
 import { labWorld } from './test-fixtures';
 
 describe('fibLookup cache', () => {
@@ -79,5 +88,47 @@ describe('fibLookup cache', () => {
         expect(podByPort(cluster, node.meta.name, want.port)).toEqual(want);
         expect(podByPort(cluster, node.meta.name, want.port)).toEqual(want);
       }
+  });
+
+  it('pods by name, address and port: as the scans of the pod list find them', () => {
+    const world = labWorld();
+    const cluster = world.cluster;
+    const pods = cluster.pods;
+    const hasVeth = (p: (typeof pods)[number], node: string) =>
+      p.nodeName === node && !p.hostNetwork && p.podIP !== '';
+    const nodes = [...cluster.nodes.map((n) => n.meta.name), 'node-9'];
+    const ips = [...pods.map((p) => p.podIP), '10.244.0.250', ''];
+    const portNames = [...pods.map((p) => hostVethName(p)), 'veth0000'];
+    const names = [
+      ...pods.map((p) => [p.meta.namespace, p.meta.name] as const),
+      ['x', 'y'] as const,
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...nodes),
+        fc.constantFrom(...ips),
+        fc.constantFrom(...portNames),
+        fc.constantFrom(...names),
+        (node, ip, port, [namespace, name]) => {
+          const byIp = pods.find((p) => hasVeth(p, node) && p.podIP === ip);
+          expect(podByIp(cluster, node, ip)?.pod).toBe(byIp);
+          const byPort = pods.find((p) => hasVeth(p, node) && hostVethName(p) === port);
+          expect(podByPort(cluster, node, port)?.pod).toBe(byPort);
+          const named = pods.find((p) => p.meta.namespace === namespace && p.meta.name === name);
+          const ref: HostRef = { kind: 'pod', namespace, name };
+          const wantPort =
+            named !== undefined && !named.hostNetwork && named.podIP !== '' ? named : undefined;
+          expect(portOfPod(cluster, ref)?.pod).toBe(wantPort);
+          const wantHost =
+            named === undefined
+              ? undefined
+              : named.hostNetwork
+                ? { kind: 'node', name: named.nodeName }
+                : ref;
+          expect(effectiveHost(cluster, ref)).toEqual(wantHost);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

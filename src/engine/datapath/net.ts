@@ -223,9 +223,47 @@ function portOf(pod: Pod): BridgePort {
 const hasVeth = (p: Pod, node: string): boolean =>
   p.nodeName === node && !p.hostNetwork && p.podIP !== '';
 
+/**
+ * The cluster's pods found by name, by address and by bridge port (per Cluster object: a
+ * Cluster is final data, a scale or delete makes a new one). Every frame asks; a scan of the
+ * pod list per frame cost more than the rest of the bridge. Each map keeps the first pod the
+ * list order gives, as the scans it replaces did (net-cache.test.ts).
+ */
+interface PodIndex {
+  /** namespace → name → pod. */
+  readonly byName: Map<string, Map<string, Pod>>;
+  /** node → pod IP → the pod with a veth there. */
+  readonly byIp: Map<string, Map<string, Pod>>;
+  /** node → host-side veth name → the pod with a veth there. */
+  readonly byPort: Map<string, Map<string, Pod>>;
+}
+
+const podIndexes = new WeakMap<Cluster, PodIndex>();
+
+function firstIn<K, V>(outer: Map<string, Map<K, V>>, a: string, b: K, value: V): void {
+  let inner = outer.get(a);
+  if (inner === undefined) outer.set(a, (inner = new Map()));
+  if (!inner.has(b)) inner.set(b, value);
+}
+
+function podIndex(cluster: Cluster): PodIndex {
+  let idx = podIndexes.get(cluster);
+  if (idx === undefined) {
+    idx = { byName: new Map(), byIp: new Map(), byPort: new Map() };
+    for (const p of cluster.pods) {
+      firstIn(idx.byName, p.meta.namespace, p.meta.name, p);
+      if (p.hostNetwork || p.podIP === '') continue;
+      firstIn(idx.byIp, p.nodeName, p.podIP, p);
+      firstIn(idx.byPort, p.nodeName, portOf(p).port, p);
+    }
+    podIndexes.set(cluster, idx);
+  }
+  return idx;
+}
+
 /** The pod that answers ARP for `ip` on `node`'s bridge. */
 export function podByIp(cluster: Cluster, node: string, ip: string): BridgePort | undefined {
-  const pod = cluster.pods.find((p) => hasVeth(p, node) && p.podIP === ip);
+  const pod = podIndex(cluster).byIp.get(node)?.get(ip);
   return pod === undefined ? undefined : portOf(pod);
 }
 
@@ -241,15 +279,13 @@ export function bridgePorts(cluster: Cluster, node: string): BridgePort[] {
 
 /** The pod a host-side veth leads to. */
 export function podByPort(cluster: Cluster, node: string, port: string): BridgePort | undefined {
-  const pod = cluster.pods.find((p) => hasVeth(p, node) && portOf(p).port === port);
+  const pod = podIndex(cluster).byPort.get(node)?.get(port);
   return pod === undefined ? undefined : portOf(pod);
 }
 
-/** The pod called namespace/name (a loop, not find(): no closure per packet). */
+/** The pod called namespace/name. */
 function findPod(cluster: Cluster, namespace: string, name: string): Pod | undefined {
-  for (const p of cluster.pods)
-    if (p.meta.namespace === namespace && p.meta.name === name) return p;
-  return undefined;
+  return podIndex(cluster).byName.get(namespace)?.get(name);
 }
 
 /** The pod's node and bridge port, for a pod with its own network namespace. */
