@@ -43,7 +43,24 @@ export interface ParsedRequest {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/**
+ * The request's method, path, version and headers. Remembered per text (bounded): a load run's
+ * clients send the same few requests thousands of times, and the answer is frozen data.
+ */
 export function parseRequest(text: string): ParsedRequest | undefined {
+  let r = parsedRequests.get(text);
+  if (r === undefined) {
+    if (parsedRequests.size >= PARSED_REQUESTS) parsedRequests.clear();
+    parsedRequests.set(text, (r = parseRequestText(text) ?? null));
+  }
+  return r ?? undefined;
+}
+
+const PARSED_REQUESTS = 4096;
+const parsedRequests = new Map<string, ParsedRequest | null>();
+
+/** parseRequest without the memo. */
+export function parseRequestText(text: string): ParsedRequest | undefined {
   const [head] = text.split('\r\n\r\n');
   const lines = (head ?? '').split('\r\n');
   const m = /^([A-Z]+) (\S+) (HTTP\/1\.[01])$/.exec(lines[0] ?? '');
@@ -53,7 +70,12 @@ export function parseRequest(text: string): ParsedRequest | undefined {
     const i = l.indexOf(':');
     if (i > 0) headers[l.slice(0, i).toLowerCase()] = l.slice(i + 1).trim();
   }
-  return { method: m[1] ?? 'GET', path: m[2] ?? '/', version: m[3] ?? 'HTTP/1.1', headers };
+  return Object.freeze({
+    method: m[1] ?? 'GET',
+    path: m[2] ?? '/',
+    version: m[3] ?? 'HTTP/1.1',
+    headers: Object.freeze(headers),
+  });
 }
 
 /** The web server's answer to a request (Go's header order: Date, Content-Length, Content-Type). */
@@ -111,7 +133,10 @@ export function tlsPlainHttpResponse(): HttpResponse {
 }
 
 export function responseText(r: HttpResponse): string {
-  return `${r.version} ${r.status} ${r.reason}\r\n${r.headers.map((h) => `${h}\r\n`).join('')}\r\n${r.body}`;
+  // Concatenated in a loop (every response): no array of lines to join.
+  let text = `${r.version} ${r.status} ${r.reason}\r\n`;
+  for (const h of r.headers) text += `${h}\r\n`;
+  return `${text}\r\n${r.body}`;
 }
 
 export function parseResponse(text: string): HttpResponse | undefined {
