@@ -2,7 +2,7 @@
  * A table whose hook has no rule to evaluate: its built-in chain's policy decides (counting
  * the packet), or, with no table or chain for the hook, the packet is accepted untouched.
  */
-import { isBuiltinChain } from '../tables';
+import { BUILTIN_CHAINS } from '../tables';
 import type { NetfilterState, TableName } from '../types';
 import { builtinChain } from './chain-index';
 import type { Hook, Packet, TraceStep, TraverseOptions, TraverseResult } from './types';
@@ -32,6 +32,29 @@ export interface EmptyWalk {
   readonly steps: readonly TraceStep[];
 }
 
+/**
+ * Whether `hook` has a base chain in `table` (isBuiltinChain for the five hooks), as a fixed
+ * record: every packet asks at every hook, for every table.
+ */
+const HAS_BASE: { readonly [T in TableName]: { readonly [H in Hook]: boolean } } = {
+  raw: baseHooks('raw'),
+  mangle: baseHooks('mangle'),
+  nat: baseHooks('nat'),
+  filter: baseHooks('filter'),
+  security: baseHooks('security'),
+};
+
+function baseHooks(table: TableName): { readonly [H in Hook]: boolean } {
+  const chains = BUILTIN_CHAINS[table];
+  return {
+    PREROUTING: chains.includes('PREROUTING'),
+    INPUT: chains.includes('INPUT'),
+    FORWARD: chains.includes('FORWARD'),
+    OUTPUT: chains.includes('OUTPUT'),
+    POSTROUTING: chains.includes('POSTROUTING'),
+  };
+}
+
 const NO_STEPS: readonly TraceStep[] = Object.freeze([]);
 const ACCEPTED: EmptyWalk = Object.freeze({ verdict: 'ACCEPT', steps: NO_STEPS });
 const DROPPED: EmptyWalk = Object.freeze({ verdict: 'DROP', steps: NO_STEPS });
@@ -49,7 +72,7 @@ export function emptyWalk(
   opts: TraverseOptions = {},
 ): EmptyWalk | undefined {
   const t = state.tables[table];
-  const base = t !== undefined && isBuiltinChain(table, hook) ? builtinChain(t, hook) : undefined;
+  const base = t !== undefined && HAS_BASE[table][hook] ? builtinChain(t, hook) : undefined;
   if (t === undefined || base === undefined) return ACCEPTED;
   if (base.rules.length > 0) return undefined;
   const verdict = base.policy ?? 'ACCEPT';

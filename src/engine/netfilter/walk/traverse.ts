@@ -16,7 +16,7 @@
  * recorded, arrays only when used.
  */
 import type { Chain, NetfilterState, Table, TableName } from '../types';
-import { builtinChain, chainByName } from './chain-index';
+import { builtinChain, jumpTarget } from './chain-index';
 import { logLine } from './log';
 import { ruleMatches } from './matches';
 import { natRequest } from './nat';
@@ -147,7 +147,7 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
         w.i = i + 1;
         break;
       case 'jump': {
-        const next = chainByName(t, target.chain);
+        const next = jumpTarget(t, target);
         const kind = target.goto ? 'goto' : 'jump';
         if (!target.goto && w.depth >= JUMP_STACK_SIZE) {
           w.step('rule', num, rule, true, { kind: 'abort', reason: 'jump stack full' });
