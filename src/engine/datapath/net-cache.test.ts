@@ -1,7 +1,8 @@
 /**
  * What net.ts remembers or computes without strings answers as the plain lookup would:
- * fibLookup per network (for any destination, on every host of the lab, asked once or again),
- * the LAN neighbour found by comparing /24s as integers, the bridge ports kept per pod.
+ * fibLookup and martianSource per network (for any address, on every host of the lab, asked
+ * once or again), the LAN neighbour found by comparing /24s as integers, the bridge ports kept
+ * per pod, the pods found by name, address and port through the per-Cluster index.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ import {
   fibLookupUncached,
   hostNet,
   lanHostByIp,
+  martianSource,
+  martianSourceUncached,
   podByIp,
   podByPort,
   portOfPod,
@@ -19,7 +22,7 @@ import {
 import { labWorld } from './test-fixtures';
 
 describe('fibLookup cache', () => {
-  it('answers as the uncached lookup, first time and again', () => {
+  it('answers as the uncached lookup (and martianSource as its own), first time and again', () => {
     const world = labWorld();
     const hosts: HostRef[] = [
       { kind: 'node', name: 'node-1' },
@@ -45,6 +48,9 @@ describe('fibLookup cache', () => {
         const fresh = fibLookupUncached(net, dst);
         expect(fibLookup(net, dst)).toEqual(fresh);
         expect(fibLookup(net, dst)).toEqual(fresh);
+        const martian = martianSourceUncached(net, dst);
+        expect(martianSource(net, dst)).toBe(martian);
+        expect(martianSource(net, dst)).toBe(martian);
       }),
       { numRuns: 500 },
     );

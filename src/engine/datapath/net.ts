@@ -313,8 +313,23 @@ export function effectiveHost(cluster: Cluster, ref: HostRef): HostRef | undefin
   return pod.hostNetwork ? { kind: 'node', name: pod.nodeName } : ref;
 }
 
+/** Answers per network (final data): a host's packets come from few sources. */
+const martianCache = new WeakMap<HostNetwork, Map<string, string | null>>();
+
 /** Source addresses ip_route_input() refuses (fib_validate_source / martian source). */
 export function martianSource(net: HostNetwork, src: string): string | undefined {
+  let bySrc = martianCache.get(net);
+  if (bySrc === undefined) martianCache.set(net, (bySrc = new Map()));
+  let hit = bySrc.get(src);
+  if (hit === undefined) {
+    if (bySrc.size >= FIB_CACHE_SIZE) bySrc.clear();
+    bySrc.set(src, (hit = martianSourceUncached(net, src) ?? null));
+  }
+  return hit ?? undefined;
+}
+
+/** martianSource computed afresh. */
+export function martianSourceUncached(net: HostNetwork, src: string): string | undefined {
   const v = ipToInt(src);
   if (v === 0 || v >>> 28 === 0xe || v === 0xffffffff) return 'invalid source address';
   if (isLoopback(src)) return 'loopback source address from outside';

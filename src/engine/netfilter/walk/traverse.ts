@@ -20,7 +20,7 @@ import { builtinChain, jumpTarget } from './chain-index';
 import { logLine } from './log';
 import { ruleMatches } from './matches';
 import { natRequest } from './nat';
-import { candidateRules, nextCandidate } from './rule-index';
+import { candidateRules, MIN_RULES, nextCandidate } from './rule-index';
 import { emptyWalk } from './traverse-empty';
 import type {
   Hook,
@@ -118,7 +118,9 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
     if (skipping) {
       if (indexedChain !== chain) {
         indexedChain = chain;
-        candidates = candidateRules(chain.rules, w.pkt.dst);
+        // A short chain has no index (candidateRules says so): not asked, no lookup.
+        candidates =
+          chain.rules.length < MIN_RULES ? undefined : candidateRules(chain.rules, w.pkt.dst);
       }
       if (candidates !== undefined) w.i = nextCandidate(candidates, w.i, chain.rules.length);
     }
