@@ -220,10 +220,13 @@ export function walkPacketOf(skb: Skb, devs: HookDevices): Packet {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** The view of a packet without a conntrack (read-only, so one serves every packet). */
+const NO_CONNTRACK: ConntrackInfo = Object.freeze({ state: 'INVALID' });
+
 /** nf_ct_get() as the walk's matches read it (ctstate, direction, NAT status bits, ct mark). */
 export function walkConntrackOf(skb: Skb): ConntrackInfo {
   const ct = skb.ct;
-  if (ct === undefined) return { state: 'INVALID' };
+  if (ct === undefined) return NO_CONNTRACK;
   const s = ct.entry.status;
   return {
     state: ct.state,

@@ -84,7 +84,8 @@ export function webResponse(
   who: { readonly name: string; readonly local: string; readonly peer: string },
   unixMs: number,
 ): HttpResponse {
-  const path = req.path.split('?')[0];
+  const q = req.path.indexOf('?');
+  const path = q < 0 ? req.path : req.path.slice(0, q);
   const date = `Date: ${httpDate(unixMs)}`;
   const body =
     path === '/'

@@ -136,7 +136,7 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
     }
     const num = i + 1;
     if (!ruleMatches(rule, w.pkt, mctx, key)) {
-      w.step('rule', num, rule, false, NOMATCH);
+      if (rec) w.step('rule', num, rule, false, NOMATCH);
       w.i = i + 1;
       continue;
     }
