@@ -137,4 +137,20 @@ describe('fibLookup cache', () => {
       { numRuns: 300 },
     );
   });
+
+  it('a pod ref asked again, of a Cluster without that pod or with it moved, is found anew', () => {
+    const cluster = labWorld().cluster;
+    const pod = cluster.pods.find((p) => !p.hostNetwork && p.podIP !== '')!;
+    const ref: HostRef = { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name };
+    expect(portOfPod(cluster, ref)?.pod).toBe(pod);
+    const without = { ...cluster, pods: cluster.pods.filter((p) => p !== pod) };
+    expect(portOfPod(without, ref)).toBeUndefined();
+    expect(effectiveHost(without, ref)).toBeUndefined();
+    const hostNetwork = { ...pod, hostNetwork: true };
+    const moved = { ...cluster, pods: cluster.pods.map((p) => (p === pod ? hostNetwork : p)) };
+    expect(portOfPod(moved, ref)).toBeUndefined();
+    expect(effectiveHost(moved, ref)).toEqual({ kind: 'node', name: pod.nodeName });
+    expect(portOfPod(cluster, ref)?.pod).toBe(pod);
+    expect(effectiveHost(cluster, ref)).toBe(ref);
+  });
 });

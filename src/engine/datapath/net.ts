@@ -283,15 +283,27 @@ export function podByPort(cluster: Cluster, node: string, port: string): BridgeP
   return pod === undefined ? undefined : portOf(pod);
 }
 
-/** The pod called namespace/name. */
-function findPod(cluster: Cluster, namespace: string, name: string): Pod | undefined {
-  return podIndex(cluster).byName.get(namespace)?.get(name);
+/**
+ * The pod a pod ref names, remembered per ref object (refs are read-only, and the datapath's
+ * are kept ones: every packet a pod sends asks twice) for the Cluster it was found in.
+ */
+function findPod(cluster: Cluster, ref: HostRef & { kind: 'pod' }): Pod | undefined {
+  const known = podsByRef.get(ref);
+  if (known !== undefined && known.cluster === cluster) return known.pod;
+  const pod = podIndex(cluster).byName.get(ref.namespace)?.get(ref.name);
+  podsByRef.set(ref, { cluster, pod });
+  return pod;
 }
+
+const podsByRef = new WeakMap<
+  HostRef,
+  { readonly cluster: Cluster; readonly pod: Pod | undefined }
+>();
 
 /** The pod's node and bridge port, for a pod with its own network namespace. */
 export function portOfPod(cluster: Cluster, ref: HostRef): BridgePort | undefined {
   if (ref.kind !== 'pod') return undefined;
-  const pod = findPod(cluster, ref.namespace, ref.name);
+  const pod = findPod(cluster, ref);
   return pod !== undefined && !pod.hostNetwork && pod.podIP !== '' ? portOf(pod) : undefined;
 }
 
@@ -308,7 +320,7 @@ export function lanHostByIp(cluster: Cluster, from: string, ip: string): HostRef
 /** A hostNetwork pod is its node, as far as packets go. */
 export function effectiveHost(cluster: Cluster, ref: HostRef): HostRef | undefined {
   if (ref.kind !== 'pod') return ref;
-  const pod = findPod(cluster, ref.namespace, ref.name);
+  const pod = findPod(cluster, ref);
   if (pod === undefined) return undefined;
   return pod.hostNetwork ? { kind: 'node', name: pod.nodeName } : ref;
 }
