@@ -197,25 +197,30 @@ export interface HookDevices {
 /** The packet as a netfilter table sees it at a hook. */
 export function walkPacketOf(skb: Skb, devs: HookDevices): Packet {
   const h = skb.header;
-  // Built field by field (every packet at every hook): the same fields, in the same order, as
-  // conditional spreads would give, without their temporary objects.
-  const p = { src: h.src, dst: h.dst, protocol: h.proto } as Mutable<Packet>;
-  if (h.sport !== undefined) p.sport = h.sport;
-  if (h.dport !== undefined) p.dport = h.dport;
-  if (h.proto === 'tcp') p.tcpFlags = parseTcpFlags(h.tcpFlags);
-  if (h.icmp !== undefined) {
-    p.icmpType = h.icmp.type;
-    p.icmpCode = h.icmp.code;
-  }
-  p.length = h.length;
-  p.ttl = h.ttl ?? DEFAULT_TTL;
-  p.mark = h.mark;
-  if (devs.inIface !== undefined) p.inIface = devs.inIface;
-  if (devs.outIface !== undefined) p.outIface = devs.outIface;
-  if (devs.physIn !== undefined) p.physIn = devs.physIn;
-  if (devs.physOut !== undefined) p.physOut = devs.physOut;
-  if (skb.localOrigin) p.localOrigin = true;
-  return p;
+  const icmp = h.icmp;
+  // One literal with every field, absent ones undefined (the walk reads them as absent): every
+  // packet at every hook with rules gets the same shape, so the walk's reads of it stay
+  // monomorphic, and no field is added one transition at a time.
+  const p: { -readonly [K in keyof Packet]-?: Packet[K] | undefined } = {
+    src: h.src,
+    dst: h.dst,
+    protocol: h.proto,
+    sport: h.sport,
+    dport: h.dport,
+    tcpFlags: h.proto === 'tcp' ? parseTcpFlags(h.tcpFlags) : undefined,
+    icmpType: icmp?.type,
+    icmpCode: icmp?.code,
+    length: h.length,
+    ttl: h.ttl ?? DEFAULT_TTL,
+    fragOffset: undefined,
+    mark: h.mark,
+    inIface: devs.inIface,
+    outIface: devs.outIface,
+    physIn: devs.physIn,
+    physOut: devs.physOut,
+    localOrigin: skb.localOrigin === true ? true : undefined,
+  };
+  return p as Packet;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
