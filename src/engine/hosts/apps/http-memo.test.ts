@@ -1,12 +1,20 @@
 /**
- * What the pods' servers remember answers as computing afresh: a request text's parse (the
- * same text asked again, or texts that are not requests) and the Date header's text (times
- * within one second, across seconds, and going back).
+ * What the pods' servers and clients remember answers as computing afresh: a request text's
+ * parse and a response head's (the same text asked again, or texts that are not HTTP), and the
+ * Date header's text (times within one second, across seconds, and going back).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { httpDate, httpDateText } from '../output/time';
-import { curlRequest, parseRequest, parseRequestText } from './http';
+import {
+  curlRequest,
+  parseRequest,
+  parseRequestText,
+  parseResponse,
+  parseResponseText,
+  responseText,
+  webResponse,
+} from './http';
 
 describe('parseRequest memo', () => {
   it('answers as the parse of the text, first time and again', () => {
@@ -49,6 +57,42 @@ describe('httpDate memo', () => {
     fc.assert(
       fc.property(fc.array(ms, { maxLength: 30 }), (times) => {
         for (const t of times) expect(httpDate(t)).toBe(httpDateText(t));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('parseResponse memo', () => {
+  it('answers as the parse of the text, first time and again', () => {
+    const req = parseRequestText(curlRequest('10.96.0.1', 80, '/'))!;
+    const response = fc
+      .tuple(
+        fc.constantFrom('web-1', 'web-2'),
+        fc.integer({ min: 32768, max: 60999 }),
+        fc.integer({ min: 1_773_302_400_000, max: 1_773_302_404_000 }),
+        fc.constantFrom('/', '/nope', '/hostname'),
+      )
+      .map(([name, port, ms, path]) =>
+        responseText(
+          webResponse(
+            { ...req, path },
+            { name, local: '10.244.0.2:8080', peer: `10.244.0.7:${port}` },
+            ms,
+          ),
+        ),
+      );
+    const other = fc.oneof(
+      fc.string(),
+      fc.constantFrom('HTTP/1.1 200\r\n\r\n', 'HTTP/2 200 OK\r\n\r\nx', 'no head', ''),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(response, other), { maxLength: 20 }), (texts) => {
+        for (const text of texts) {
+          const fresh = parseResponseText(text);
+          expect(parseResponse(text)).toEqual(fresh);
+          expect(parseResponse(text)).toEqual(fresh);
+        }
       }),
       { numRuns: 300 },
     );

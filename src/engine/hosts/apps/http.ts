@@ -140,17 +140,51 @@ export function responseText(r: HttpResponse): string {
   return `${text}\r\n${r.body}`;
 }
 
+/**
+ * A response's status line and headers, then its body. The head is parsed once per text
+ * (bounded memo, frozen answers): a load run's servers send the same few heads (the Date
+ * changes once a second) before bodies that differ.
+ */
 export function parseResponse(text: string): HttpResponse | undefined {
   const i = text.indexOf('\r\n\r\n');
   if (i < 0) return undefined;
-  const lines = text.slice(0, i).split('\r\n');
+  const headText = text.slice(0, i);
+  let head = parsedHeads.get(headText);
+  if (head === undefined) {
+    if (parsedHeads.size >= PARSED_HEADS) parsedHeads.clear();
+    parsedHeads.set(headText, (head = parseHead(headText) ?? null));
+  }
+  if (head === null) return undefined;
+  return {
+    version: head.version,
+    status: head.status,
+    reason: head.reason,
+    headers: head.headers,
+    body: text.slice(i + 4),
+  };
+}
+
+type ResponseHead = Omit<HttpResponse, 'body'>;
+
+const PARSED_HEADS = 1024;
+const parsedHeads = new Map<string, ResponseHead | null>();
+
+function parseHead(headText: string): ResponseHead | undefined {
+  const lines = headText.split('\r\n');
   const m = /^(HTTP\/1\.[01]) (\d{3}) ?(.*)$/.exec(lines[0] ?? '');
   if (m === null) return undefined;
-  return {
+  return Object.freeze({
     version: m[1] ?? 'HTTP/1.1',
     status: Number(m[2]),
     reason: m[3] ?? '',
-    headers: lines.slice(1),
-    body: text.slice(i + 4),
-  };
+    headers: Object.freeze(lines.slice(1)),
+  });
+}
+
+/** parseResponse without the memo (for the tests). */
+export function parseResponseText(text: string): HttpResponse | undefined {
+  const i = text.indexOf('\r\n\r\n');
+  if (i < 0) return undefined;
+  const head = parseHead(text.slice(0, i));
+  return head === undefined ? undefined : { ...head, body: text.slice(i + 4) };
 }
