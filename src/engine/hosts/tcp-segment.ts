@@ -104,8 +104,13 @@ function packet(
     p.payload = len;
     p.data = data;
   }
+  // The socket's TTL (net.ipv4.ip_default_ttl), last: the field the datapath would otherwise add
+  // to every segment it is given (a copy of the header each time), in the place it adds it.
+  p.ttl = DEFAULT_SOCKET_TTL;
   return p;
 }
+
+const DEFAULT_SOCKET_TTL = 64;
 
 /** SYN (active open) or SYN-ACK (passive), from the socket's ISS. */
 export function synSegment(sock: TcpSocket, now: number): HostPacket {
