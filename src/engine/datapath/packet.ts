@@ -167,23 +167,26 @@ const ctFlags = new Map<string, TcpFlags>();
 /** The packet as nf_conntrack_in() reads it. */
 export function ctPacketOf(skb: Skb): CtPacket {
   const h = skb.header;
-  // Field by field (every packet at every conntrack and NAT hook), in the order conditional
-  // spreads would give, without their temporary objects.
-  const p = { src: h.src, dst: h.dst, proto: h.proto } as Mutable<CtPacket>;
-  if (h.sport !== undefined) p.sport = h.sport;
-  if (h.dport !== undefined) p.dport = h.dport;
-  if (h.proto === 'tcp') p.tcpFlags = ctTcpFlags(h.tcpFlags);
-  if (h.payload !== undefined) p.payloadBytes = h.payload;
-  if (skb.retransmission) p.retransmission = true;
-  if (h.icmp !== undefined) {
-    p.icmpType = h.icmp.type;
-    p.icmpCode = h.icmp.code;
-    if (h.icmp.id !== undefined) p.icmpId = h.icmp.id;
-  }
-  const inner = innerOf(h);
-  if (inner !== undefined) p.icmpInner = inner;
-  p.lengthBytes = h.length;
-  return p;
+  const icmp = h.icmp;
+  // One literal with every field, absent ones undefined (conntrack reads them as absent): every
+  // packet at every conntrack and NAT hook gets the same shape, so the tracker's reads of it
+  // (and the tuple lookup, which reads a TCP/UDP packet as its tuple) stay monomorphic.
+  const p: { -readonly [K in keyof CtPacket]-?: CtPacket[K] | undefined } = {
+    src: h.src,
+    dst: h.dst,
+    proto: h.proto,
+    sport: h.sport,
+    dport: h.dport,
+    tcpFlags: h.proto === 'tcp' ? ctTcpFlags(h.tcpFlags) : undefined,
+    payloadBytes: h.payload,
+    retransmission: skb.retransmission === true ? true : undefined,
+    icmpType: icmp?.type,
+    icmpCode: icmp?.code,
+    icmpId: icmp?.id,
+    icmpInner: innerOf(h),
+    lengthBytes: h.length,
+  };
+  return p as CtPacket;
 }
 
 /** Where a hook sees the packet: input/output device and, for bridged frames, the ports. */
