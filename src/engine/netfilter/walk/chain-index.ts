@@ -4,11 +4,11 @@
  * The cache needs no invalidation: a hit is verified against the live array (chain names are
  * unique in a table), and a miss rebuilds the index.
  *
- * A jump's target is also remembered per target object (jumpTarget): a packet's walk takes a
- * few jumps per table, and finding the chain from the target object costs less than hashing
- * its name in an index of thousands. Rules with the same text may share their target object
- * across tables (the parse cache), so each target keeps a few (chains array, position) pairs;
- * a pair is used only when that position of the live array still holds a chain of that name.
+ * A jump's target is also remembered per chains array and target object (jumpTarget): a
+ * packet's walk takes a few jumps per table, and finding the chain from the target object costs
+ * less than hashing its name in an index of thousands. Rules with the same text may share their
+ * target object across tables (the parse cache): the memo is per chains array, and a position
+ * is used only when the live array still holds a chain of that name there.
  */
 import type { Chain, Table } from '../types';
 
@@ -49,33 +49,24 @@ export function chainByName(table: Table, name: string): Chain | undefined {
   return i === undefined ? undefined : chains[i];
 }
 
-/** (chains array, position) pairs per jump target: at most PAIRS tables' answers. */
-const jumps = new WeakMap<object, (readonly Chain[] | number)[]>();
-const PAIRS = 4;
+/**
+ * Per chains array, the position of each jump target's chain. Weak at both levels: a table's
+ * replaced chains array, and the rules of its past, are not kept alive by this memo.
+ */
+const jumps = new WeakMap<readonly Chain[], WeakMap<object, number>>();
 
-/** chainByName(table, target.chain), remembered per target object. */
+/** chainByName(table, target.chain), remembered per chains array and target object. */
 export function jumpTarget(table: Table, target: { readonly chain: string }): Chain | undefined {
   const chains = table.chains;
-  let pairs = jumps.get(target);
-  if (pairs !== undefined) {
-    for (let k = 0; k < pairs.length; k += 2) {
-      if (pairs[k] !== chains) continue;
-      const c = chains[pairs[k + 1] as number];
-      if (c !== undefined && c.name === target.chain) return c;
-      break;
-    }
-  } else jumps.set(target, (pairs = []));
-  const c = chainByName(table, target.chain);
-  if (c === undefined) return undefined;
-  const i = cache.get(chains)!.get(target.chain)!;
-  // The newest pair first; the oldest goes when there are PAIRS already.
-  for (let k = 0; k < pairs.length; k += 2) {
-    if (pairs[k] === chains) {
-      pairs.splice(k, 2);
-      break;
-    }
+  let byTarget = jumps.get(chains);
+  if (byTarget === undefined) jumps.set(chains, (byTarget = new WeakMap()));
+  const i = byTarget.get(target);
+  if (i !== undefined) {
+    // The live array may have changed in place: the position must still hold that name.
+    const c = chains[i];
+    if (c !== undefined && c.name === target.chain) return c;
   }
-  pairs.unshift(chains, i);
-  if (pairs.length > PAIRS * 2) pairs.length = PAIRS * 2;
+  const c = chainByName(table, target.chain);
+  if (c !== undefined) byTarget.set(target, cache.get(chains)!.get(target.chain)!);
   return c;
 }
