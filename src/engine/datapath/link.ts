@@ -96,27 +96,30 @@ export function bridgeNeighbour(ctx: Ctx, node: string, ip: string): BridgeDst |
   return bp === undefined ? undefined : { kind: 'port', port: bp.port };
 }
 
+/** The next hop never answered ARP: the frame is lost. */
+function neighbourLost(ctx: Ctx, from: HostRef, skb: Skb, oif: string, nexthop: string): Outcome {
+  return dropped(
+    ctx,
+    from,
+    skb,
+    oif,
+    'neighbour',
+    why('datapath.drop.neighbour', { ip: nexthop, iface: oif }),
+    'LOST',
+  );
+}
+
 /** dev_queue_xmit() of `skb` on `oif` of `from`, towards the neighbour owning `nexthop`. */
 export function transmit(ctx: Ctx, from: HostRef, oif: string, skb: Skb, nexthop: string): Outcome {
   if (++ctx.hops > MAX_HOPS) return dropped(ctx, from, skb, oif, 'loop', why('datapath.drop.loop'));
   const cluster = ctx.world.cluster;
-  const arpFailed = (): Outcome =>
-    dropped(
-      ctx,
-      from,
-      skb,
-      oif,
-      'neighbour',
-      why('datapath.drop.neighbour', { ip: nexthop, iface: oif }),
-      'LOST',
-    );
 
   if (from.kind === 'pod') {
     const bp = portOfPod(cluster, from);
-    if (bp === undefined || oif !== 'eth0') return arpFailed();
+    if (bp === undefined || oif !== 'eth0') return neighbourLost(ctx, from, skb, oif, nexthop);
     const node = bp.pod.nodeName;
     const dst = bridgeNeighbour(ctx, node, nexthop);
-    if (dst === undefined) return arpFailed();
+    if (dst === undefined) return neighbourLost(ctx, from, skb, oif, nexthop);
     leaveNamespace(skb);
     const nodeRef: HostRef = { kind: 'node', name: node };
     // br_handle_frame_finish() → br_fdb_update(): cni0 learns the pod's MAC on its port.
@@ -144,7 +147,7 @@ export function transmit(ctx: Ctx, from: HostRef, oif: string, skb: Skb, nexthop
     const peer = self === undefined ? undefined : lanHostByIp(cluster, self, nexthop);
     if (peer === undefined) {
       const external = net?.routes.some((r) => r.dst === 'default' && r.via === nexthop) === true;
-      if (!external) return arpFailed();
+      if (!external) return neighbourLost(ctx, from, skb, oif, nexthop);
       return dropped(
         ctx,
         from,
@@ -160,5 +163,5 @@ export function transmit(ctx: Ctx, from: HostRef, oif: string, skb: Skb, nexthop
     if (peer.kind === 'node') return ctx.stack.nodeReceive(ctx, peer.name, 'eth0', skb, false);
     return ctx.stack.hostReceive(ctx, peer, 'eth0', skb);
   }
-  return arpFailed();
+  return neighbourLost(ctx, from, skb, oif, nexthop);
 }

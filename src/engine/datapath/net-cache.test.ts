@@ -1,16 +1,28 @@
 /**
  * What net.ts remembers or computes without strings answers as the plain lookup would:
- * fibLookup per network (for any destination, on every host of the lab, asked once or again),
- * the LAN neighbour found by comparing /24s as integers, the bridge ports kept per pod.
+ * fibLookup and martianSource per network (for any address, on every host of the lab, asked
+ * once or again), the LAN neighbour found by comparing /24s as integers, the bridge ports kept
+ * per pod, the pods found by name, address and port through the per-Cluster index.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostVethName, lanOf, type HostRef } from '../routing';
-import { fibLookup, fibLookupUncached, hostNet, lanHostByIp, podByIp, podByPort } from './net';
+import {
+  effectiveHost,
+  fibLookup,
+  fibLookupUncached,
+  hostNet,
+  lanHostByIp,
+  martianSource,
+  martianSourceUncached,
+  podByIp,
+  podByPort,
+  portOfPod,
+} from './net';
 import { labWorld } from './test-fixtures';
 
 describe('fibLookup cache', () => {
-  it('answers as the uncached lookup, first time and again', () => {
+  it('answers as the uncached lookup (and martianSource as its own), first time and again', () => {
     const world = labWorld();
     const hosts: HostRef[] = [
       { kind: 'node', name: 'node-1' },
@@ -36,6 +48,9 @@ describe('fibLookup cache', () => {
         const fresh = fibLookupUncached(net, dst);
         expect(fibLookup(net, dst)).toEqual(fresh);
         expect(fibLookup(net, dst)).toEqual(fresh);
+        const martian = martianSourceUncached(net, dst);
+        expect(martianSource(net, dst)).toBe(martian);
+        expect(martianSource(net, dst)).toBe(martian);
       }),
       { numRuns: 500 },
     );
@@ -79,5 +94,63 @@ describe('fibLookup cache', () => {
         expect(podByPort(cluster, node.meta.name, want.port)).toEqual(want);
         expect(podByPort(cluster, node.meta.name, want.port)).toEqual(want);
       }
+  });
+
+  it('pods by name, address and port: as the scans of the pod list find them', () => {
+    const world = labWorld();
+    const cluster = world.cluster;
+    const pods = cluster.pods;
+    const hasVeth = (p: (typeof pods)[number], node: string) =>
+      p.nodeName === node && !p.hostNetwork && p.podIP !== '';
+    const nodes = [...cluster.nodes.map((n) => n.meta.name), 'node-9'];
+    const ips = [...pods.map((p) => p.podIP), '10.244.0.250', ''];
+    const portNames = [...pods.map((p) => hostVethName(p)), 'veth0000'];
+    const names = [
+      ...pods.map((p) => [p.meta.namespace, p.meta.name] as const),
+      ['x', 'y'] as const,
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...nodes),
+        fc.constantFrom(...ips),
+        fc.constantFrom(...portNames),
+        fc.constantFrom(...names),
+        (node, ip, port, [namespace, name]) => {
+          const byIp = pods.find((p) => hasVeth(p, node) && p.podIP === ip);
+          expect(podByIp(cluster, node, ip)?.pod).toBe(byIp);
+          const byPort = pods.find((p) => hasVeth(p, node) && hostVethName(p) === port);
+          expect(podByPort(cluster, node, port)?.pod).toBe(byPort);
+          const named = pods.find((p) => p.meta.namespace === namespace && p.meta.name === name);
+          const ref: HostRef = { kind: 'pod', namespace, name };
+          const wantPort =
+            named !== undefined && !named.hostNetwork && named.podIP !== '' ? named : undefined;
+          expect(portOfPod(cluster, ref)?.pod).toBe(wantPort);
+          const wantHost =
+            named === undefined
+              ? undefined
+              : named.hostNetwork
+                ? { kind: 'node', name: named.nodeName }
+                : ref;
+          expect(effectiveHost(cluster, ref)).toEqual(wantHost);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a pod ref asked again, of a Cluster without that pod or with it moved, is found anew', () => {
+    const cluster = labWorld().cluster;
+    const pod = cluster.pods.find((p) => !p.hostNetwork && p.podIP !== '')!;
+    const ref: HostRef = { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name };
+    expect(portOfPod(cluster, ref)?.pod).toBe(pod);
+    const without = { ...cluster, pods: cluster.pods.filter((p) => p !== pod) };
+    expect(portOfPod(without, ref)).toBeUndefined();
+    expect(effectiveHost(without, ref)).toBeUndefined();
+    const hostNetwork = { ...pod, hostNetwork: true };
+    const moved = { ...cluster, pods: cluster.pods.map((p) => (p === pod ? hostNetwork : p)) };
+    expect(portOfPod(moved, ref)).toBeUndefined();
+    expect(effectiveHost(moved, ref)).toEqual({ kind: 'node', name: pod.nodeName });
+    expect(portOfPod(cluster, ref)?.pod).toBe(pod);
+    expect(effectiveHost(cluster, ref)).toBe(ref);
   });
 });

@@ -223,9 +223,47 @@ function portOf(pod: Pod): BridgePort {
 const hasVeth = (p: Pod, node: string): boolean =>
   p.nodeName === node && !p.hostNetwork && p.podIP !== '';
 
+/**
+ * The cluster's pods found by name, by address and by bridge port (per Cluster object: a
+ * Cluster is final data, a scale or delete makes a new one). Every frame asks; a scan of the
+ * pod list per frame cost more than the rest of the bridge. Each map keeps the first pod the
+ * list order gives, as the scans it replaces did (net-cache.test.ts).
+ */
+interface PodIndex {
+  /** namespace → name → pod. */
+  readonly byName: Map<string, Map<string, Pod>>;
+  /** node → pod IP → the pod with a veth there. */
+  readonly byIp: Map<string, Map<string, Pod>>;
+  /** node → host-side veth name → the pod with a veth there. */
+  readonly byPort: Map<string, Map<string, Pod>>;
+}
+
+const podIndexes = new WeakMap<Cluster, PodIndex>();
+
+function firstIn<K, V>(outer: Map<string, Map<K, V>>, a: string, b: K, value: V): void {
+  let inner = outer.get(a);
+  if (inner === undefined) outer.set(a, (inner = new Map()));
+  if (!inner.has(b)) inner.set(b, value);
+}
+
+function podIndex(cluster: Cluster): PodIndex {
+  let idx = podIndexes.get(cluster);
+  if (idx === undefined) {
+    idx = { byName: new Map(), byIp: new Map(), byPort: new Map() };
+    for (const p of cluster.pods) {
+      firstIn(idx.byName, p.meta.namespace, p.meta.name, p);
+      if (p.hostNetwork || p.podIP === '') continue;
+      firstIn(idx.byIp, p.nodeName, p.podIP, p);
+      firstIn(idx.byPort, p.nodeName, portOf(p).port, p);
+    }
+    podIndexes.set(cluster, idx);
+  }
+  return idx;
+}
+
 /** The pod that answers ARP for `ip` on `node`'s bridge. */
 export function podByIp(cluster: Cluster, node: string, ip: string): BridgePort | undefined {
-  const pod = cluster.pods.find((p) => hasVeth(p, node) && p.podIP === ip);
+  const pod = podIndex(cluster).byIp.get(node)?.get(ip);
   return pod === undefined ? undefined : portOf(pod);
 }
 
@@ -241,21 +279,31 @@ export function bridgePorts(cluster: Cluster, node: string): BridgePort[] {
 
 /** The pod a host-side veth leads to. */
 export function podByPort(cluster: Cluster, node: string, port: string): BridgePort | undefined {
-  const pod = cluster.pods.find((p) => hasVeth(p, node) && portOf(p).port === port);
+  const pod = podIndex(cluster).byPort.get(node)?.get(port);
   return pod === undefined ? undefined : portOf(pod);
 }
 
-/** The pod called namespace/name (a loop, not find(): no closure per packet). */
-function findPod(cluster: Cluster, namespace: string, name: string): Pod | undefined {
-  for (const p of cluster.pods)
-    if (p.meta.namespace === namespace && p.meta.name === name) return p;
-  return undefined;
+/**
+ * The pod a pod ref names, remembered per ref object (refs are read-only, and the datapath's
+ * are kept ones: every packet a pod sends asks twice) for the Cluster it was found in.
+ */
+function findPod(cluster: Cluster, ref: HostRef & { kind: 'pod' }): Pod | undefined {
+  const known = podsByRef.get(ref);
+  if (known !== undefined && known.cluster === cluster) return known.pod;
+  const pod = podIndex(cluster).byName.get(ref.namespace)?.get(ref.name);
+  podsByRef.set(ref, { cluster, pod });
+  return pod;
 }
+
+const podsByRef = new WeakMap<
+  HostRef,
+  { readonly cluster: Cluster; readonly pod: Pod | undefined }
+>();
 
 /** The pod's node and bridge port, for a pod with its own network namespace. */
 export function portOfPod(cluster: Cluster, ref: HostRef): BridgePort | undefined {
   if (ref.kind !== 'pod') return undefined;
-  const pod = findPod(cluster, ref.namespace, ref.name);
+  const pod = findPod(cluster, ref);
   return pod !== undefined && !pod.hostNetwork && pod.podIP !== '' ? portOf(pod) : undefined;
 }
 
@@ -272,13 +320,28 @@ export function lanHostByIp(cluster: Cluster, from: string, ip: string): HostRef
 /** A hostNetwork pod is its node, as far as packets go. */
 export function effectiveHost(cluster: Cluster, ref: HostRef): HostRef | undefined {
   if (ref.kind !== 'pod') return ref;
-  const pod = findPod(cluster, ref.namespace, ref.name);
+  const pod = findPod(cluster, ref);
   if (pod === undefined) return undefined;
   return pod.hostNetwork ? { kind: 'node', name: pod.nodeName } : ref;
 }
 
+/** Answers per network (final data): a host's packets come from few sources. */
+const martianCache = new WeakMap<HostNetwork, Map<string, string | null>>();
+
 /** Source addresses ip_route_input() refuses (fib_validate_source / martian source). */
 export function martianSource(net: HostNetwork, src: string): string | undefined {
+  let bySrc = martianCache.get(net);
+  if (bySrc === undefined) martianCache.set(net, (bySrc = new Map()));
+  let hit = bySrc.get(src);
+  if (hit === undefined) {
+    if (bySrc.size >= FIB_CACHE_SIZE) bySrc.clear();
+    bySrc.set(src, (hit = martianSourceUncached(net, src) ?? null));
+  }
+  return hit ?? undefined;
+}
+
+/** martianSource computed afresh. */
+export function martianSourceUncached(net: HostNetwork, src: string): string | undefined {
   const v = ipToInt(src);
   if (v === 0 || v >>> 28 === 0xe || v === 0xffffffff) return 'invalid source address';
   if (isLoopback(src)) return 'loopback source address from outside';

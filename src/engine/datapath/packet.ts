@@ -167,23 +167,26 @@ const ctFlags = new Map<string, TcpFlags>();
 /** The packet as nf_conntrack_in() reads it. */
 export function ctPacketOf(skb: Skb): CtPacket {
   const h = skb.header;
-  // Field by field (every packet at every conntrack and NAT hook), in the order conditional
-  // spreads would give, without their temporary objects.
-  const p = { src: h.src, dst: h.dst, proto: h.proto } as Mutable<CtPacket>;
-  if (h.sport !== undefined) p.sport = h.sport;
-  if (h.dport !== undefined) p.dport = h.dport;
-  if (h.proto === 'tcp') p.tcpFlags = ctTcpFlags(h.tcpFlags);
-  if (h.payload !== undefined) p.payloadBytes = h.payload;
-  if (skb.retransmission) p.retransmission = true;
-  if (h.icmp !== undefined) {
-    p.icmpType = h.icmp.type;
-    p.icmpCode = h.icmp.code;
-    if (h.icmp.id !== undefined) p.icmpId = h.icmp.id;
-  }
-  const inner = innerOf(h);
-  if (inner !== undefined) p.icmpInner = inner;
-  p.lengthBytes = h.length;
-  return p;
+  const icmp = h.icmp;
+  // One literal with every field, absent ones undefined (conntrack reads them as absent): every
+  // packet at every conntrack and NAT hook gets the same shape, so the tracker's reads of it
+  // (and the tuple lookup, which reads a TCP/UDP packet as its tuple) stay monomorphic.
+  const p: { -readonly [K in keyof CtPacket]-?: CtPacket[K] | undefined } = {
+    src: h.src,
+    dst: h.dst,
+    proto: h.proto,
+    sport: h.sport,
+    dport: h.dport,
+    tcpFlags: h.proto === 'tcp' ? ctTcpFlags(h.tcpFlags) : undefined,
+    payloadBytes: h.payload,
+    retransmission: skb.retransmission === true ? true : undefined,
+    icmpType: icmp?.type,
+    icmpCode: icmp?.code,
+    icmpId: icmp?.id,
+    icmpInner: innerOf(h),
+    lengthBytes: h.length,
+  };
+  return p as CtPacket;
 }
 
 /** Where a hook sees the packet: input/output device and, for bridged frames, the ports. */
@@ -197,33 +200,41 @@ export interface HookDevices {
 /** The packet as a netfilter table sees it at a hook. */
 export function walkPacketOf(skb: Skb, devs: HookDevices): Packet {
   const h = skb.header;
-  // Built field by field (every packet at every hook): the same fields, in the same order, as
-  // conditional spreads would give, without their temporary objects.
-  const p = { src: h.src, dst: h.dst, protocol: h.proto } as Mutable<Packet>;
-  if (h.sport !== undefined) p.sport = h.sport;
-  if (h.dport !== undefined) p.dport = h.dport;
-  if (h.proto === 'tcp') p.tcpFlags = parseTcpFlags(h.tcpFlags);
-  if (h.icmp !== undefined) {
-    p.icmpType = h.icmp.type;
-    p.icmpCode = h.icmp.code;
-  }
-  p.length = h.length;
-  p.ttl = h.ttl ?? DEFAULT_TTL;
-  p.mark = h.mark;
-  if (devs.inIface !== undefined) p.inIface = devs.inIface;
-  if (devs.outIface !== undefined) p.outIface = devs.outIface;
-  if (devs.physIn !== undefined) p.physIn = devs.physIn;
-  if (devs.physOut !== undefined) p.physOut = devs.physOut;
-  if (skb.localOrigin) p.localOrigin = true;
-  return p;
+  const icmp = h.icmp;
+  // One literal with every field, absent ones undefined (the walk reads them as absent): every
+  // packet at every hook with rules gets the same shape, so the walk's reads of it stay
+  // monomorphic, and no field is added one transition at a time.
+  const p: { -readonly [K in keyof Packet]-?: Packet[K] | undefined } = {
+    src: h.src,
+    dst: h.dst,
+    protocol: h.proto,
+    sport: h.sport,
+    dport: h.dport,
+    tcpFlags: h.proto === 'tcp' ? parseTcpFlags(h.tcpFlags) : undefined,
+    icmpType: icmp?.type,
+    icmpCode: icmp?.code,
+    length: h.length,
+    ttl: h.ttl ?? DEFAULT_TTL,
+    fragOffset: undefined,
+    mark: h.mark,
+    inIface: devs.inIface,
+    outIface: devs.outIface,
+    physIn: devs.physIn,
+    physOut: devs.physOut,
+    localOrigin: skb.localOrigin === true ? true : undefined,
+  };
+  return p as Packet;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** The view of a packet without a conntrack (read-only, so one serves every packet). */
+const NO_CONNTRACK: ConntrackInfo = Object.freeze({ state: 'INVALID' });
+
 /** nf_ct_get() as the walk's matches read it (ctstate, direction, NAT status bits, ct mark). */
 export function walkConntrackOf(skb: Skb): ConntrackInfo {
   const ct = skb.ct;
-  if (ct === undefined) return { state: 'INVALID' };
+  if (ct === undefined) return NO_CONNTRACK;
   const s = ct.entry.status;
   return {
     state: ct.state,

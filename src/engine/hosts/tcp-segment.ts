@@ -85,7 +85,7 @@ function packet(
 ): HostPacket {
   const remote = sock.remote ?? { addr: '0.0.0.0', port: 0 };
   const len = data === undefined ? 0 : payloadBytes(data, 'tcp');
-  return {
+  const p: { -readonly [K in keyof HostPacket]: HostPacket[K] } = {
     src: sock.local.addr,
     dst: remote.addr,
     proto: 'tcp',
@@ -98,9 +98,19 @@ function packet(
     ack: f.ack,
     win: f.win,
     tcpOptions: f.options,
-    ...(data === undefined ? {} : { payload: len, data }),
   };
+  // Set, not spread (every segment): the same fields in the same order.
+  if (data !== undefined) {
+    p.payload = len;
+    p.data = data;
+  }
+  // The socket's TTL (net.ipv4.ip_default_ttl), last: the field the datapath would otherwise add
+  // to every segment it is given (a copy of the header each time), in the place it adds it.
+  p.ttl = DEFAULT_SOCKET_TTL;
+  return p;
 }
+
+const DEFAULT_SOCKET_TTL = 64;
 
 /** SYN (active open) or SYN-ACK (passive), from the socket's ISS. */
 export function synSegment(sock: TcpSocket, now: number): HostPacket {

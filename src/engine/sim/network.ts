@@ -84,10 +84,11 @@ function hostCtx(world: World): HostCtx {
 /** Carries emitted packets until the network is quiet (each delivery may answer). */
 function carry(world: World, net: NetworkState, step: HostStep): void {
   net.tap?.(step.events);
-  const queue = [...step.emit];
+  const queue = step.emit.slice();
+  let head = 0;
   // A bound against a packet storm bug; real exchanges here take a handful of packets.
-  for (let budget = 10_000; queue.length > 0 && budget > 0; budget--) {
-    const emitted = queue.shift()!;
+  for (let budget = 10_000; head < queue.length && budget > 0; budget--) {
+    const emitted = queue[head++]!;
     const from = hostRefOf(world.cluster, emitted.host);
     const sent = sendPacket(world, from, emitted.packet, {
       firstSeq: net.nextSeq,

@@ -43,7 +43,24 @@ export interface ParsedRequest {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/**
+ * The request's method, path, version and headers. Remembered per text (bounded): a load run's
+ * clients send the same few requests thousands of times, and the answer is frozen data.
+ */
 export function parseRequest(text: string): ParsedRequest | undefined {
+  let r = parsedRequests.get(text);
+  if (r === undefined) {
+    if (parsedRequests.size >= PARSED_REQUESTS) parsedRequests.clear();
+    parsedRequests.set(text, (r = parseRequestText(text) ?? null));
+  }
+  return r ?? undefined;
+}
+
+const PARSED_REQUESTS = 4096;
+const parsedRequests = new Map<string, ParsedRequest | null>();
+
+/** parseRequest without the memo. */
+export function parseRequestText(text: string): ParsedRequest | undefined {
   const [head] = text.split('\r\n\r\n');
   const lines = (head ?? '').split('\r\n');
   const m = /^([A-Z]+) (\S+) (HTTP\/1\.[01])$/.exec(lines[0] ?? '');
@@ -53,7 +70,12 @@ export function parseRequest(text: string): ParsedRequest | undefined {
     const i = l.indexOf(':');
     if (i > 0) headers[l.slice(0, i).toLowerCase()] = l.slice(i + 1).trim();
   }
-  return { method: m[1] ?? 'GET', path: m[2] ?? '/', version: m[3] ?? 'HTTP/1.1', headers };
+  return Object.freeze({
+    method: m[1] ?? 'GET',
+    path: m[2] ?? '/',
+    version: m[3] ?? 'HTTP/1.1',
+    headers: Object.freeze(headers),
+  });
 }
 
 /** The web server's answer to a request (Go's header order: Date, Content-Length, Content-Type). */
@@ -62,7 +84,8 @@ export function webResponse(
   who: { readonly name: string; readonly local: string; readonly peer: string },
   unixMs: number,
 ): HttpResponse {
-  const path = req.path.split('?')[0];
+  const q = req.path.indexOf('?');
+  const path = q < 0 ? req.path : req.path.slice(0, q);
   const date = `Date: ${httpDate(unixMs)}`;
   const body =
     path === '/'
@@ -111,20 +134,57 @@ export function tlsPlainHttpResponse(): HttpResponse {
 }
 
 export function responseText(r: HttpResponse): string {
-  return `${r.version} ${r.status} ${r.reason}\r\n${r.headers.map((h) => `${h}\r\n`).join('')}\r\n${r.body}`;
+  // Concatenated in a loop (every response): no array of lines to join.
+  let text = `${r.version} ${r.status} ${r.reason}\r\n`;
+  for (const h of r.headers) text += `${h}\r\n`;
+  return `${text}\r\n${r.body}`;
 }
 
+/**
+ * A response's status line and headers, then its body. The head is parsed once per text
+ * (bounded memo, frozen answers): a load run's servers send the same few heads (the Date
+ * changes once a second) before bodies that differ.
+ */
 export function parseResponse(text: string): HttpResponse | undefined {
   const i = text.indexOf('\r\n\r\n');
   if (i < 0) return undefined;
-  const lines = text.slice(0, i).split('\r\n');
+  const headText = text.slice(0, i);
+  let head = parsedHeads.get(headText);
+  if (head === undefined) {
+    if (parsedHeads.size >= PARSED_HEADS) parsedHeads.clear();
+    parsedHeads.set(headText, (head = parseHead(headText) ?? null));
+  }
+  if (head === null) return undefined;
+  return {
+    version: head.version,
+    status: head.status,
+    reason: head.reason,
+    headers: head.headers,
+    body: text.slice(i + 4),
+  };
+}
+
+type ResponseHead = Omit<HttpResponse, 'body'>;
+
+const PARSED_HEADS = 1024;
+const parsedHeads = new Map<string, ResponseHead | null>();
+
+function parseHead(headText: string): ResponseHead | undefined {
+  const lines = headText.split('\r\n');
   const m = /^(HTTP\/1\.[01]) (\d{3}) ?(.*)$/.exec(lines[0] ?? '');
   if (m === null) return undefined;
-  return {
+  return Object.freeze({
     version: m[1] ?? 'HTTP/1.1',
     status: Number(m[2]),
     reason: m[3] ?? '',
-    headers: lines.slice(1),
-    body: text.slice(i + 4),
-  };
+    headers: Object.freeze(lines.slice(1)),
+  });
+}
+
+/** parseResponse without the memo (for the tests). */
+export function parseResponseText(text: string): HttpResponse | undefined {
+  const i = text.indexOf('\r\n\r\n');
+  if (i < 0) return undefined;
+  const head = parseHead(text.slice(0, i));
+  return head === undefined ? undefined : { ...head, body: text.slice(i + 4) };
 }

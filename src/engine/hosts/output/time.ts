@@ -16,6 +16,20 @@ export function unixMs(epochSeconds: number, labMs: number): number {
 
 /** RFC 7231 IMF-fixdate, as Go's net/http writes `Date:` (`Mon, 02 Dec 2024 14:22:00 GMT`). */
 export function httpDate(ms: number): string {
+  // The text changes once a second, and a server answers many requests within one.
+  const second = Math.floor(ms / 1000);
+  if (second !== lastHttpSecond) {
+    lastHttpSecond = second;
+    lastHttpDate = httpDateText(ms);
+  }
+  return lastHttpDate;
+}
+
+let lastHttpSecond = Number.NaN;
+let lastHttpDate = '';
+
+/** httpDate without the memo. */
+export function httpDateText(ms: number): string {
   const p = civilFromUnixMs(ms);
   return `${DAYS[p.weekday]}, ${pad(p.day)} ${MONTHS[p.month - 1]} ${p.year} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)} GMT`;
 }

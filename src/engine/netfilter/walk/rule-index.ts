@@ -15,7 +15,7 @@ import type { Rule } from '../types';
 import { ipValue } from './match-ip';
 
 /** Chains shorter than this are walked rule by rule (the index would not pay for itself). */
-const MIN_RULES = 32;
+export const MIN_RULES = 32;
 /** Candidate lists kept per chain (one per destination seen); cleared when exceeded. */
 const MAX_DESTINATIONS = 4096;
 

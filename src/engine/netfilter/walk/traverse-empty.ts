@@ -2,8 +2,7 @@
  * A table whose hook has no rule to evaluate: its built-in chain's policy decides (counting
  * the packet), or, with no table or chain for the hook, the packet is accepted untouched.
  */
-import { isBuiltinChain } from '../tables';
-import type { NetfilterState, TableName } from '../types';
+import type { NetfilterState, Table, TableName } from '../types';
 import { builtinChain } from './chain-index';
 import type { Hook, Packet, TraceStep, TraverseOptions, TraverseResult } from './types';
 
@@ -32,6 +31,50 @@ export interface EmptyWalk {
   readonly steps: readonly TraceStep[];
 }
 
+/**
+ * `state.tables[table]` and whether `hook` has a base chain in it (isBuiltinChain), by named
+ * reads: every packet asks at every hook for every table, and a read keyed by a variable name
+ * costs a generic lookup each time.
+ */
+function tableOf(state: NetfilterState, table: TableName): Table | undefined {
+  const tables = state.tables;
+  switch (table) {
+    case 'raw':
+      return tables.raw;
+    case 'mangle':
+      return tables.mangle;
+    case 'nat':
+      return tables.nat;
+    case 'filter':
+      return tables.filter;
+    case 'security':
+      return tables.security;
+  }
+}
+
+/** BUILTIN_CHAINS[table] includes `hook` (tables.ts). */
+function hasBase(table: TableName, hook: Hook): boolean {
+  switch (table) {
+    case 'raw':
+      return hook === 'PREROUTING' || hook === 'OUTPUT';
+    case 'mangle':
+      return (
+        hook === 'PREROUTING' ||
+        hook === 'INPUT' ||
+        hook === 'FORWARD' ||
+        hook === 'OUTPUT' ||
+        hook === 'POSTROUTING'
+      );
+    case 'filter':
+    case 'security':
+      return hook === 'INPUT' || hook === 'FORWARD' || hook === 'OUTPUT';
+    case 'nat':
+      return (
+        hook === 'PREROUTING' || hook === 'INPUT' || hook === 'OUTPUT' || hook === 'POSTROUTING'
+      );
+  }
+}
+
 const NO_STEPS: readonly TraceStep[] = Object.freeze([]);
 const ACCEPTED: EmptyWalk = Object.freeze({ verdict: 'ACCEPT', steps: NO_STEPS });
 const DROPPED: EmptyWalk = Object.freeze({ verdict: 'DROP', steps: NO_STEPS });
@@ -48,8 +91,8 @@ export function emptyWalk(
   mark: number,
   opts: TraverseOptions = {},
 ): EmptyWalk | undefined {
-  const t = state.tables[table];
-  const base = t !== undefined && isBuiltinChain(table, hook) ? builtinChain(t, hook) : undefined;
+  const t = tableOf(state, table);
+  const base = t !== undefined && hasBase(table, hook) ? builtinChain(t, hook) : undefined;
   if (t === undefined || base === undefined) return ACCEPTED;
   if (base.rules.length > 0) return undefined;
   const verdict = base.policy ?? 'ACCEPT';
@@ -71,3 +114,6 @@ export function emptyWalk(
   };
   return { verdict, steps: [step] };
 }
+
+/** For the tests: tableOf and hasBase. */
+export const emptyWalkInternals = { tableOf, hasBase };

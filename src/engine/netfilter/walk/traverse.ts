@@ -16,11 +16,11 @@
  * recorded, arrays only when used.
  */
 import type { Chain, NetfilterState, Table, TableName } from '../types';
-import { builtinChain, chainByName } from './chain-index';
+import { builtinChain, jumpTarget } from './chain-index';
 import { logLine } from './log';
 import { ruleMatches } from './matches';
 import { natRequest } from './nat';
-import { candidateRules, nextCandidate } from './rule-index';
+import { candidateRules, MIN_RULES, nextCandidate } from './rule-index';
 import { emptyWalk } from './traverse-empty';
 import type {
   Hook,
@@ -118,7 +118,9 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
     if (skipping) {
       if (indexedChain !== chain) {
         indexedChain = chain;
-        candidates = candidateRules(chain.rules, w.pkt.dst);
+        // A short chain has no index (candidateRules says so): not asked, no lookup.
+        candidates =
+          chain.rules.length < MIN_RULES ? undefined : candidateRules(chain.rules, w.pkt.dst);
       }
       if (candidates !== undefined) w.i = nextCandidate(candidates, w.i, chain.rules.length);
     }
@@ -134,7 +136,7 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
     }
     const num = i + 1;
     if (!ruleMatches(rule, w.pkt, mctx, key)) {
-      w.step('rule', num, rule, false, NOMATCH);
+      if (rec) w.step('rule', num, rule, false, NOMATCH);
       w.i = i + 1;
       continue;
     }
@@ -147,7 +149,7 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
         w.i = i + 1;
         break;
       case 'jump': {
-        const next = chainByName(t, target.chain);
+        const next = jumpTarget(t, target);
         const kind = target.goto ? 'goto' : 'jump';
         if (!target.goto && w.depth >= JUMP_STACK_SIZE) {
           w.step('rule', num, rule, true, { kind: 'abort', reason: 'jump stack full' });
