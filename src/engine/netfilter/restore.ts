@@ -27,6 +27,14 @@ import {
   type RestorePieces,
   type TextRange,
 } from './restore-pieces';
+import {
+  blockLine,
+  MIN_BLOCK,
+  recordAfter,
+  recordedRun,
+  refillMark,
+  RestoreBlock,
+} from './restore-block';
 import { fastRuleLine } from './rule-fast';
 import { parseArgs, assertValidChainName, type ParsedArgs } from './rule-parse';
 import { isBuiltinChain, isTableName } from './tables';
@@ -49,7 +57,7 @@ const PROG = 'iptables-restore';
  * does, and its line number) rather than an object per line: a restore of 10,000 Services
  * queues some 400,000 of them.
  */
-type Queued = ParsedArgs | string | ((work: Work) => void);
+type Queued = ParsedArgs | string | ((work: Work) => void) | RestoreBlock;
 
 interface Section {
   readonly name: TableName;
@@ -157,6 +165,17 @@ function readRange(r: Reader, range: TextRange): ToolOutput | undefined {
     const section = r.section;
     const e = entries[i];
     if (e !== undefined && section !== undefined && section.cache === cache) {
+      // A run of lines with parses (rule lines only: it stays in this section).
+      let j = i + 1;
+      while (j < stop && entries[j] !== undefined) j++;
+      if (j - i >= MIN_BLOCK) {
+        section.queue.push(new RestoreBlock(memo, i, j));
+        section.lines.push(r.lineNo + 1);
+        r.lineNo += j - i;
+        section.prev = entries[j - 1];
+        i = j - 1;
+        continue;
+      }
       r.lineNo++;
       section.queue.push(e.parsed);
       section.lines.push(r.lineNo);
@@ -301,8 +320,7 @@ function commit(
     kernel: (e) => kernel.push(e),
   };
   const { queue, lines } = section;
-  for (let n = 0; n < queue.length; n++) {
-    const q = queue[n] as Queued;
+  const run = (q: Exclude<Queued, RestoreBlock>, line: number): ToolOutput | undefined => {
     const before = kernel.length;
     try {
       if (typeof q === 'string') chainRestore(work, q);
@@ -310,13 +328,32 @@ function commit(
       else executeCommand(work, q, true);
     } catch (e) {
       const err = asXtError(e);
-      const line = err.kind === 'errno' ? (lines[n] as number) : commitLine;
-      return { stdout: '', stderr: renderError(err, PROG, line), exitCode: err.exitCode };
+      const at = err.kind === 'errno' ? line : commitLine;
+      return { stdout: '', stderr: renderError(err, PROG, at), exitCode: err.exitCode };
     }
     for (let i = before; i < kernel.length; i++) {
       const k = kernel[i];
-      if (k !== undefined) k.line = lines[n] as number;
+      if (k !== undefined) k.line = line;
     }
+    return undefined;
+  };
+  for (let n = 0; n < queue.length; n++) {
+    const q = queue[n] as Queued;
+    const line = lines[n] as number;
+    if (!(q instanceof RestoreBlock)) {
+      const out = run(q, line);
+      if (out !== undefined) return out;
+      continue;
+    }
+    // The lines a record vouches for keep their old rules at once; the others run one by one.
+    const mark = refillMark(work.table, q);
+    const known = recordedRun(mark, q);
+    if (mark !== undefined && known > 0) work.table.keepRefilled(mark.chain, known);
+    for (let i = q.first + known; i < q.stop; i++) {
+      const out = run(blockLine(q.memo, i), line + (i - q.first));
+      if (out !== undefined) return out;
+    }
+    recordAfter(work.table, q, mark);
   }
   const first = kernel[0];
   if (first !== undefined)
