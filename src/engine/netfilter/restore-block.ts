@@ -96,19 +96,20 @@ export function recordAfter(
   const now = table.refilling(mark.chain);
   const n = block.stop - block.first;
   if (now === undefined || now.rules !== mark.rules || now.kept !== mark.kept + n) return;
+  const delta = mark.kept - block.first;
+  const rec = RECORDED.get(mark.rules);
+  const same = rec !== undefined && rec.memo === block.memo && rec.delta === delta;
+  // Known already (the steady state): nothing to check or record.
+  if (same && rec.lo <= block.first && block.stop <= rec.hi) return;
   for (let i = block.first; i < block.stop; i++) {
     const c = blockLine(block.memo, i).rule?.counters;
     if (c === undefined || c.packets !== 0 || c.bytes !== 0) return;
   }
-  const delta = mark.kept - block.first;
   let lo = block.first;
   let hi = block.stop;
-  const rec = RECORDED.get(mark.rules);
-  if (rec !== undefined && rec.memo === block.memo && rec.delta === delta) {
-    if (rec.lo <= hi && lo <= rec.hi) {
-      lo = Math.min(lo, rec.lo);
-      hi = Math.max(hi, rec.hi);
-    }
+  if (same && rec.lo <= hi && lo <= rec.hi) {
+    lo = Math.min(lo, rec.lo);
+    hi = Math.max(hi, rec.hi);
   }
   RECORDED.set(mark.rules, { memo: block.memo, delta, lo, hi });
 }
