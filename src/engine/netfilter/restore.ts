@@ -129,9 +129,7 @@ function readText(r: Reader, text: string, from: number, to: number): ToolOutput
     const section = r.section;
     // readLine()'s first case, inline: nearly every line of a full sync is a rule line.
     if (section !== undefined && raw.charCodeAt(0) === 0x2d) {
-      const lineNo = ++r.lineNo;
-      section.queue.push(ruleCommand(section, raw, lineNo, r.withCounters));
-      section.lines.push(lineNo);
+      queueRule(section, raw, ++r.lineNo, r.withCounters);
       continue;
     }
     const out = readLine(r, raw);
@@ -198,8 +196,7 @@ function readLine(r: Reader, raw: string): ToolOutput | undefined {
   const first = raw[0];
   if (first === '\n' || first === '#') return undefined;
   if (first === '-' && section !== undefined) {
-    section.queue.push(ruleCommand(section, raw, lineNo, withCounters));
-    section.lines.push(lineNo);
+    queueRule(section, raw, lineNo, withCounters);
     r.entry = section.prev;
     return undefined;
   }
@@ -220,8 +217,7 @@ function readLine(r: Reader, raw: string): ToolOutput | undefined {
     section.lines.push(lineNo);
     section.prev = undefined;
   } else if (section !== undefined) {
-    section.queue.push(ruleCommand(section, raw, lineNo, withCounters));
-    section.lines.push(lineNo);
+    queueRule(section, raw, lineNo, withCounters);
     r.entry = section.prev;
   } else {
     return { stdout: '', stderr: `${PROG}: line ${lineNo} failed\n`, exitCode: 1 };
@@ -262,8 +258,12 @@ function chainLine(table: TableName, buffer: string, line: number, withCounters:
   return chain;
 }
 
-/** A rule line, parsed once per distinct text (the parse is shared and never changed). */
-function ruleCommand(section: Section, raw: string, line: number, withCounters: boolean): Queued {
+/**
+ * Queues a rule line, parsed once per distinct text (a cached parse is shared and never
+ * changed). A parse the cache did not take is the line's alone: its line number is queued
+ * negated, and the rule goes into the table as it is (see commit()).
+ */
+function queueRule(section: Section, raw: string, line: number, withCounters: boolean): void {
   let e = section.cache.get(raw, section.prev);
   if (e === undefined) {
     // The parse keeps parts of the line: cut from `text`, they do not pin the whole input.
@@ -271,12 +271,15 @@ function ruleCommand(section: Section, raw: string, line: number, withCounters: 
     const parsed = ruleLine(section.name, text, line, withCounters);
     if (!section.cache.admit(text)) {
       section.prev = undefined;
-      return parsed;
+      section.queue.push(parsed);
+      section.lines.push(-line);
+      return;
     }
     e = section.cache.set(text, parsed, section.prev);
   }
   section.prev = e;
-  return e.parsed;
+  section.queue.push(e.parsed);
+  section.lines.push(line);
 }
 
 function ruleLine(
@@ -306,6 +309,17 @@ function ruleLine(
   return parseArgs(argv, { restore: true, table });
 }
 
+/**
+ * A parse no cache holds goes into the table as it is, with counters of its own (a parse's
+ * counters may be one shared 0:0 object): no copy of the rule (ownRule()) for each of the
+ * first sync's lines.
+ */
+function withOwnCounters(p: ParsedArgs): ParsedArgs {
+  const r = p.rule as { counters: Counters } | undefined;
+  if (r !== undefined) r.counters = { packets: r.counters.packets, bytes: r.counters.bytes };
+  return p;
+}
+
 /** Runs a section's queue on a copy-on-write draft and swaps it in when nothing failed. */
 function commit(
   state: NetfilterState,
@@ -320,12 +334,14 @@ function commit(
     kernel: (e) => kernel.push(e),
   };
   const { queue, lines } = section;
-  const run = (q: Exclude<Queued, RestoreBlock>, line: number): ToolOutput | undefined => {
+  const run = (q: Exclude<Queued, RestoreBlock>, at: number): ToolOutput | undefined => {
     const before = kernel.length;
+    const line = at < 0 ? -at : at;
     try {
       if (typeof q === 'string') chainRestore(work, q);
       else if (typeof q === 'function') q(work);
-      else executeCommand(work, q, true);
+      else if (at > 0) executeCommand(work, q, true);
+      else executeCommand(work, withOwnCounters(q), false);
     } catch (e) {
       const err = asXtError(e);
       const at = err.kind === 'errno' ? line : commitLine;
