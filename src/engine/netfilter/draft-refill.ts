@@ -78,6 +78,11 @@ export class Refills {
     return pending !== undefined;
   }
 
+  /** Starts counting for a committed chain just declared that has no refill yet. */
+  start(name: string, base: Chain): void {
+    this.byName.set(name, { base, kept: 0 });
+  }
+
   has(name: string): boolean {
     return this.byName.has(name);
   }

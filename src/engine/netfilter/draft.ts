@@ -133,13 +133,20 @@ export class TableDraft {
    * A committed chain is not copied yet (see draft-refill.ts).
    */
   declare(name: string): boolean {
+    // What get() would find, looked up once each (a full sync declares 110,000 chains).
     if (this.refills.declare(name, undefined)) return true;
-    const c = this.get(name);
+    const o = this.overlay.get(name);
+    if (o === null) return false;
+    if (o !== undefined) {
+      this.changed = true;
+      this.edit(name, true);
+      return true;
+    }
+    const c = this.baseIdx?.byName.get(name);
     if (c === undefined) return false;
     this.changed = true;
-    if (this.base === undefined || this.renamedOrRemoved || this.overlay.has(name))
-      this.edit(name, true);
-    else this.refills.declare(name, c);
+    if (this.renamedOrRemoved) this.edit(name, true);
+    else this.refills.start(name, c);
     return true;
   }
 
