@@ -178,7 +178,7 @@ export class TableDraft {
     const r = this.refills.pending(name);
     if (r === undefined) return;
     const rules = r.base.rules;
-    for (let i = r.kept; i < r.kept + count; i++) this.nftEvents.push(rules[i] as Rule);
+    this.nftEvents.push({ ev: 'rules', rules, from: r.kept, to: r.kept + count });
     r.kept += count;
   }
 
