@@ -14,11 +14,9 @@
  *   "…: \nline N: OP failed (…): …" (exit 4).
  * - End of input inside a section: "COMMIT expected at line N+1" (exit 1).
  */
-import { withTableHandle } from './state';
-import { TableDraft } from './draft';
 import { asXtError, renderError, XtError } from './errors';
-import { executeCommand } from './execute';
-import { chainRestore, policySet, type Work } from './ops';
+import { policySet, type Work } from './ops';
+import { commitSection, PROG, type Queued } from './restore-commit';
 import { detach, lineCache, type LineCache, type LineEntry } from './parse-cache';
 import {
   joinPieces,
@@ -27,14 +25,7 @@ import {
   type RestorePieces,
   type TextRange,
 } from './restore-pieces';
-import {
-  blockLine,
-  MIN_BLOCK,
-  recordAfter,
-  recordedRun,
-  refillMark,
-  RestoreBlock,
-} from './restore-block';
+import { MIN_BLOCK, RestoreBlock } from './restore-block';
 import { fastRuleLine } from './rule-fast';
 import { parseArgs, assertValidChainName, type ParsedArgs } from './rule-parse';
 import { isBuiltinChain, isTableName } from './tables';
@@ -48,16 +39,6 @@ export interface RestoreOptions {
   /** --counters: take `[p:b]` of rules and chains. */
   readonly counters?: boolean;
 }
-
-const PROG = 'iptables-restore';
-
-/**
- * A command of the section: a rule line (its cached parse), a user chain line (the chain's
- * name) or a built-in chain's policy line (`run`). Kept in two flat arrays (what each line
- * does, and its line number) rather than an object per line: a restore of 10,000 Services
- * queues some 400,000 of them.
- */
-type Queued = ParsedArgs | string | ((work: Work) => void) | RestoreBlock;
 
 interface Section {
   readonly name: TableName;
@@ -202,7 +183,7 @@ function readLine(r: Reader, raw: string): ToolOutput | undefined {
   }
   const buffer = raw.endsWith('\n') ? raw.slice(0, -1) : raw;
   if (section !== undefined && buffer === 'COMMIT') {
-    const err = commit(r.state, section, r.opts, lineNo);
+    const err = commitSection(r.state, section, r.opts.noflush === true, lineNo);
     if (err !== undefined) return err;
     r.section = undefined;
   } else if (first === '*' && section === undefined) {
@@ -307,75 +288,4 @@ function ruleLine(
   if (counters !== undefined)
     argv.unshift('--set-counters', String(counters.packets), String(counters.bytes));
   return parseArgs(argv, { restore: true, table });
-}
-
-/**
- * A parse no cache holds goes into the table as it is, with counters of its own (a parse's
- * counters may be one shared 0:0 object): no copy of the rule (ownRule()) for each of the
- * first sync's lines.
- */
-function withOwnCounters(p: ParsedArgs): ParsedArgs {
-  const r = p.rule as { counters: Counters } | undefined;
-  if (r !== undefined) r.counters = { packets: r.counters.packets, bytes: r.counters.bytes };
-  return p;
-}
-
-/** Runs a section's queue on a copy-on-write draft and swaps it in when nothing failed. */
-function commit(
-  state: NetfilterState,
-  section: Section,
-  opts: RestoreOptions,
-  commitLine: number,
-): ToolOutput | undefined {
-  const kernel: XtError[] = [];
-  const work: Work = {
-    name: section.name,
-    table: new TableDraft(section.name, opts.noflush ? state.tables[section.name] : undefined),
-    kernel: (e) => kernel.push(e),
-  };
-  const { queue, lines } = section;
-  const run = (q: Exclude<Queued, RestoreBlock>, at: number): ToolOutput | undefined => {
-    const before = kernel.length;
-    const line = at < 0 ? -at : at;
-    try {
-      if (typeof q === 'string') chainRestore(work, q);
-      else if (typeof q === 'function') q(work);
-      else if (at > 0) executeCommand(work, q, true);
-      else executeCommand(work, withOwnCounters(q), false);
-    } catch (e) {
-      const err = asXtError(e);
-      const at = err.kind === 'errno' ? line : commitLine;
-      return { stdout: '', stderr: renderError(err, PROG, at), exitCode: err.exitCode };
-    }
-    for (let i = before; i < kernel.length; i++) {
-      const k = kernel[i];
-      if (k !== undefined) k.line = line;
-    }
-    return undefined;
-  };
-  for (let n = 0; n < queue.length; n++) {
-    const q = queue[n] as Queued;
-    const line = lines[n] as number;
-    if (!(q instanceof RestoreBlock)) {
-      const out = run(q, line);
-      if (out !== undefined) return out;
-      continue;
-    }
-    // The lines a record vouches for keep their old rules at once; the others run one by one.
-    const mark = refillMark(work.table, q);
-    const known = recordedRun(mark, q);
-    if (mark !== undefined && known > 0) work.table.keepRefilled(mark.chain, known);
-    for (let i = q.first + known; i < q.stop; i++) {
-      const out = run(blockLine(q.memo, i), line + (i - q.first));
-      if (out !== undefined) return out;
-    }
-    recordAfter(work.table, q, mark);
-  }
-  const first = kernel[0];
-  if (first !== undefined)
-    return { stdout: '', stderr: renderError(first, PROG, first.line), exitCode: first.exitCode };
-  const table = work.table.commit();
-  if (table === undefined) delete state.tables[section.name];
-  else state.tables[section.name] = withTableHandle(state, table);
-  return undefined;
 }
