@@ -3,6 +3,7 @@
  * the rules it had leaves that very chain in place (TableDraft.declare/refill): only chains
  * that end up different are copied, and every view equals a table restored from scratch.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createNetfilter, iptablesRestore, iptablesSave, type NetfilterState } from './index';
 import { findChain } from './state';
@@ -124,5 +125,48 @@ describe('a chain declared again with its own rules', () => {
     expect(chain(s, 'KUBE-SEP-A')).not.toBe(sep);
     expect(chain(s, 'KUBE-SEP-A').rules[0]?.counters).toEqual({ packets: 7, bytes: 420 });
     expect(save(s)).toBe(save(fresh(counted)));
+  });
+});
+
+/** Chains that jump to each other, as kube-proxy's do. */
+const WEB = {
+  'KUBE-SERVICES': ['-d 10.96.0.1/32 -j KUBE-SVC-A', '-d 10.96.0.2/32 -j KUBE-SVC-B', '-j RETURN'],
+  'KUBE-SVC-A': ['-j KUBE-SEP-A', '-j KUBE-SEP-B'],
+  'KUBE-SVC-B': ['-j KUBE-SEP-B'],
+  'KUBE-SEP-A': ['-j RETURN'],
+  'KUBE-SEP-B': [],
+};
+const WEB_LINES = [
+  ...Object.entries(WEB).flatMap(([name, rules]) => rules.map((r) => `-A ${name} ${r}`)),
+  ...Object.keys(WEB).map((name) => `-X ${name}`),
+  '-A KUBE-SVC-B -j KUBE-SEP-A',
+];
+
+describe('a batch that declares chains again and deletes chains', () => {
+  it('does what flushing the declared chains at once does', () => {
+    fc.assert(
+      fc.property(
+        fc.subarray(Object.keys(WEB)),
+        fc.array(fc.constantFrom(...WEB_LINES), { maxLength: 16 }),
+        (declared, rules) => {
+          // Declarations first, as kube-proxy writes them (then each names a chain that exists).
+          const lines = [...declared.map((name) => `:${name} - [0:0]`), ...rules];
+          const s = createNetfilter();
+          const flushed = createNetfilter();
+          for (let i = 0; i < 3; i++) {
+            restore(s, nat(WEB));
+            restore(flushed, nat(WEB));
+          }
+          const body = lines.map((l) => `${l}\n`).join('');
+          // `:CHAIN` on an existing chain flushes it; `-F CHAIN` does that without a refill.
+          const asFlush = body.replace(/^:(\S+) - \[0:0\]$/gm, '-F $1');
+          const a = iptablesRestore(s, `*nat\n${body}COMMIT\n`, opts);
+          const b = iptablesRestore(flushed, `*nat\n${asFlush}COMMIT\n`, opts);
+          expect(a).toEqual(b);
+          expect(save(s)).toBe(save(flushed));
+        },
+      ),
+      { numRuns: 500, seed: 20_261_203 },
+    );
   });
 });

@@ -6,7 +6,39 @@
  * slot, no index work); the draft copies one as soon as it differs, or when someone looks
  * at it before the batch ends (TableDraft.materialize()).
  */
+import { jumpName } from './table-index';
 import type { Chain, Rule } from './types';
+
+/** Per committed rules array: where the rules jumping or going to each chain sit, ascending. */
+const JUMPS = new WeakMap<readonly Rule[], Map<string, number[]>>();
+
+function jumpsIn(rules: readonly Rule[]): Map<string, number[]> {
+  let at = JUMPS.get(rules);
+  if (at === undefined) {
+    at = new Map();
+    for (let i = 0; i < rules.length; i++) {
+      const name = jumpName(rules[i] as Rule);
+      if (name === undefined) continue;
+      const list = at.get(name);
+      if (list === undefined) at.set(name, [i]);
+      else list.push(i);
+    }
+    JUMPS.set(rules, at);
+  }
+  return at;
+}
+
+/** How many of the ascending `xs` are at least `min`. */
+function countFrom(xs: readonly number[], min: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((xs[mid] as number) < min) lo = mid + 1;
+    else hi = mid;
+  }
+  return xs.length - lo;
+}
 
 export interface Refill {
   /** The committed chain. */
@@ -46,8 +78,18 @@ export class Refills {
     return pending !== undefined;
   }
 
+  /** Starts counting for a committed chain just declared that has no refill yet. */
+  start(name: string, base: Chain): void {
+    this.byName.set(name, { base, kept: 0 });
+  }
+
   has(name: string): boolean {
     return this.byName.has(name);
+  }
+
+  /** The refill of `name` still counting, if any (read only: for a run of lines at once). */
+  pending(name: string): Refill | undefined {
+    return this.byName.get(name);
   }
 
   /** The old rule when `rule` is the next old rule of the declared chain `name` (then it is counted). */
@@ -74,6 +116,20 @@ export class Refills {
     this.byName.delete(name);
     if (this.last === r) this.last = undefined;
     return r;
+  }
+
+  /**
+   * How many rules of the declared chains that have not come back (yet) jump or go to
+   * `name`: what copying those chains now would take from its reference count.
+   */
+  droppedJumps(name: string): number {
+    let n = 0;
+    for (const r of this.byName.values()) {
+      if (r.kept >= r.base.rules.length) continue;
+      const at = jumpsIn(r.base.rules).get(name);
+      if (at !== undefined) n += countFrom(at, r.kept);
+    }
+    return n;
   }
 
   /** Names of the chains that did not get all their old rules back (so far). */

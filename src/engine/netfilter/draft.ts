@@ -9,7 +9,7 @@ import { Refills, sameParse, type Refill } from './draft-refill';
 import { applyNftEvents, freshIds, type NftEvent } from './nft-view/ids';
 import { sharedName } from './parse-cache';
 import { RefDelta } from './ref-delta';
-import { BUILTIN_CHAINS } from './tables';
+import { BUILTIN_CHAINS, isBuiltinChain } from './tables';
 import {
   carryIndex,
   existingIndex,
@@ -32,6 +32,9 @@ function newChain(name: string, builtin: boolean): Chain {
     rules: [],
   };
 }
+
+/** Above this many declared, uncopied chains, references() copies them rather than count. */
+const COUNT_REFILLS_UP_TO = 256;
 
 export class TableDraft {
   private readonly baseIdx: TableIndex | undefined;
@@ -130,23 +133,53 @@ export class TableDraft {
    * A committed chain is not copied yet (see draft-refill.ts).
    */
   declare(name: string): boolean {
+    // What get() would find, looked up once each (a full sync declares 110,000 chains).
     if (this.refills.declare(name, undefined)) return true;
-    const c = this.get(name);
+    const o = this.overlay.get(name);
+    if (o === null) return false;
+    if (o !== undefined) {
+      this.changed = true;
+      this.edit(name, true);
+      return true;
+    }
+    const c = this.baseIdx?.byName.get(name);
     if (c === undefined) return false;
     this.changed = true;
-    if (this.base === undefined || this.renamedOrRemoved || this.overlay.has(name))
-      this.edit(name, true);
-    else this.refills.declare(name, c);
+    if (this.renamedOrRemoved) this.edit(name, true);
+    else this.refills.start(name, c);
     return true;
   }
 
   /** `-A` on a declared, uncopied chain: true when `rule` is its next old rule, which stays. */
   refill(name: string, rule: Rule): boolean {
-    if (this.refills.size === 0 || this.renamedOrRemoved) return false;
+    if (this.refills.size === 0 || this.jumpsToGone(rule)) return false;
     const kept = this.refills.repeats(name, rule);
     // The kernel still gets the rule again: it takes a new handle.
     if (kept !== undefined) this.nftEvents.push(kept);
     return kept !== undefined;
+  }
+
+  /**
+   * The committed rules of a declared, uncopied chain and how many of them came back so far
+   * (undefined when `name` is not such a chain): what refill() would compare the next
+   * `-A name` lines with.
+   */
+  refilling(name: string): { readonly rules: readonly Rule[]; readonly kept: number } | undefined {
+    if (this.refills.size === 0 || this.renamedOrRemoved) return undefined;
+    const r = this.refills.pending(name);
+    return r === undefined ? undefined : { rules: r.base.rules, kept: r.kept };
+  }
+
+  /**
+   * refill() for the next `count` old rules of `name`, known to be what the next `count`
+   * lines parse to (restore-block.ts): each stays, and takes a new handle.
+   */
+  keepRefilled(name: string, count: number): void {
+    const r = this.refills.pending(name);
+    if (r === undefined) return;
+    const rules = r.base.rules;
+    this.nftEvents.push({ ev: 'rules', rules, from: r.kept, to: r.kept + count });
+    r.kept += count;
   }
 
   /** A declared chain as it stands: a copy holding the old rules that came back so far. */
@@ -250,10 +283,25 @@ export class TableDraft {
    * that exist; nf_tables refuses to delete a chain still jumped to).
    */
   repeatsBase(c: Chain, index: number, rule: Rule): Rule | undefined {
-    if (this.renamedOrRemoved) return undefined;
+    if (this.jumpsToGone(rule)) return undefined;
     const from = c === this.last ? this.lastFrom : this.copies.get(c);
     const old = from?.rules[index];
     return old !== undefined && sameParse(old, rule) ? old : undefined;
+  }
+
+  /**
+   * Whether `rule` jumps to a user chain this batch deleted or renamed: an old rule passed the
+   * jump-target check when it went in, and still does unless its target has gone since (the
+   * kernel checks, about the rule and its own chain only, still pass). kube-proxy deletes
+   * stale chains (`-X`) before its last KUBE-SERVICES rule.
+   */
+  private jumpsToGone(rule: Rule): boolean {
+    if (!this.renamedOrRemoved || rule.target.kind !== 'jump') return false;
+    const name = rule.target.chain;
+    if (isBuiltinChain(this.name, name)) return false;
+    const o = this.overlay.get(name);
+    if (o !== undefined) return o === null;
+    return this.baseIdx?.byName.has(name) !== true;
   }
 
   /** Rule edits, on a chain returned by edit(). */
@@ -289,9 +337,12 @@ export class TableDraft {
 
   /** How many rules jump or go to `name` right now. */
   references(name: string): number {
-    this.settle();
+    // A few declared chains (a partial sync's) are not copied for this: the rules they have
+    // not got back yet simply do not count. Many (a full sync's) are copied once and for all.
+    if (this.refills.size > COUNT_REFILLS_UP_TO) this.settle();
     const base = this.base === undefined ? 0 : (tableRefs(this.base).get(name) ?? 0);
-    return base + (this.refs.counts(this.copies, this.added).get(name) ?? 0);
+    const delta = this.refs.counts(this.copies, this.added).get(name) ?? 0;
+    return base + delta - this.refills.droppedJumps(name);
   }
 
   /** Every chain, built-in first, then user chains in creation order. */

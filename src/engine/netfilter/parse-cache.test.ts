@@ -2,9 +2,10 @@
  * The parsed-line cache admits a line the second time it is seen: a restore that repeats
  * lines a third time finds their parse and keeps the very rules the table holds.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { iptablesRestore, createNetfilter } from './index';
-import { LineCache, lineHash } from './parse-cache';
+import { flatCopy, LineCache, lineHash, sharedName } from './parse-cache';
 import { findChain } from './state';
 
 describe('LineCache admission', () => {
@@ -66,5 +67,18 @@ describe('LineCache admission', () => {
     const plain = (rs: readonly unknown[]): unknown[] => rs.map((r) => ({ ...(r as object), nftHandle: undefined })); // prettier-ignore
     expect(plain(third)).toEqual(plain(first));
     expect(third.map(handle)).toEqual([first.map(handle)[0]! + 4, first.map(handle)[1]! + 4]);
+  });
+});
+
+describe('flatCopy and sharedName', () => {
+  it('give back the very text, whatever its code units', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (s) => {
+        expect(flatCopy(s)).toBe(s);
+        expect(sharedName(s)).toBe(s);
+        expect(sharedName(` ${s}`.slice(1))).toBe(sharedName(s));
+      }),
+      { numRuns: 500, seed: 20_261_203 },
+    );
   });
 });

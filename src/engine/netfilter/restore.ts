@@ -14,11 +14,9 @@
  *   "…: \nline N: OP failed (…): …" (exit 4).
  * - End of input inside a section: "COMMIT expected at line N+1" (exit 1).
  */
-import { withTableHandle } from './state';
-import { TableDraft } from './draft';
 import { asXtError, renderError, XtError } from './errors';
-import { executeCommand } from './execute';
-import { chainRestore, policySet, type Work } from './ops';
+import { policySet, type Work } from './ops';
+import { commitSection, PROG, type Queued } from './restore-commit';
 import { detach, lineCache, type LineCache, type LineEntry } from './parse-cache';
 import {
   joinPieces,
@@ -27,6 +25,7 @@ import {
   type RestorePieces,
   type TextRange,
 } from './restore-pieces';
+import { MIN_BLOCK, RestoreBlock } from './restore-block';
 import { fastRuleLine } from './rule-fast';
 import { parseArgs, assertValidChainName, type ParsedArgs } from './rule-parse';
 import { isBuiltinChain, isTableName } from './tables';
@@ -40,16 +39,6 @@ export interface RestoreOptions {
   /** --counters: take `[p:b]` of rules and chains. */
   readonly counters?: boolean;
 }
-
-const PROG = 'iptables-restore';
-
-/**
- * A command of the section: a rule line (its cached parse), a user chain line (the chain's
- * name) or a built-in chain's policy line (`run`). Kept in two flat arrays (what each line
- * does, and its line number) rather than an object per line: a restore of 10,000 Services
- * queues some 400,000 of them.
- */
-type Queued = ParsedArgs | string | ((work: Work) => void);
 
 interface Section {
   readonly name: TableName;
@@ -121,9 +110,7 @@ function readText(r: Reader, text: string, from: number, to: number): ToolOutput
     const section = r.section;
     // readLine()'s first case, inline: nearly every line of a full sync is a rule line.
     if (section !== undefined && raw.charCodeAt(0) === 0x2d) {
-      const lineNo = ++r.lineNo;
-      section.queue.push(ruleCommand(section, raw, lineNo, r.withCounters));
-      section.lines.push(lineNo);
+      queueRule(section, raw, ++r.lineNo, r.withCounters);
       continue;
     }
     const out = readLine(r, raw);
@@ -157,6 +144,17 @@ function readRange(r: Reader, range: TextRange): ToolOutput | undefined {
     const section = r.section;
     const e = entries[i];
     if (e !== undefined && section !== undefined && section.cache === cache) {
+      // A run of lines with parses (rule lines only: it stays in this section).
+      let j = i + 1;
+      while (j < stop && entries[j] !== undefined) j++;
+      if (j - i >= MIN_BLOCK) {
+        section.queue.push(new RestoreBlock(memo, i, j));
+        section.lines.push(r.lineNo + 1);
+        r.lineNo += j - i;
+        section.prev = entries[j - 1];
+        i = j - 1;
+        continue;
+      }
       r.lineNo++;
       section.queue.push(e.parsed);
       section.lines.push(r.lineNo);
@@ -179,14 +177,13 @@ function readLine(r: Reader, raw: string): ToolOutput | undefined {
   const first = raw[0];
   if (first === '\n' || first === '#') return undefined;
   if (first === '-' && section !== undefined) {
-    section.queue.push(ruleCommand(section, raw, lineNo, withCounters));
-    section.lines.push(lineNo);
+    queueRule(section, raw, lineNo, withCounters);
     r.entry = section.prev;
     return undefined;
   }
   const buffer = raw.endsWith('\n') ? raw.slice(0, -1) : raw;
   if (section !== undefined && buffer === 'COMMIT') {
-    const err = commit(r.state, section, r.opts, lineNo);
+    const err = commitSection(r.state, section, r.opts.noflush === true, lineNo);
     if (err !== undefined) return err;
     r.section = undefined;
   } else if (first === '*' && section === undefined) {
@@ -201,8 +198,7 @@ function readLine(r: Reader, raw: string): ToolOutput | undefined {
     section.lines.push(lineNo);
     section.prev = undefined;
   } else if (section !== undefined) {
-    section.queue.push(ruleCommand(section, raw, lineNo, withCounters));
-    section.lines.push(lineNo);
+    queueRule(section, raw, lineNo, withCounters);
     r.entry = section.prev;
   } else {
     return { stdout: '', stderr: `${PROG}: line ${lineNo} failed\n`, exitCode: 1 };
@@ -243,8 +239,12 @@ function chainLine(table: TableName, buffer: string, line: number, withCounters:
   return chain;
 }
 
-/** A rule line, parsed once per distinct text (the parse is shared and never changed). */
-function ruleCommand(section: Section, raw: string, line: number, withCounters: boolean): Queued {
+/**
+ * Queues a rule line, parsed once per distinct text (a cached parse is shared and never
+ * changed). A parse the cache did not take is the line's alone: its line number is queued
+ * negated, and the rule goes into the table as it is (see commit()).
+ */
+function queueRule(section: Section, raw: string, line: number, withCounters: boolean): void {
   let e = section.cache.get(raw, section.prev);
   if (e === undefined) {
     // The parse keeps parts of the line: cut from `text`, they do not pin the whole input.
@@ -252,12 +252,15 @@ function ruleCommand(section: Section, raw: string, line: number, withCounters: 
     const parsed = ruleLine(section.name, text, line, withCounters);
     if (!section.cache.admit(text)) {
       section.prev = undefined;
-      return parsed;
+      section.queue.push(parsed);
+      section.lines.push(-line);
+      return;
     }
     e = section.cache.set(text, parsed, section.prev);
   }
   section.prev = e;
-  return e.parsed;
+  section.queue.push(e.parsed);
+  section.lines.push(line);
 }
 
 function ruleLine(
@@ -285,44 +288,4 @@ function ruleLine(
   if (counters !== undefined)
     argv.unshift('--set-counters', String(counters.packets), String(counters.bytes));
   return parseArgs(argv, { restore: true, table });
-}
-
-/** Runs a section's queue on a copy-on-write draft and swaps it in when nothing failed. */
-function commit(
-  state: NetfilterState,
-  section: Section,
-  opts: RestoreOptions,
-  commitLine: number,
-): ToolOutput | undefined {
-  const kernel: XtError[] = [];
-  const work: Work = {
-    name: section.name,
-    table: new TableDraft(section.name, opts.noflush ? state.tables[section.name] : undefined),
-    kernel: (e) => kernel.push(e),
-  };
-  const { queue, lines } = section;
-  for (let n = 0; n < queue.length; n++) {
-    const q = queue[n] as Queued;
-    const before = kernel.length;
-    try {
-      if (typeof q === 'string') chainRestore(work, q);
-      else if (typeof q === 'function') q(work);
-      else executeCommand(work, q, true);
-    } catch (e) {
-      const err = asXtError(e);
-      const line = err.kind === 'errno' ? (lines[n] as number) : commitLine;
-      return { stdout: '', stderr: renderError(err, PROG, line), exitCode: err.exitCode };
-    }
-    for (let i = before; i < kernel.length; i++) {
-      const k = kernel[i];
-      if (k !== undefined) k.line = lines[n] as number;
-    }
-  }
-  const first = kernel[0];
-  if (first !== undefined)
-    return { stdout: '', stderr: renderError(first, PROG, first.line), exitCode: first.exitCode };
-  const table = work.table.commit();
-  if (table === undefined) delete state.tables[section.name];
-  else state.tables[section.name] = withTableHandle(state, table);
-  return undefined;
 }

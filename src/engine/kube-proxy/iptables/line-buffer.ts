@@ -51,17 +51,20 @@ export class LineBuffer {
   }
 
   /**
-   * `parts` as restore pieces: the kept texts' ranges as they are, the lines between them
-   * joined (so that every piece ends a line).
+   * `parts` as restore pieces: the kept texts' ranges and the appended blocks as they are, the
+   * lines written one by one between them joined (so that every piece ends a line). A full
+   * sync's input is then some 20,000 pieces the restore reads one after the other, rather
+   * than one 30 MB string copied together for it (the joined text is made only if asked for).
    */
   static pieces(parts: readonly (string | LineBuffer)[]): RestorePieces {
     const pieces: RestorePiece[] = [];
     let run: string[] = [];
     const add = (chunk: RestorePiece): void => {
-      if (typeof chunk === 'string') {
+      if (typeof chunk === 'string' && !(chunk.length >= OWN_PIECE && endsLine(chunk))) {
         run.push(chunk);
         return;
       }
+      // A run ends a line here: a write() pushes its line and the line's end together.
       if (run.length > 0) pieces.push(run.join(''));
       run = [];
       pieces.push(chunk);
@@ -78,6 +81,13 @@ export class LineBuffer {
   rendered(): RenderedLines {
     return { text: this.text(), lines: this.count };
   }
+}
+
+/** A block of lines this long or longer is a restore piece of its own. */
+const OWN_PIECE = 64;
+
+function endsLine(text: string): boolean {
+  return text.charCodeAt(text.length - 1) === 0x0a;
 }
 
 /** Lines rendered once and reused: the text (each line `\n`-terminated) and how many. */

@@ -12,7 +12,14 @@ export type NftEvent =
   | Rule
   | { readonly ev: 'chain'; readonly name: string }
   | { readonly ev: 'del'; readonly name: string }
-  | { readonly ev: 'rename'; readonly from: string; readonly to: string };
+  | { readonly ev: 'rename'; readonly from: string; readonly to: string }
+  /** Rules [from, to) of a committed chain, added again in order (a refill, restore-block.ts). */
+  | {
+      readonly ev: 'rules';
+      readonly rules: readonly Rule[];
+      readonly from: number;
+      readonly to: number;
+    };
 
 export function freshIds(): NftTableIds {
   return { handle: 0, chains: {}, lastHandle: 0 };
@@ -26,7 +33,10 @@ export function applyNftEvents(ids: NftTableIds, events: readonly NftEvent[]): v
       (e as { nftHandle?: number }).nftHandle = ++ids.lastHandle;
       continue;
     }
-    if (e.ev === 'chain') {
+    if (e.ev === 'rules') {
+      for (let i = e.from; i < e.to; i++)
+        (e.rules[i] as { nftHandle?: number }).nftHandle = ++ids.lastHandle;
+    } else if (e.ev === 'chain') {
       if (!Object.hasOwn(chains, e.name)) chains[e.name] = ++ids.lastHandle;
     } else if (e.ev === 'del') delete chains[e.name];
     else if (Object.hasOwn(chains, e.from)) {
