@@ -76,6 +76,42 @@ function countIn(
   }
 }
 
+/**
+ * What ip_vs_in() and ip_vs_out() do first: an ICMP error goes to ip_vs_out_icmp() (the
+ * connection it quotes); a packet IPVS has no protocol handler for, or a node without IPVS,
+ * passes; otherwise expired connections go before the lookup.
+ */
+function ipvsStart(
+  ctx: Ctx,
+  node: NodeCtx,
+  skb: Skb,
+  hook: Hook,
+  iface: string | undefined,
+):
+  | IpvsVerdict
+  | {
+      ipvs: NonNullable<ReturnType<typeof ipvsOf>>;
+      h: Skb['header'];
+      /** The packet's addresses and ports (the lookup keys). */
+      pkt: { src: string; dst: string; sport: number; dport: number };
+      protocol: NonNullable<ReturnType<typeof protoOf>>;
+      now: number;
+    } {
+  const ipvs = ipvsOf(ctx, node);
+  const h = skb.header;
+  if (h.proto === 'icmp' && ipvs !== undefined)
+    return ipvsOutIcmp(ctx, node, ipvs, skb, hook, iface)
+      ? { kind: 'forward', local: false }
+      : PASS;
+  const protocol = protoOf(h);
+  const { sport, dport } = h;
+  if (ipvs === undefined || protocol === undefined || sport === undefined || dport === undefined)
+    return PASS;
+  const now = ctx.world.clock.now();
+  expireConns(ipvs, now);
+  return { ipvs, h, pkt: { src: h.src, dst: h.dst, sport, dport }, protocol, now };
+}
+
 /** ip_vs_in() for a packet addressed to a virtual server (or belonging to an IPVS connection). */
 export function ipvsRequest(
   ctx: Ctx,
@@ -84,34 +120,20 @@ export function ipvsRequest(
   hook: Hook,
   iface?: string,
 ): IpvsVerdict {
-  const ipvs = ipvsOf(ctx, node);
-  const h = skb.header;
-  if (h.proto === 'icmp' && ipvs !== undefined)
-    return ipvsOutIcmp(ctx, node, ipvs, skb, hook, iface)
-      ? { kind: 'forward', local: false }
-      : PASS;
-  const protocol = protoOf(h);
-  if (
-    ipvs === undefined ||
-    protocol === undefined ||
-    h.sport === undefined ||
-    h.dport === undefined
-  )
-    return PASS;
-  const now = ctx.world.clock.now();
-  expireConns(ipvs, now);
-  const pkt = { src: h.src, dst: h.dst, sport: h.sport, dport: h.dport };
-  const svc = findService(ipvs, protocol, h.dst, h.dport);
+  const start = ipvsStart(ctx, node, skb, hook, iface);
+  if ('kind' in start) return start;
+  const { ipvs, h, pkt, protocol, now } = start;
+  const svc = findService(ipvs, protocol, pkt.dst, pkt.dport);
   const flags = parseTcpFlags(h.tcpFlags);
   const at = place(node.ref, iface);
   let conn = ipvs.conns.find(
     (c) =>
       !c.template &&
       c.protocol === protocol &&
-      c.caddr === h.src &&
-      c.cport === h.sport &&
-      c.vaddr === h.dst &&
-      c.vport === h.dport,
+      c.caddr === pkt.src &&
+      c.cport === pkt.sport &&
+      c.vaddr === pkt.dst &&
+      c.vport === pkt.dport,
   );
   const sysctl = ctx.world.kernel(node.name)?.sysctls ?? {};
   // A connection whose real server is gone: expire_nodest_conn=1 ends it on this packet.
@@ -232,28 +254,10 @@ export function ipvsReply(
   hook: Hook,
   iface?: string,
 ): IpvsVerdict {
-  const ipvs = ipvsOf(ctx, node);
-  const h = skb.header;
-  if (h.proto === 'icmp' && ipvs !== undefined)
-    return ipvsOutIcmp(ctx, node, ipvs, skb, hook, iface)
-      ? { kind: 'forward', local: false }
-      : PASS;
-  const protocol = protoOf(h);
-  if (
-    ipvs === undefined ||
-    protocol === undefined ||
-    h.sport === undefined ||
-    h.dport === undefined
-  )
-    return PASS;
-  const now = ctx.world.clock.now();
-  expireConns(ipvs, now);
-  const conn = findConnOut(ipvs, protocol, {
-    src: h.src,
-    dst: h.dst,
-    sport: h.sport,
-    dport: h.dport,
-  });
+  const start = ipvsStart(ctx, node, skb, hook, iface);
+  if ('kind' in start) return start;
+  const { ipvs, h, pkt, protocol, now } = start;
+  const conn = findConnOut(ipvs, protocol, pkt);
   if (conn === undefined || conn.dest?.fwd !== 'Masq') return PASS;
   const before = skb.header;
   skb.header = withAddresses(before, { src: conn.vaddr, dst: before.dst, sport: conn.vport });
