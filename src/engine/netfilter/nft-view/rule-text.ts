@@ -33,7 +33,9 @@ export interface NftRuleText {
   readonly xt: boolean;
 }
 
-const FULL = (r: PortRange | undefined): boolean => r === undefined || (r.min === 0 && r.max === 65535); // prettier-ignore
+function isFullRange(r: PortRange | undefined): boolean {
+  return r === undefined || (r.min === 0 && r.max === 65535);
+}
 
 function iface(dir: 'iifname' | 'oifname', spec: IfaceSpec): string {
   // `eth+` (a prefix) is the wildcard string "eth*".
@@ -76,10 +78,10 @@ function portsPart(m: Extract<Match, { name: 'tcp' | 'udp' | 'sctp' }>): Part | 
   // iptables-nft writes native compares unless both ranges are the full 0:65535 uninverted
   // (then it keeps the x_tables match, whose xlate prints nothing).
   const inverted = m.sport?.invert === true || m.dport?.invert === true;
-  if (FULL(m.sport) && FULL(m.dport) && !inverted) return { text: '', xt: true };
+  if (isFullRange(m.sport) && isFullRange(m.dport) && !inverted) return { text: '', xt: true };
   const out: string[] = [];
-  if (m.sport !== undefined && !FULL(m.sport)) out.push(nativePort(m.name, 'sport', m.sport));
-  if (m.dport !== undefined && !FULL(m.dport)) out.push(nativePort(m.name, 'dport', m.dport));
+  if (m.sport !== undefined && !isFullRange(m.sport)) out.push(nativePort(m.name, 'sport', m.sport));
+  if (m.dport !== undefined && !isFullRange(m.dport)) out.push(nativePort(m.name, 'dport', m.dport));
   // An inverted full range compares nothing natively: no statement at all.
   if (out.length === 0) return undefined;
   return { text: out.join(' '), xt: false, payload: m.name };
