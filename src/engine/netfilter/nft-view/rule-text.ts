@@ -80,8 +80,10 @@ function portsPart(m: Extract<Match, { name: 'tcp' | 'udp' | 'sctp' }>): Part | 
   const inverted = m.sport?.invert === true || m.dport?.invert === true;
   if (isFullRange(m.sport) && isFullRange(m.dport) && !inverted) return { text: '', xt: true };
   const out: string[] = [];
-  if (m.sport !== undefined && !isFullRange(m.sport)) out.push(nativePort(m.name, 'sport', m.sport));
-  if (m.dport !== undefined && !isFullRange(m.dport)) out.push(nativePort(m.name, 'dport', m.dport));
+  if (m.sport !== undefined && !isFullRange(m.sport))
+    out.push(nativePort(m.name, 'sport', m.sport));
+  if (m.dport !== undefined && !isFullRange(m.dport))
+    out.push(nativePort(m.name, 'dport', m.dport));
   // An inverted full range compares nothing natively: no statement at all.
   if (out.length === 0) return undefined;
   return { text: out.join(' '), xt: false, payload: m.name };
