@@ -107,6 +107,12 @@ export function normaliseCapture(r: RunResult, ctx: NormaliseContext): RunResult
         .replace(/(\d+\.\d+\.\d+\.\d+)\.(\d+)([ :])/g, (_, a: string, p: string, e: string) => {
           return `${a}.${port(p)}${e}`;
         })
+        // A capture started mid-connection prints absolute sequence numbers, `seq A:B` for
+        // data: keep B as its distance from A (the segment's length, modulo 2^32).
+        .replace(
+          /\bseq (\d{6,}):(\d+)/g,
+          (_, a: string, b: string) => `seq <isn>:<isn>+${(Number(b) - Number(a)) >>> 0}`,
+        )
         .replace(/\b(seq|ack) \d{6,}/g, '$1 <isn>')
         .replace(/TS val \d+ ecr \d+/g, 'TS val <ts> ecr <ts>')
         // ping's echo identifier is the kernel's (or the lab's seeded) choice.

@@ -104,4 +104,18 @@ describe("the experiments' normalisation", () => {
       'seq 1,',
     );
   });
+
+  it("masks a mid-connection capture's absolute sequence numbers, keeping the segment length", () => {
+    const write = (seq: number, length: number) => ({
+      stdout: `08:00:00.000000 IP 10.244.0.5.50366 > 10.96.1.1.80: Flags [P.], seq ${seq}:${(seq + length) % 2 ** 32}, ack 3394835617, win 501, options [nop,nop,TS val 1 ecr 2], length ${length}: HTTP: GET / HTTP/1.1\n`,
+      stderr: '',
+      exitCode: 0,
+    });
+    const a = normaliseCapture(write(2356333283, 73), ctx);
+    expect(a.stdout).toContain('seq <isn>:<isn>+73, ack <isn>, win 501');
+    expect(a).toEqual(normaliseCapture(write(3394835544, 73), ctx));
+    // Across the wrap of the sequence space, and not equal for another length.
+    expect(normaliseCapture(write(2 ** 32 - 10, 73), ctx)).toEqual(a);
+    expect(normaliseCapture(write(2356333283, 74), ctx).stdout).not.toEqual(a.stdout);
+  });
 });
