@@ -24,13 +24,6 @@ const ON_THE_KERNEL = [
   '08-udp-conntrack-cleanup',
   '09-ping',
 ];
-/** Experiments whose kernel run shows steps the engine does not model yet (see their tests). */
-const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
-  '07-rolling-update-long-tcp':
-    "the client's advertised window after the second answer (line 37): the lab models Linux " +
-    "6.1's, the test's kernel is newer",
-};
-
 it('every experiment runs on the kernel', () => {
   const folders = readdirSync(new URL('../../scenarios', import.meta.url), {
     withFileTypes: true,
@@ -39,10 +32,6 @@ it('every experiment runs on the kernel', () => {
     .map((d) => d.name)
     .sort();
   expect(folders).toEqual([...ON_THE_KERNEL].sort());
-  for (const [name, what] of Object.entries(KNOWN_DIFFERENCES)) {
-    expect(ON_THE_KERNEL).toContain(name);
-    console.log(`${name}: known differences with the kernel: ${what}`);
-  }
 });
 
 describe.skipIf(reason !== undefined)('experiments on the real kernel', () => {

@@ -67,20 +67,6 @@ async function sleep07(seconds: number, k: KernelSide): Promise<RunResult> {
   return done;
 }
 
-/**
- * Where experiment 07's kernel run shows what the engine does not model (script lines); the
- * test fails once the engine agrees.
- */
-const KNOWN_07: Readonly<Record<number, string>> = {
-  37:
-    'the client advertises win 501 where the engine says 500 (a second answer received): the ' +
-    "lab models Linux 6.1's receive window, checked against 6.1 captures; the window code " +
-    'changed after 6.1 (6.6 replaced tcp_adv_win_scale by the measured sk_scaling_ratio in ' +
-    'tcp_win_from_space()) and this kernel is newer. The flooded copy 10.244.0.5 > ' +
-    "10.244.0.4.8080 (node-1's stale neighbour entry, cni0's fdb without the dead MAC) is " +
-    'there on both sides',
-};
-
 const reason = clusterNetnsUnavailableReason();
 if (reason !== undefined)
   console.log(`skipping the experiments' kernel differential tests (07-08): ${reason}`);
@@ -91,12 +77,12 @@ describe.skipIf(reason !== undefined)('experiments on the real kernel', () => {
       pinDraws: true,
       sleep: sleep07,
     });
-    const a = expectKernelAgrees(steps, ctx, { knownDifferences: KNOWN_07 });
+    const a = expectKernelAgrees(steps, ctx);
     console.log(describeAgreement('07', a));
-    expect(a.compared).toBe(16);
-    expect(a.known).toHaveLength(1);
-    // Line 37 differs only by the window: both captures show the client's write and the copy
-    // cni0 flooded back to it (hairpin port), already DNATed to the dead pod's port 8080.
+    expect(a.compared).toBe(17);
+    // Line 37: both captures show the client's write (win 501 after a second answer, as
+    // tcp_select_window() keeps it) and the copy cni0 flooded back to it (hairpin port),
+    // already DNATed to the dead pod's port 8080.
     const capture = steps.find((s) => s.line.line === 37)!;
     for (const out of [capture.engine.stdout, capture.real!.stdout]) {
       const lines = out.trim().split('\n');

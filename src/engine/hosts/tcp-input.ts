@@ -11,7 +11,7 @@
 import type { Op } from './net';
 import { event, nextSocketId, routeFor, send, payloadBytes } from './net';
 import type { Flags } from './tcp-segment';
-import { parseFlags, resetFor, seqAdd, seqDiff, synSegment } from './tcp-segment';
+import { parseFlags, resetFor, seqAdd, seqDiff, synSegment, SYNACK_WINDOW } from './tcp-segment';
 import {
   DELAYED_ACK_MS,
   FIN_TIMEOUT_MS,
@@ -74,7 +74,9 @@ function passiveOpen(op: Op, stack: HostStack, listener: TcpSocket, p: HostPacke
     rcvNxt: seqAdd(tcp.seq, 1),
     tsOffset: op.ctx.rng.nextU32(),
     tsRecent: tcp.ts ?? 0,
-    rcvdBytes: 0,
+    // tcp_create_openreq_child(): rcv_wnd is the SYN-ACK's window, rcv_wup = rcv_nxt.
+    rcvWnd: SYNACK_WINDOW,
+    rcvWup: seqAdd(tcp.seq, 1),
     inFlight: [{ seq: iss, len: 1, flags: 'S.' }],
     sendQueue: [],
     closeRequested: false,
@@ -122,6 +124,8 @@ function synSent(op: Op, stack: HostStack, sock: TcpSocket, p: HostPacket, f: Fl
   if (!f.syn || !f.ack) return;
   sock.irs = tcp.seq;
   sock.rcvNxt = seqAdd(tcp.seq, 1);
+  // tcp_rcv_synsent_state_process(): rcv_wup = rcv_nxt; rcv_wnd is still the SYN's window.
+  sock.rcvWup = sock.rcvNxt;
   sock.tsRecent = tcp.ts ?? sock.tsRecent;
   processAck(op, sock, tcp.ack);
   setState(op, sock, 'ESTABLISHED');
@@ -186,7 +190,6 @@ function synchronized(
     ack = true; // quickack at the start of a connection: data is acknowledged at once
     if (tcp.seq === sock.rcvNxt && p.data !== undefined) {
       sock.rcvNxt = seqAdd(sock.rcvNxt, len);
-      sock.rcvdBytes += len;
       event(op, stack, sock, 'data', { data: p.data });
     }
   }

@@ -6,9 +6,13 @@
  * - SYN: `win 64240, options [mss 1460,sackOK,TS val … ecr 0,nop,wscale 7]`, IP length 60.
  * - SYN-ACK: `win 65160` (45 × 1448: the MSS less the 12 timestamp bytes), same options.
  * - Later segments carry only `nop,nop,TS val … ecr …` (IP length 52 + payload). The window is
- *   scaled by 2^7: the active opener advertises 502 (64240 / 128, rounded up), the passive one
- *   509, each shrinking as received bytes are counted (501 after a 148-byte response). Receive
- *   buffer auto-tuning is not modelled.
+ *   scaled by 2^7 and chosen as tcp_select_window() does: what the receive space offers (the
+ *   active opener 501, the passive one 509, as the kernel shows them once data has come in),
+ *   unless that is less than what is still open of the window last advertised, which is never
+ *   taken back (it is rounded up to the scale instead). So the active opener says 502 (64240
+ *   rounded up) until data arrives, then 501; the kernel says 501 after a first and after a
+ *   second answer alike. The receive queue is taken as read at once (the lab's applications
+ *   read what arrives), and receive buffer auto-tuning is not modelled.
  * - TS val = a per-connection random offset (secure_tcp_ts_off) + the millisecond clock.
  * - A reset for a segment no socket wants (tcp_v4_send_reset): no options, `win 0`, IP length 40;
  *   if the offending segment had ACK set the reset is `R` with seq = its ack number, otherwise
@@ -27,8 +31,8 @@ const TCP_HEADER = 20;
 const SYN_OPTIONS = 20;
 /** nop, nop, timestamps. */
 const TS_OPTIONS = 12;
-/** Bytes the window is counted from (64240 for the active opener, 509 × 128 for the passive). */
-const WINDOW_BASE = { active: SYN_WINDOW, passive: 509 << WSCALE };
+/** The window the receive space offers, in bytes (501 and 509 × 128, as the kernel shows them). */
+const OFFERED_WINDOW = { active: 501 << WSCALE, passive: 509 << WSCALE };
 
 /** Parsed TCP flags of a tcpdump-style flag string (`S`, `S.`, `P.`, `F.`, `R`, `R.`, …). */
 export interface Flags {
@@ -54,10 +58,20 @@ export function tsVal(sock: TcpSocket, now: number): number {
   return (sock.tsOffset + Math.floor(now)) >>> 0;
 }
 
-/** The window field (scaled) of a non-SYN segment. */
-export function advertisedWindow(sock: TcpSocket): number {
-  const base = sock.active ? WINDOW_BASE.active : WINDOW_BASE.passive;
-  return Math.max(1, Math.ceil((base - sock.rcvdBytes) / (1 << WSCALE)));
+/**
+ * tcp_select_window(): the window field (scaled) of a non-SYN segment about to be sent. The
+ * window offered now, or, where that would take back part of the window advertised last
+ * (rcv_wup + rcv_wnd - rcv_nxt is still open), that part rounded up to the scale. The socket
+ * remembers what it advertised (rcv_wnd, rcv_wup = rcv_nxt).
+ */
+export function selectWindow(sock: TcpSocket): number {
+  const scale = 1 << WSCALE;
+  const offered = sock.active ? OFFERED_WINDOW.active : OFFERED_WINDOW.passive;
+  const open = Math.max(0, seqDiff(seqAdd(sock.rcvWup, sock.rcvWnd), sock.rcvNxt));
+  const window = offered < open ? Math.ceil(open / scale) * scale : offered;
+  sock.rcvWnd = window;
+  sock.rcvWup = sock.rcvNxt;
+  return window / scale;
 }
 
 export function seqAdd(a: number, b: number): number {
@@ -148,7 +162,7 @@ export function dataSegment(
     {
       seq,
       ack: sock.rcvNxt,
-      win: advertisedWindow(sock),
+      win: selectWindow(sock),
       options: { ts: { val: tsVal(sock, now), ecr: sock.tsRecent } },
     },
     TS_OPTIONS,

@@ -17,7 +17,7 @@
  */
 import type { Op } from './net';
 import { event, nextSocketId, routeFor, send, tcpEphemeralPort } from './net';
-import { dataSegment, seqAdd, synSegment } from './tcp-segment';
+import { dataSegment, seqAdd, synSegment, SYN_WINDOW } from './tcp-segment';
 import type { HostStack, Owner, Payload, SockAddr, TcpSocket } from './types';
 import { payloadBytes } from './net';
 import { addSocket, removeSocket } from './socket-index';
@@ -115,7 +115,8 @@ export function tcpConnect(
     rcvNxt: 0,
     tsOffset: op.ctx.rng.nextU32(),
     tsRecent: 0,
-    rcvdBytes: 0,
+    rcvWnd: SYN_WINDOW,
+    rcvWup: 0,
     inFlight: [{ seq: iss, len: 1, flags: 'S' }],
     sendQueue: opts.data === undefined ? [] : [opts.data],
     closeRequested: false,

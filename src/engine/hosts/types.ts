@@ -106,8 +106,12 @@ export interface TcpSocket {
   /** Per-connection timestamp offset (secure_tcp_ts_off): TS val = offset + clock ms. */
   readonly tsOffset: number;
   tsRecent: number;
-  /** Payload bytes received so far (the advertised window shrinks by them). */
-  rcvdBytes: number;
+  /**
+   * tcp_select_window()'s memory: the window last advertised (bytes, unscaled: rcv_wnd) and
+   * rcv_nxt when it was (rcv_wup). What is still open of it is rcv_wup + rcv_wnd - rcv_nxt.
+   */
+  rcvWnd: number;
+  rcvWup: number;
   inFlight: InFlight[];
   /** Data the owner wrote that waits for the handshake to finish. */
   sendQueue: Payload[];
