@@ -16,24 +16,10 @@ import {
   upstreamProxierOptions,
 } from '../kube-proxy/testing/fixtures';
 import { TableDraft } from './draft';
-import {
-  createNetfilter,
-  iptablesList,
-  iptablesRestore,
-  iptablesSave,
-  type NetfilterState,
-} from './index';
-import { iptablesNftTables } from './nft-view/render';
+import { createNetfilter, iptablesRestore, type NetfilterState } from './index';
+import { allViews } from './test-views';
 import { joinPieces, type RestorePiece } from './restore-pieces';
 import { MIN_BLOCK } from './restore-block';
-
-function views(s: NetfilterState): string {
-  let out = iptablesSave(s, { counters: true, nowEpochSeconds: 0 }).stdout;
-  for (const table of ['filter', 'nat'])
-    out += iptablesList(s, { table, numeric: true, verbose: true, exact: true }).stdout;
-  for (const t of iptablesNftTables(s)) out += t.table({ handles: true }).text;
-  return out;
-}
 
 /** Packets through rule `at` of every chain named `chain` (in place, as the packet path counts). */
 function count(s: NetfilterState, chain: string, at: number): void {
@@ -124,7 +110,7 @@ describe('iptables-restore of remembered blocks of lines', () => {
             const a = iptablesRestore(byBlock, { pieces }, opts);
             const b = iptablesRestore(byText, joinPieces(pieces), opts);
             expect(a).toEqual(b);
-            expect(views(byBlock)).toBe(views(byText));
+            expect(allViews(byBlock)).toBe(allViews(byText));
           }
         },
       ),
@@ -148,7 +134,7 @@ describe('iptables-restore of remembered blocks of lines', () => {
     for (const pieces of [withExtra, withExtra, withExtra, without, without, withExtra]) {
       const a = iptablesRestore(byBlock, { pieces }, { noflush: true });
       expect(a).toEqual(iptablesRestore(byText, joinPieces(pieces), { noflush: true }));
-      expect(views(byBlock)).toBe(views(byText));
+      expect(allViews(byBlock)).toBe(allViews(byText));
     }
   });
 
@@ -176,7 +162,7 @@ describe('iptables-restore of remembered blocks of lines', () => {
       expect(iptablesRestore(byBlock, out.restorePieces, { noflush: true })).toEqual(
         iptablesRestore(byText, out.restoreInput, { noflush: true }),
       );
-      expect(views(byBlock)).toBe(views(byText));
+      expect(allViews(byBlock)).toBe(allViews(byText));
     }
     expect(keep.mock.calls.some(([, n]) => n >= MIN_BLOCK)).toBe(true);
     keep.mockRestore();
