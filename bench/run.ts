@@ -13,6 +13,8 @@
  *  6. load distribution: 10,000 TCP connections (every packet through the kernels and socket
  *     layers) over 1,000 Services sharing 10 pods, the spread per pod, and the heap before,
  *     with the connections' entries live, and after they closed and expired.
+ *
+ * BENCH_ONLY=sync runs section 1 alone (its figures are the noisiest: repeat them).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -282,6 +284,8 @@ async function bench(): Promise<void> {
   console.log(row('  the same, after 40 incremental syncs', s10k.incrementalSteady, s10k.incrementalSteady)); // prettier-ignore
   console.log(`  heap held by the cluster and both nodes   ${mib(s10k.heap)}\n`);
 
+  // BENCH_ONLY=sync: only the figures above (to repeat the noisy sync figures on their own).
+  if (process.env.BENCH_ONLY === 'sync') return;
   const load = connectionsBench();
 
   const dir = mkdtempSync(join(tmpdir(), 'kpl-bench-'));
