@@ -304,7 +304,8 @@ const checks: Record<string, (r: Run) => void> = {
   },
 
   '09-ping': (r) => {
-    expect(r.status).toBe(1); // the ClusterIP's ping got no answer
+    // The ClusterIP's ping got no answer (1); the run ends with curl's 7 (the last failure).
+    expect(r.status).toBe(7);
     const pings = outputsOf(r, 'ping ');
     // Two routers (node-1, node-2) lowered the TTL from 64 (ip_default_ttl) to 62.
     expect(pings[0]).toContain('64 bytes from 10.244.1.2: icmp_seq=2 ttl=62 time=0.000 ms');
@@ -315,6 +316,11 @@ const checks: Record<string, (r: Run) => void> = {
     expect(outputsOf(r, 'tcpdump')[1]).toMatch(/^\S+ IP 10\.244\.0\.5 > 10\.96\.1\.10: ICMP echo request/); // prettier-ignore
     expect(outputsOf(r, 'iptables -t nat -L KUBE-SERVICES')[0]).toMatch(/^ +0 +0 KUBE-SVC-/);
     expect(outputsOf(r, 'conntrack -L -p icmp -d')[0]).toMatch(/type=8 code=0 id=\d+ \[UNREPLIED\]/); // prettier-ignore
+    // Nobody has 10.244.0.99: the client's own ARP fails after three probes (3 s) and its
+    // kernel reports host unreachable to the socket (curl 7 after about 3.05 s on Linux).
+    expect(outputsOf(r, 'curl')[1]).toBe(
+      "curl: (7) Failed to connect to 10.244.0.99 port 8080 after 3000 ms: Couldn't connect to server\n\n",
+    );
   },
 };
 

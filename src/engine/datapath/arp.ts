@@ -15,7 +15,7 @@
  *   not a draw of the World's random source, so no other seeded draw moves).
  *
  * Not modelled: pods' and the LAN's neighbour tables (pods and LAN hosts resolve at once, as if
- * the entry were fresh), confirmations by the node's own TCP sockets (dst_confirm: they only keep
+ * the entry were fresh; except a pod's address that nobody answers, ./pod-arp.ts), confirmations by the node's own TCP sockets (dst_confirm: they only keep
  * a live pod's entry REACHABLE, which changes no packet), and ARP frames in captures.
  */
 import type { World } from '../sim/world';

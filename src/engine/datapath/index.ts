@@ -21,12 +21,13 @@
 import type { PacketHeader, TraceStep } from '../../protocol/trace';
 import type { HostRef } from '../routing';
 import type { World } from '../sim/world';
-import { fireNeighbourTimers } from './arp';
+import { fireNeighbourTimers, nextNeighbourTimer as nextNodeNeighbourTimer } from './arp';
 import { bridgeInput } from './bridge';
 import { dropped } from './hooks';
 import { hostOutput, hostReceive } from './hosts';
 import { nodeOutput, nodeReceive } from './ipv4';
-import { transmit } from './link';
+import { podAnswer, transmit } from './link';
+import { firePodNeighbourTimers, nextPodNeighbourTimer } from './pod-arp';
 import { effectiveHost } from './net';
 import { DEFAULT_TTL, hostLabel, newSkb, withField } from './packet';
 import { place, Recorder, why, type TraceDetail } from './recorder';
@@ -52,7 +53,6 @@ export {
 } from './state';
 export { formatTcpFlags, hostLabel, parseTcpFlags } from './packet';
 export { effectiveHost, kernelNet } from './net';
-export { nextNeighbourTimer } from './arp';
 export { DATAPATH_MESSAGES, explainText } from './messages';
 
 export interface SendOptions {
@@ -136,5 +136,13 @@ export function runNeighbourTimers(world: World, opts: SendOptions = {}): Kernel
   const rec = new Recorder(world, opts.firstSeq ?? 0, off ? 'none' : detail, !off);
   const ctx: Ctx = { world, rec, stack: STACK, hops: 0, newPacketId: () => state.nextPacketId++ };
   const outcomes = fireNeighbourTimers(ctx);
+  outcomes.push(...firePodNeighbourTimers(ctx, (pod, ip) => podAnswer(ctx, pod, ip)));
   return { steps: rec.steps, outcomes };
+}
+
+/** The earliest neighbour timer of the World (the nodes' cni0 tables and the pods'). */
+export function nextNeighbourTimer(world: World): number | undefined {
+  const node = nextNodeNeighbourTimer(world);
+  const pod = nextPodNeighbourTimer(world);
+  return node === undefined || (pod !== undefined && pod < node) ? pod : node;
 }

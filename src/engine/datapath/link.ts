@@ -11,7 +11,9 @@ import { fdbLearn, fdbPort } from './bridge-fdb';
 import { flood } from './bridge-flood';
 import { dropped, leaveNamespace } from './hooks';
 import { hostNet, lanHostByIp, podByIp, portOfPod, primaryAddress } from './net';
+import type { Answer } from './neighbour';
 import { hostLabel, type Skb } from './packet';
+import { podQueue } from './pod-arp';
 import { place, why } from './recorder';
 import { MAX_HOPS, type BridgeDst, type Ctx, type Outcome } from './types';
 
@@ -96,6 +98,18 @@ export function bridgeNeighbour(ctx: Ctx, node: string, ip: string): BridgeDst |
   return bp === undefined ? undefined : { kind: 'port', port: bp.port };
 }
 
+/**
+ * Who answers a pod's ARP for `ip` now (a pod or cni0 on its bridge), as neighbour.ts asks it:
+ * a stand-in link-layer address (the bridge port, or cni0), or undefined.
+ */
+export function podAnswer(ctx: Ctx, pod: HostRef, ip: string): Answer {
+  return () => {
+    const bp = portOfPod(ctx.world.cluster, pod);
+    const dst = bp === undefined ? undefined : bridgeNeighbour(ctx, bp.pod.nodeName, ip);
+    return dst === undefined ? undefined : dst.kind === 'port' ? dst.port : 'cni0';
+  };
+}
+
 /** The next hop never answered ARP: the frame is lost. */
 function neighbourLost(ctx: Ctx, from: HostRef, skb: Skb, oif: string, nexthop: string): Outcome {
   return dropped(
@@ -119,7 +133,13 @@ export function transmit(ctx: Ctx, from: HostRef, oif: string, skb: Skb, nexthop
     if (bp === undefined || oif !== 'eth0') return neighbourLost(ctx, from, skb, oif, nexthop);
     const node = bp.pod.nodeName;
     const dst = bridgeNeighbour(ctx, node, nexthop);
-    if (dst === undefined) return neighbourLost(ctx, from, skb, oif, nexthop);
+    if (dst === undefined) {
+      // Nobody on the bridge owns the next hop: the pod's ARP for it goes unanswered.
+      const pending = { skb, resume: (later: Ctx) => transmit(later, from, oif, skb, nexthop) };
+      if (podQueue(ctx, from, nexthop, podAnswer(ctx, from, nexthop), pending))
+        return dropped(ctx, from, skb, 'eth0', 'neighbour', why('datapath.neigh.queued', { ip: nexthop, iface: 'eth0', state: 'INCOMPLETE' }), 'LOST'); // prettier-ignore
+      return transmit(ctx, from, oif, skb, nexthop);
+    }
     leaveNamespace(skb);
     const nodeRef: HostRef = { kind: 'node', name: node };
     // br_handle_frame_finish() → br_fdb_update(): cni0 learns the pod's MAC on its port.

@@ -41,6 +41,8 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
     'the neighbour entry for {ip} on {iface} is {state}: the packet waits for an ARP answer (the lab does not show ARP frames)',
   'datapath.neigh.failed':
     'nobody answered ARP for {ip} on {iface} (entry FAILED): the node answers ICMP host unreachable',
+  'datapath.neigh.failed-local':
+    "nobody answered the pod's ARP for {ip} (entry FAILED): its own kernel reports ICMP host unreachable to the sender",
   'datapath.ct.new': 'conntrack: first packet of a connection, a new (unconfirmed) entry',
   'datapath.ct.hit': 'conntrack: the packet belongs to a known connection ({dir} direction)',
   'datapath.ct.invalid': 'conntrack: no connection for this packet ({reason})',

@@ -42,7 +42,7 @@ const UNREACH_CODE: Partial<Record<RejectWith, number>> = {
 const ICMP_ERRORS = new Set([3, 4, 5, 11, 12]);
 
 /** An IP header + ICMP header + the quoted packet, at most 576 bytes (RFC 1812, __icmp_send). */
-function icmpLength(rejectedLength: number): number {
+export function icmpLength(rejectedLength: number): number {
   return 20 + 8 + Math.min(rejectedLength, 576 - 20 - 8);
 }
 

@@ -36,6 +36,8 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
     '{iface} 上 {ip} 的邻居表项是 {state}：数据包排队等待 ARP 应答（实验台不显示 ARP 帧）',
   'datapath.neigh.failed':
     '{iface} 上没有主机应答 {ip} 的 ARP（表项 FAILED）：节点回 ICMP host unreachable',
+  'datapath.neigh.failed-local':
+    '没有主机应答 Pod 对 {ip} 的 ARP（表项 FAILED）：Pod 自己的内核向发送方报告 ICMP host unreachable',
   'datapath.ct.new': 'conntrack：连接的第一个包，新建（未确认的）条目',
   'datapath.ct.hit': 'conntrack：数据包属于已知连接（{dir} 方向）',
   'datapath.ct.invalid': 'conntrack：没有与该包对应的连接（{reason}）',
