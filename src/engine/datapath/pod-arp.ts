@@ -30,7 +30,7 @@ import {
 import { hostNet, primaryAddress } from './net';
 import { hostLabel, newSkb, type Skb } from './packet';
 import { place, why } from './recorder';
-import { icmpLength } from './reject';
+import { icmpLength, quotedHeader } from './reject';
 import type { Ctx, Outcome } from './types';
 
 /** A packet of the pod's waiting for its next hop's MAC. */
@@ -133,13 +133,7 @@ function hostUnreachable(ctx: Ctx, pod: HostRef, ip: string, skb: Skb): Outcome 
     length: icmpLength(h.length),
     mark: 0,
     ttl: 64,
-    inner: {
-      src: h.src,
-      dst: h.dst,
-      proto: h.proto,
-      ...(h.sport !== undefined ? { sport: h.sport } : {}),
-      ...(h.dport !== undefined ? { dport: h.dport } : {}),
-    },
+    inner: quotedHeader(h),
   };
   const reply = newSkb(ctx.newPacketId(), header);
   ctx.rec.add(reply, {

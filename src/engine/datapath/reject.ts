@@ -139,6 +139,19 @@ export function reject(
   return sendIcmpUnreachable(ctx, node, skb, code, at);
 }
 
+/** What an ICMP error quotes of the packet it is about: addresses, protocol, ports or echo. */
+export function quotedHeader(h: PacketHeader): NonNullable<PacketHeader['inner']> {
+  return {
+    src: h.src,
+    dst: h.dst,
+    proto: h.proto,
+    ...(h.sport !== undefined ? { sport: h.sport } : {}),
+    ...(h.dport !== undefined ? { dport: h.dport } : {}),
+    ...(h.icmp !== undefined ? { icmp: h.icmp } : {}),
+    ...(h.proto === 'icmp' && h.seq !== undefined ? { seq: h.seq } : {}),
+  };
+}
+
 /**
  * icmp_send(ICMP_DEST_UNREACH, `code`) about `skb` from `node` (REJECT, or a next hop that never
  * answered ARP): the original is freed, the error leaves through OUTPUT and POSTROUTING.
@@ -165,15 +178,7 @@ export function sendIcmpUnreachable(
     length: icmpLength(h.length),
     mark: 0,
     ttl: 64,
-    inner: {
-      src: h.src,
-      dst: h.dst,
-      proto: h.proto,
-      ...(h.sport !== undefined ? { sport: h.sport } : {}),
-      ...(h.dport !== undefined ? { dport: h.dport } : {}),
-      ...(h.icmp !== undefined ? { icmp: h.icmp } : {}),
-      ...(h.proto === 'icmp' && h.seq !== undefined ? { seq: h.seq } : {}),
-    },
+    inner: quotedHeader(h),
   };
   const reply = newSkb(ctx.newPacketId(), header);
   // The original is freed before the error is looked up at OUTPUT: an unconfirmed entry is
