@@ -19,6 +19,11 @@
  * other were never admitted, and a quarter of a 10,000-Service sync was parsed every time);
  * when the table is three quarters full it starts afresh. A collision of full hashes only
  * admits a line early.
+ *
+ * The lines of a cache's first restore are only noted, and hashed when a second restore comes:
+ * a one-shot run (`kube-proxy-lab run FILE` with one iptables-save) restores once, and hashing
+ * its 30,000 lines was a twentieth of the whole run for a cache it never used. A line then
+ * counts as seen from the second restore on, as if it had been hashed when it was read.
  */
 import { TextMemos } from './restore-pieces';
 import type { ParsedArgs } from './rule-parse';
@@ -38,6 +43,8 @@ export interface LineEntry {
 const SEEN_SLOTS = 1 << 20;
 /** Slots looked at for a line, from its own on. */
 const SEEN_PROBES = 8;
+/** Lines of a first restore noted unhashed at most (a 10,000 × 10 sync has some 320,000). */
+const MAX_UNHASHED = 1 << 19;
 
 /** FNV-1a over the UTF-16 code units of `s`, never 0 (0 marks an empty slot). */
 export function lineHash(s: string): number {
@@ -51,11 +58,37 @@ export class LineCache {
   private old = new Map<string, LineEntry>();
   private seen: Int32Array | undefined;
   private seenCount = 0;
+  /** Restores begun (see beginRestore()). */
+  private restores = 0;
+  /** Lines of the first restore, not hashed yet; undefined once they have been. */
+  private unhashed: string[] | undefined = [];
   /** Blocks of lines writers keep from one restore to the next (restore-pieces.ts). */
   readonly memos = new TextMemos();
 
+  /** A restore begins reading a section that uses this cache. */
+  beginRestore(): void {
+    if (++this.restores > 1) this.hashUnhashed();
+  }
+
   /** Whether `line` was seen before (then it is worth caching); remembers it if not. */
   admit(line: string): boolean {
+    const unhashed = this.unhashed;
+    if (unhashed !== undefined && this.restores <= 1 && unhashed.length < MAX_UNHASHED) {
+      unhashed.push(line);
+      return false;
+    }
+    this.hashUnhashed();
+    return this.see(line);
+  }
+
+  private hashUnhashed(): void {
+    const lines = this.unhashed;
+    if (lines === undefined) return;
+    this.unhashed = undefined;
+    for (const line of lines) this.see(line);
+  }
+
+  private see(line: string): boolean {
     const seen = (this.seen ??= new Int32Array(SEEN_SLOTS));
     const h = lineHash(line);
     for (let k = 0; k < SEEN_PROBES; k++) {

@@ -192,6 +192,7 @@ function readLine(r: Reader, raw: string): ToolOutput | undefined {
     if (!isTableName(name))
       throw XtError.param(`${PROG}: line ${lineNo} table name '${name}' invalid`);
     const cache = lineCache(name, withCounters);
+    cache.beginRestore();
     r.section = { name, queue: [], lines: [], cache, prev: undefined };
   } else if (first === ':' && section !== undefined) {
     section.queue.push(chainLine(section.name, buffer, lineNo, withCounters));
