@@ -21,6 +21,7 @@ import { place, why } from './recorder';
 import { nodeDatapath, type NodeDatapath } from './state';
 import type { Ctx, DropReason, Outcome, RejectedAt } from './types';
 import { walkContext } from './walk-context';
+import { replayTable } from './walk-replay';
 import type { NodeKernel } from '../sim/node-kernel';
 import type { World } from '../sim/world';
 
@@ -133,6 +134,11 @@ export function walkTable(
       ctx.rec.walk(skb, place(node.ref, hookIface(hook, devs)), hook, empty.steps);
     return empty;
   }
+  // No step kept: the walk may have been done before with what it reads (walk-replay.ts).
+  if (opts === STEPS.none) {
+    const replayed = replayTable(node, skb, hook, table, devs);
+    if (replayed !== undefined) return replayed;
+  }
   const packet = walkPacketOf(skb, devs);
   const r = traverseRules(node.nf, table, hook, packet, walkContext(ctx, node, skb), opts);
   if (r.steps.length > 0) ctx.rec.walk(skb, place(node.ref, hookIface(hook, devs)), hook, r.steps);
@@ -150,7 +156,7 @@ export type TableWalk = Pick<TraverseResult, 'verdict' | 'nat' | 'reject' | 'ste
 const STEPS = {
   all: { steps: 'all' },
   matched: { steps: 'matched' },
-  none: { steps: 'none' },
+  none: { steps: 'none', memo: true },
 } as const;
 
 /** The fate of a non-nat table's verdict. */
