@@ -16,7 +16,8 @@ import {
 import type { NftState } from '../nftables';
 import type { HostNetwork, HostRef } from '../routing';
 import { kernelNet } from './net';
-import { ctPacketOf, walkPacketOf, withField, type HookDevices, type Skb } from './packet';
+import { ctLookupView } from './ct-view';
+import { walkPacketOf, withField, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
 import { nodeDatapath, type NodeDatapath } from './state';
 import type { Ctx, DropReason, Outcome, RejectedAt } from './types';
@@ -194,7 +195,7 @@ export function walkTables(
  */
 export function conntrackIn(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string | undefined): void {
   if (skb.ct !== undefined) return;
-  const r = ctLookupOrCreate(node.dp.conntrack, ctPacketOf(skb), ctx.world.clock.now());
+  const r = ctLookupOrCreate(node.dp.conntrack, ctLookupView(skb), ctx.world.clock.now());
   const at = ctx.rec.on ? place(node.ref, iface) : NOWHERE;
   if (r.kind !== 'tracked') {
     skb.ctInvalid = r.kind === 'invalid' ? r.reason : 'untracked';

@@ -1,13 +1,22 @@
 /**
- * The views a replay is asked with (walk-replay.ts) are the views the walk would get: the same
- * fields and values as walkPacketOf and walkConntrackOf, key order included, whatever packet
- * came before (the kept objects are refilled, never cleared).
+ * The views written into kept objects — a replay's (walk-replay.ts), a conntrack lookup's
+ * (ct-view.ts) — are the views that were built: the same fields and values as walkPacketOf,
+ * walkConntrackOf and ctPacketOf, key order included, whatever packet came before (the kept
+ * objects are refilled, never cleared).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PacketHeader } from '../../protocol/trace';
 import { IPS, type CtEntry } from '../conntrack';
-import { newSkb, walkConntrackOf, walkPacketOf, type HookDevices, type Skb } from './packet';
+import { ctLookupView } from './ct-view';
+import {
+  ctPacketOf,
+  newSkb,
+  walkConntrackOf,
+  walkPacketOf,
+  type HookDevices,
+  type Skb,
+} from './packet';
 import { replayConntrackOf, replayPacketOf } from './walk-replay';
 
 const ip = fc.constantFrom('10.244.0.5', '10.96.0.10', '192.168.1.10');
@@ -29,6 +38,21 @@ const header: fc.Arbitrary<PacketHeader> = fc
       length: fc.nat(1500),
       mark: fc.nat(),
       ttl: fc.nat(255),
+      payload: fc.nat(1000),
+      inner: fc.record(
+        {
+          src: ip,
+          dst: ip,
+          proto: fc.constantFrom('tcp' as const, 'icmp' as const),
+          sport: fc.nat(65535),
+          dport: fc.nat(65535),
+          icmp: fc.record(
+            { type: fc.nat(8), code: fc.nat(3), id: fc.nat(9) },
+            { requiredKeys: ['type', 'code'] },
+          ),
+        },
+        { requiredKeys: ['src', 'dst', 'proto'] },
+      ),
     },
     { requiredKeys: ['src', 'dst', 'proto', 'length', 'mark'] },
   )
@@ -45,6 +69,7 @@ const skb: fc.Arbitrary<Skb> = fc
   .record({
     header,
     local: fc.boolean(),
+    retransmission: fc.boolean(),
     ct: fc.option(
       fc.record({
         state: fc.constantFrom('NEW' as const, 'ESTABLISHED' as const, 'RELATED' as const),
@@ -55,8 +80,8 @@ const skb: fc.Arbitrary<Skb> = fc
       { nil: undefined },
     ),
   })
-  .map(({ header: h, local, ct }) => {
-    const s = newSkb(1, h);
+  .map(({ header: h, local, retransmission, ct }) => {
+    const s = newSkb(1, h, retransmission);
     if (local) s.localOrigin = true;
     if (ct !== undefined) {
       const entry = { status: ct.status, mark: ct.mark } as CtEntry;
@@ -66,7 +91,7 @@ const skb: fc.Arbitrary<Skb> = fc
   });
 
 describe('replay views', () => {
-  it('are walkPacketOf and walkConntrackOf, after any earlier packet', () => {
+  it('are walkPacketOf, walkConntrackOf and ctPacketOf, after any earlier packet', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(skb, devices), { minLength: 1, maxLength: 4 }), (seq) => {
         for (const [s, d] of seq) {
@@ -74,6 +99,9 @@ describe('replay views', () => {
           expect(JSON.stringify(p)).toBe(JSON.stringify(walkPacketOf(s, d)));
           expect(p).toEqual(walkPacketOf(s, d));
           expect(replayConntrackOf(s)).toEqual(walkConntrackOf(s));
+          const c = ctLookupView(s);
+          expect(JSON.stringify(c)).toBe(JSON.stringify(ctPacketOf(s)));
+          expect(c).toEqual(ctPacketOf(s));
         }
       }),
       { numRuns: 500 },
