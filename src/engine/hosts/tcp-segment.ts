@@ -44,15 +44,25 @@ export interface Flags {
 }
 
 export function parseFlags(flags: string | undefined): Flags {
+  // Every segment a host receives asks; the texts are few (S, S., ., P., F., R…): one frozen
+  // answer per text.
   const f = flags ?? '';
-  return {
-    syn: f.includes('S'),
-    ack: f.includes('.'),
-    fin: f.includes('F'),
-    rst: f.includes('R'),
-    psh: f.includes('P'),
-  };
+  let parsed = parsedFlags.get(f);
+  if (parsed === undefined) {
+    if (parsedFlags.size >= 256) parsedFlags.clear();
+    parsed = Object.freeze({
+      syn: f.includes('S'),
+      ack: f.includes('.'),
+      fin: f.includes('F'),
+      rst: f.includes('R'),
+      psh: f.includes('P'),
+    });
+    parsedFlags.set(f, parsed);
+  }
+  return parsed;
 }
+
+const parsedFlags = new Map<string, Flags>();
 
 export function tsVal(sock: TcpSocket, now: number): number {
   return (sock.tsOffset + Math.floor(now)) >>> 0;
