@@ -44,7 +44,7 @@ export {
   kubeProxyConfig,
 } from './model';
 export type { CtPacket, InnerHeader, TcpFlags } from './tuple';
-export { invertTuple, tupleKey } from './tuple';
+export { invertTuple, mustInvert, tupleKey } from './tuple';
 export type { ConfirmResult, CtMatchInfo, CtResult, CtStateName } from './core';
 export { ctConfirm, ctDelete, ctDrop, ctLookupOrCreate, ctMatchInfo, ctSetMark } from './core';
 export { ctExpire, findTuple as ctFind, getEntry, remainingSeconds } from './table';

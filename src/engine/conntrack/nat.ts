@@ -262,7 +262,7 @@ export function natPacket(
   if (manip === undefined || !natApplies(entry, dir, hook)) return { packet, changes: [] };
   const target = mustInvert(dir === 'ORIGINAL' ? entry.reply : entry.orig);
   // A copy (Object.assign: the spread's keys in the spread's order) changed field by field.
-  const next = Object.assign({}, packet) as unknown as Record<string, unknown>;
+  const next = { ...packet } as unknown as Record<string, unknown>;
   const changes: NatChange[] = [];
   if (manip === 'snat') rewrite(next, changes, 'src', target.src);
   else rewrite(next, changes, 'dst', target.dst);

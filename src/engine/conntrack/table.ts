@@ -128,6 +128,30 @@ function copyCounters(entry: CtEntry): [CtCounters, CtCounters] {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/**
+ * A CtEvent as a class instance rather than a literal: the table keeps thousands of events
+ * (maxEvents per node), and the optional fields added after a literal's seven go to a
+ * separate property array, one more object per event; a constructor's objects are given room
+ * for them in the object itself. The optional fields are declared, not initialised: an absent
+ * one stays absent (JSON, key order and `in` as with the literal).
+ */
+class EventRecord implements CtEvent {
+  declare state?: NonNullable<CtEvent['state']>;
+  declare timeoutS?: number;
+  declare mark?: number;
+  declare counters?: NonNullable<CtEvent['counters']>;
+  declare portid?: number;
+  constructor(
+    readonly seq: number,
+    readonly atMs: number,
+    readonly type: CtEvent['type'],
+    readonly id: number,
+    readonly orig: CtEvent['orig'],
+    readonly reply: CtEvent['reply'],
+    readonly status: number,
+  ) {}
+}
+
 /** Appends an event as ctnetlink_conntrack_event() would have built it. */
 export function recordEvent(
   table: CtTable,
@@ -141,15 +165,15 @@ export function recordEvent(
   const withState = entry.tcp !== undefined && (destroy || type === 'NEW' || opts.protoinfo);
   // Field by field (several events per connection), in the order conditional spreads would
   // give, without their temporary objects.
-  const event: Mutable<CtEvent> = {
-    seq: table.nextEventSeq++,
-    atMs: nowMs,
+  const event: Mutable<CtEvent> = new EventRecord(
+    table.nextEventSeq++,
+    nowMs,
     type,
-    id: entry.id,
-    orig: entry.orig,
-    reply: entry.reply,
-    status: entry.status,
-  };
+    entry.id,
+    entry.orig,
+    entry.reply,
+    entry.status,
+  );
   if (withState && entry.tcp) event.state = entry.tcp.state;
   if (!destroy || timeoutS > 0) event.timeoutS = timeoutS;
   if (entry.mark !== 0 || opts.markEvent) event.mark = entry.mark;

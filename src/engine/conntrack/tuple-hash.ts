@@ -114,13 +114,12 @@ export function bySourceGet(bysource: BySource, t: CtTuple): readonly number[] |
 export function bySourceAdd(bysource: BySource, t: CtTuple, id: number): void {
   const ports = child(child(bysource, t.proto), t.src);
   const key = l4Src(t);
-  let ids = ports[key] as number[] | undefined;
+  const ids = ports[key] as number[] | undefined;
   if (ids === undefined) {
-    ids = [];
-    ports[key] = ids;
+    // A list of one (most sources have one connection): `[]` then push gets room for 17.
+    ports[key] = [id];
     (ports[COUNT] as number)++;
-  }
-  ids.push(id);
+  } else ids.push(id);
 }
 
 /**

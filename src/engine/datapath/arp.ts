@@ -95,6 +95,16 @@ export type Resolution =
   | { readonly kind: 'send'; readonly mac: string }
   | { readonly kind: 'queued'; readonly state: NudState };
 
+/**
+ * neigh_output()'s hh fast path alone: the MAC of `node`'s REACHABLE cni0 entry for `ip`, or
+ * undefined (then cni0Resolve, which starts with the same test): the common case asks nothing
+ * else and builds no pending packet.
+ */
+export function cni0Reachable(ctx: Ctx, node: string, ip: string): string | undefined {
+  const e = tableOf(ctx.world, node).entries.get(ip);
+  return e?.state === 'REACHABLE' ? e.lladdr! : undefined;
+}
+
 /** neigh_output() on `node`'s cni0 for next hop `ip`: the MAC to send to, or queued. */
 export function cni0Resolve(ctx: Ctx, node: string, ip: string, pending: Pending): Resolution {
   const world = ctx.world;

@@ -23,10 +23,10 @@
  * not matter), and pod-to-pod frames never meet netfilter.
  */
 import type { Explanation } from '../../protocol/trace';
-import { cni0Resolve, queuedOutcome } from './arp';
+import { cni0Reachable, cni0Resolve, queuedOutcome } from './arp';
 import { fdbPort } from './bridge-fdb';
 import { flood } from './bridge-flood';
-import { dropped, nodeCtx, releaseConntrack, settle } from './hooks';
+import { dropped, nodeCtx, releaseConntrack, settle, type NodeCtx } from './hooks';
 import { forwardHook, postrouting, prerouting } from './ipv4-hooks';
 import { deliverToPort } from './link';
 import { fibLookup, martianSource, podByPort } from './net';
@@ -56,22 +56,16 @@ export function bridgeInput(
   }
   const callIptables =
     nodeSysctl(ctx.world, nodeName, 'net.bridge.bridge-nf-call-iptables', '1') === '1';
-  const bridgeStep = (outPort: string | undefined, id: string): void => {
-    if (!ctx.rec.on) return;
-    ctx.rec.add(skb, {
-      kind: 'bridge',
-      at: place(node.ref, 'cni0'),
-      why: why(id, { port: inPort }),
-      bridge: 'cni0',
+  if (ctx.rec.on)
+    bridgeStep(
+      ctx,
+      node,
+      skb,
       inPort,
-      ...(outPort !== undefined ? { outPort } : {}),
       callIptables,
-    });
-  };
-  bridgeStep(
-    dst.kind === 'port' ? dst.port : undefined,
-    dst.kind === 'port' ? 'datapath.bridge.to-port' : 'datapath.bridge.to-host',
-  );
+      dst.kind === 'port' ? dst.port : undefined,
+      dst.kind === 'port' ? 'datapath.bridge.to-port' : 'datapath.bridge.to-host',
+    );
 
   let target = dst;
   let prerouted = false;
@@ -85,23 +79,33 @@ export function bridgeInput(
     prerouted = true;
     if (skb.header.dst !== daddr) {
       // br_nf_pre_routing_finish(): the destination changed, route it (ip_route_input).
-      const refuse = (reason: DropReason, e: Explanation): Outcome =>
-        settle(ctx, node, skb, { kind: 'drop', reason, why: e }, 'cni0', { local: false });
       const martian = martianSource(node.net, skb.header.src);
       if (martian !== undefined) {
         return refuse(
+          ctx,
+          node,
+          skb,
           'martian',
           why('datapath.drop.martian', { src: skb.header.src, iface: 'cni0', detail: martian }),
         );
       }
       const fib = fibLookup(node.net, skb.header.dst);
       if (fib === undefined) {
-        return refuse('no-route', why('datapath.drop.no-route', { dst: skb.header.dst }));
+        return refuse(
+          ctx,
+          node,
+          skb,
+          'no-route',
+          why('datapath.drop.no-route', { dst: skb.header.dst }),
+        );
       }
       if (fib.type === 'unicast' && fib.dev === 'cni0') {
         // Bridged DNAT: the node's neighbour entry gives the frame its destination MAC
         // (neigh_hh_bridge when CONNECTED, else neigh->output and br_dev_xmit's bridged_dnat).
         const nexthop = fib.nexthop;
+        // The hh fast path first: no pending packet is built for a REACHABLE neighbour.
+        const mac = cni0Reachable(ctx, nodeName, nexthop);
+        if (mac !== undefined) return toMac(ctx, nodeName, inPort, skb, mac, callIptables);
         const res = cni0Resolve(ctx, nodeName, nexthop, {
           skb,
           inIface: 'cni0',
@@ -112,12 +116,39 @@ export function bridgeInput(
       } else if (target.kind === 'port') {
         // Routed elsewhere: the destination MAC becomes the bridge's own (PACKET_HOST).
         target = { kind: 'host' };
-        bridgeStep(undefined, 'datapath.bridge.to-host');
+        if (ctx.rec.on)
+          bridgeStep(ctx, node, skb, inPort, callIptables, undefined, 'datapath.bridge.to-host');
       }
     }
   }
 
   return bridgeFinish(ctx, nodeName, inPort, skb, target, callIptables, prerouted);
+}
+
+/** The trace's bridge step of a frame from `inPort` (to `outPort`, or up to the bridge). */
+function bridgeStep(
+  ctx: Ctx,
+  node: NodeCtx,
+  skb: Skb,
+  inPort: string,
+  callIptables: boolean,
+  outPort: string | undefined,
+  id: string,
+): void {
+  ctx.rec.add(skb, {
+    kind: 'bridge',
+    at: place(node.ref, 'cni0'),
+    why: why(id, { port: inPort }),
+    bridge: 'cni0',
+    inPort,
+    ...(outPort !== undefined ? { outPort } : {}),
+    callIptables,
+  });
+}
+
+/** br_nf_pre_routing_finish() refuses the frame (martian source, no route). */
+function refuse(ctx: Ctx, node: NodeCtx, skb: Skb, reason: DropReason, e: Explanation): Outcome {
+  return settle(ctx, node, skb, { kind: 'drop', reason, why: e }, 'cni0', { local: false });
 }
 
 /** A bridged-DNAT frame now addressed to `mac`: the fdb's port, or flooded. */

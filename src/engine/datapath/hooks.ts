@@ -16,11 +16,13 @@ import {
 import type { NftState } from '../nftables';
 import type { HostNetwork, HostRef } from '../routing';
 import { kernelNet } from './net';
-import { ctPacketOf, walkPacketOf, withField, type HookDevices, type Skb } from './packet';
+import { ctLookupView } from './ct-view';
+import { walkPacketOf, withField, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
 import { nodeDatapath, type NodeDatapath } from './state';
 import type { Ctx, DropReason, Outcome, RejectedAt } from './types';
 import { walkContext } from './walk-context';
+import { replayTable } from './walk-replay';
 import type { NodeKernel } from '../sim/node-kernel';
 import type { World } from '../sim/world';
 
@@ -133,6 +135,11 @@ export function walkTable(
       ctx.rec.walk(skb, place(node.ref, hookIface(hook, devs)), hook, empty.steps);
     return empty;
   }
+  // No step kept: the walk may have been done before with what it reads (walk-replay.ts).
+  if (opts === STEPS.none) {
+    const replayed = replayTable(node, skb, hook, table, devs);
+    if (replayed !== undefined) return replayed;
+  }
   const packet = walkPacketOf(skb, devs);
   const r = traverseRules(node.nf, table, hook, packet, walkContext(ctx, node, skb), opts);
   if (r.steps.length > 0) ctx.rec.walk(skb, place(node.ref, hookIface(hook, devs)), hook, r.steps);
@@ -150,7 +157,7 @@ export type TableWalk = Pick<TraverseResult, 'verdict' | 'nat' | 'reject' | 'ste
 const STEPS = {
   all: { steps: 'all' },
   matched: { steps: 'matched' },
-  none: { steps: 'none' },
+  none: { steps: 'none', memo: true },
 } as const;
 
 /** The fate of a non-nat table's verdict. */
@@ -188,7 +195,7 @@ export function walkTables(
  */
 export function conntrackIn(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string | undefined): void {
   if (skb.ct !== undefined) return;
-  const r = ctLookupOrCreate(node.dp.conntrack, ctPacketOf(skb), ctx.world.clock.now());
+  const r = ctLookupOrCreate(node.dp.conntrack, ctLookupView(skb), ctx.world.clock.now());
   const at = ctx.rec.on ? place(node.ref, iface) : NOWHERE;
   if (r.kind !== 'tracked') {
     skb.ctInvalid = r.kind === 'invalid' ? r.reason : 'untracked';

@@ -78,6 +78,39 @@ export interface SendResult {
 const STACK: Stack = { transmit, nodeReceive, nodeOutput, bridgeInput, hostReceive, reject };
 
 /**
+ * Per World, what every run shares: the packet id allocator and, with the trace off, one
+ * Recorder (it records nothing: its steps stay empty), rather than new ones per packet.
+ */
+interface Shared {
+  readonly packetIds: () => number;
+  readonly off: Recorder;
+}
+const shared = new WeakMap<World, Shared>();
+
+function sharedOf(world: World): Shared {
+  let s = shared.get(world);
+  if (s === undefined) {
+    s = {
+      packetIds: () => datapathState(world).nextPacketId++,
+      off: new Recorder(world, 0, 'none', false),
+    };
+    shared.set(world, s);
+  }
+  return s;
+}
+
+/** The Recorder of a run at `detail` whose first step is `firstSeq`. */
+function recorderFor(world: World, detail: TraceDetail, firstSeq: number): Recorder {
+  if (detail === 'off') return sharedOf(world).off;
+  return new Recorder(world, firstSeq, detail, true);
+}
+
+/** Allocates the trace packet ids of `world` (datapathState's nextPacketId). */
+function packetIds(world: World): () => number {
+  return sharedOf(world).packetIds;
+}
+
+/**
  * Host `from` sends `packet` (a node's own process, a pod, an external client; a hostNetwork
  * pod sends as its node). `src` 0.0.0.0 lets routing choose the source address; an absent
  * `ttl` is 64. The socket layer calls this again for every answer it makes.
@@ -88,11 +121,9 @@ export function sendPacket(
   packet: PacketHeader,
   opts: SendOptions = {},
 ): SendResult {
-  const state = datapathState(world);
   const detail = opts.detail ?? 'all';
-  const off = detail === 'off';
-  const rec = new Recorder(world, opts.firstSeq ?? 0, off ? 'none' : detail, !off);
-  const ctx: Ctx = { world, rec, stack: STACK, hops: 0, newPacketId: () => state.nextPacketId++ };
+  const rec = recorderFor(world, detail, opts.firstSeq ?? 0);
+  const ctx: Ctx = { world, rec, stack: STACK, hops: 0, newPacketId: packetIds(world) };
   const skb = newSkb(
     ctx.newPacketId(),
     // Headers are never changed in place (a rewrite makes a new one): the sender's is kept.
@@ -130,11 +161,9 @@ export interface KernelTimersResult {
  * unreachable once it never did.
  */
 export function runNeighbourTimers(world: World, opts: SendOptions = {}): KernelTimersResult {
-  const state = datapathState(world);
   const detail = opts.detail ?? 'all';
-  const off = detail === 'off';
-  const rec = new Recorder(world, opts.firstSeq ?? 0, off ? 'none' : detail, !off);
-  const ctx: Ctx = { world, rec, stack: STACK, hops: 0, newPacketId: () => state.nextPacketId++ };
+  const rec = recorderFor(world, detail, opts.firstSeq ?? 0);
+  const ctx: Ctx = { world, rec, stack: STACK, hops: 0, newPacketId: packetIds(world) };
   const outcomes = fireNeighbourTimers(ctx);
   outcomes.push(...firePodNeighbourTimers(ctx, (pod, ip) => podAnswer(ctx, pod, ip)));
   return { steps: rec.steps, outcomes };

@@ -6,7 +6,7 @@
  * so should_deliver() never sees it as hairpin); eth0s share the LAN.
  */
 import type { HostRef } from '../routing';
-import { cni0Resolve, queuedOutcome } from './arp';
+import { cni0Reachable, cni0Resolve, queuedOutcome } from './arp';
 import { fdbLearn, fdbPort } from './bridge-fdb';
 import { flood } from './bridge-flood';
 import { dropped, leaveNamespace } from './hooks';
@@ -152,6 +152,8 @@ export function transmit(ctx: Ctx, from: HostRef, oif: string, skb: Skb, nexthop
   if (from.kind === 'node' && oif === 'cni0') {
     // ip_finish_output2() → neigh_output(): the node's neighbour entry for the next hop.
     const node = from.name;
+    const mac = cni0Reachable(ctx, node, nexthop);
+    if (mac !== undefined) return cni0Xmit(ctx, node, skb, mac);
     const res = cni0Resolve(ctx, node, nexthop, {
       skb,
       inIface: undefined,

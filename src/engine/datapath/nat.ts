@@ -14,8 +14,8 @@ import {
   hookManip,
   natApplies,
   natNeeded,
-  natPacket,
   natSetup,
+  mustInvert,
   type CtDir,
   type CtEntry,
   type CtTuple,
@@ -25,7 +25,7 @@ import type { NatRequest } from '../netfilter';
 import { ACCEPT, hookIface, walkTable, type Fate, type NodeCtx } from './hooks';
 import { nftNatLookup } from './nft-hooks';
 import { primaryAddress } from './net';
-import { ctPacketOf, withAddresses, type HookDevices, type Skb } from './packet';
+import { withAddresses, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
 import type { Ctx } from './types';
 
@@ -118,10 +118,9 @@ export function natHook(ctx: Ctx, node: NodeCtx, skb: Skb, hook: Hook, devs: Hoo
   // Most packets have no binding to apply at this hook: no conntrack packet is built for them.
   if (!natApplies(ct.entry, ct.dir, hook)) return ACCEPT;
   const before = skb.header;
-  const res = natPacket(ct.entry, ct.dir, hook, ctPacketOf(skb));
-  if (res.changes.length === 0) return ACCEPT;
-  // The rewritten conntrack packet carries the new addresses, ports and ICMP id.
-  skb.header = withAddresses(before, res.packet);
+  const after = natRewrite(ct.entry, ct.dir, manip, before);
+  if (after === undefined) return ACCEPT;
+  skb.header = after;
   if (!ctx.rec.on) return ACCEPT;
   const kind = ct.dir === 'ORIGINAL' ? manip : manip === 'dnat' ? 'unsnat' : 'undnat';
   ctx.rec.add(skb, {
@@ -134,6 +133,50 @@ export function natHook(ctx: Ctx, node: NodeCtx, skb: Skb, hook: Hook, devs: Hoo
     after: skb.header,
   });
   return ACCEPT;
+}
+
+/**
+ * nf_nat_packet() → nf_nat_manip_pkt() on the header: conntrack's natPacket() of the packet's
+ * conntrack view, then withAddresses() of what it rewrote — without building either packet
+ * (every packet of a NATed connection passes here at one hook or two). The target is the
+ * inverse of the other direction's tuple: a SRC manip takes its source address and port (ICMP:
+ * its id), a DST manip its destination; a field is rewritten only when the packet has it and
+ * it differs. undefined: nothing changes (nat-rewrite.test.ts compares it with natPacket).
+ */
+export function natRewrite(
+  entry: CtEntry,
+  dir: CtDir,
+  manip: 'snat' | 'dnat',
+  h: PacketHeader,
+): PacketHeader | undefined {
+  const other = dir === 'ORIGINAL' ? entry.reply : entry.orig;
+  // mustInvert(other): the inverse swaps addresses and ports; an ICMP tuple keeps its id.
+  const src = manip === 'snat' ? other.dst : h.src;
+  const dst = manip === 'dnat' ? other.src : h.dst;
+  let changed = src !== h.src || dst !== h.dst;
+  let sport = h.sport;
+  let dport = h.dport;
+  let icmpId = h.icmp?.id;
+  // An ICMP error's ports and id are in its quoted header (nf_nat_icmp_reply_translation).
+  if (h.inner === undefined) {
+    if (other.proto === 'icmp') {
+      const inv = mustInvert(other);
+      const id = inv.proto === 'icmp' ? inv.id : undefined;
+      if (icmpId !== undefined && icmpId !== id) {
+        icmpId = id;
+        changed = true;
+      }
+    } else if (manip === 'snat') {
+      if (sport !== undefined && sport !== other.dport) {
+        sport = other.dport;
+        changed = true;
+      }
+    } else if (dport !== undefined && dport !== other.sport) {
+      dport = other.sport;
+      changed = true;
+    }
+  }
+  return changed ? withAddresses(h, { src, dst, sport, dport, icmpId }) : undefined;
 }
 
 /** nf_nat_ipv4_manip_pkt() on the quoted header: SRC manip sets the source side from `t`. */

@@ -123,7 +123,7 @@ export function formatTcpFlags(flags: TcpFlagBits): string {
 }
 
 /** The embedded header of an ICMP error, as conntrack reads it. */
-function innerOf(h: PacketHeader): InnerHeader | undefined {
+export function innerOf(h: PacketHeader): InnerHeader | undefined {
   const i = h.inner;
   if (i === undefined) return undefined;
   return {
@@ -143,7 +143,7 @@ function innerOf(h: PacketHeader): InnerHeader | undefined {
 }
 
 /** The flags conntrack's TCP tracker reads, once per flags text (the texts are few). */
-function ctTcpFlags(text: string | undefined): TcpFlags {
+export function ctTcpFlags(text: string | undefined): TcpFlags {
   const key = text ?? '';
   let flags = ctFlags.get(key);
   if (flags === undefined) {
@@ -255,7 +255,7 @@ export function withField<K extends keyof PacketHeader>(
   key: K,
   value: PacketHeader[K],
 ): PacketHeader {
-  const out: Mutable<PacketHeader> = Object.assign({}, h);
+  const out: Mutable<PacketHeader> = { ...h };
   out[key] = value;
   return out;
 }
@@ -274,7 +274,7 @@ export function withAddresses(
   // A copy of `h` with the fields set in place: every field it sets is one `h` has, so the
   // copy has h's fields in h's order (what a spread with overrides gives), without the
   // temporary objects of conditional spreads.
-  const out: Mutable<PacketHeader> = Object.assign({}, h);
+  const out: Mutable<PacketHeader> = { ...h };
   out.src = p.src;
   out.dst = p.dst;
   if (p.sport !== undefined && h.sport !== undefined) out.sport = p.sport;

@@ -44,15 +44,25 @@ export interface Flags {
 }
 
 export function parseFlags(flags: string | undefined): Flags {
+  // Every segment a host receives asks; the texts are few (S, S., ., P., F., R…): one frozen
+  // answer per text.
   const f = flags ?? '';
-  return {
-    syn: f.includes('S'),
-    ack: f.includes('.'),
-    fin: f.includes('F'),
-    rst: f.includes('R'),
-    psh: f.includes('P'),
-  };
+  let parsed = parsedFlags.get(f);
+  if (parsed === undefined) {
+    if (parsedFlags.size >= 256) parsedFlags.clear();
+    parsed = Object.freeze({
+      syn: f.includes('S'),
+      ack: f.includes('.'),
+      fin: f.includes('F'),
+      rst: f.includes('R'),
+      psh: f.includes('P'),
+    });
+    parsedFlags.set(f, parsed);
+  }
+  return parsed;
 }
+
+const parsedFlags = new Map<string, Flags>();
 
 export function tsVal(sock: TcpSocket, now: number): number {
   return (sock.tsOffset + Math.floor(now)) >>> 0;
@@ -99,29 +109,46 @@ function packet(
 ): HostPacket {
   const remote = sock.remote ?? { addr: '0.0.0.0', port: 0 };
   const len = data === undefined ? 0 : payloadBytes(data, 'tcp');
-  const p: { -readonly [K in keyof HostPacket]: HostPacket[K] } = {
+  const length = IP_HEADER + TCP_HEADER + optionBytes + len;
+  // One literal per case, every field in it (a field added after a literal goes to a separate
+  // property array: one more object per segment, and per copy of its header), in the order
+  // they always had: the payload and data when there are some, then the socket's TTL
+  // (net.ipv4.ip_default_ttl), last — the field the datapath would otherwise add to every
+  // segment it is given (a copy of the header each time), in the place it adds it.
+  if (data === undefined) {
+    return {
+      src: sock.local.addr,
+      dst: remote.addr,
+      proto: 'tcp',
+      sport: sock.local.port,
+      dport: remote.port,
+      tcpFlags: flags,
+      length,
+      mark: 0,
+      seq: f.seq,
+      ack: f.ack,
+      win: f.win,
+      tcpOptions: f.options,
+      ttl: DEFAULT_SOCKET_TTL,
+    };
+  }
+  return {
     src: sock.local.addr,
     dst: remote.addr,
     proto: 'tcp',
     sport: sock.local.port,
     dport: remote.port,
     tcpFlags: flags,
-    length: IP_HEADER + TCP_HEADER + optionBytes + len,
+    length,
     mark: 0,
     seq: f.seq,
     ack: f.ack,
     win: f.win,
     tcpOptions: f.options,
+    payload: len,
+    data,
+    ttl: DEFAULT_SOCKET_TTL,
   };
-  // Set, not spread (every segment): the same fields in the same order.
-  if (data !== undefined) {
-    p.payload = len;
-    p.data = data;
-  }
-  // The socket's TTL (net.ipv4.ip_default_ttl), last: the field the datapath would otherwise add
-  // to every segment it is given (a copy of the header each time), in the place it adds it.
-  p.ttl = DEFAULT_SOCKET_TTL;
-  return p;
 }
 
 const DEFAULT_SOCKET_TTL = 64;

@@ -47,12 +47,14 @@ function transmit(op: Op, stack: HostStack, sock: TcpSocket, flags: string, payl
   const len =
     (payload === undefined ? 0 : payloadBytes(payload, 'tcp')) + (flags.includes('F') ? 1 : 0);
   send(op, stack, sock.iface, dataSegment(sock, flags, sock.sndNxt, op.ctx.now, payload));
-  sock.inFlight.push({
+  // Field by field, in the order the conditional spread gave, without its temporary object.
+  const sent: { seq: number; len: number; flags: string; payload?: Payload } = {
     seq: sock.sndNxt,
     len,
     flags,
-    ...(payload === undefined ? {} : { payload }),
-  });
+  };
+  if (payload !== undefined) sent.payload = payload;
+  sock.inFlight.push(sent);
   sock.sndNxt = seqAdd(sock.sndNxt, len);
   sock.delayedAckDue = undefined;
   if (sock.rtxDue === undefined) {

@@ -45,6 +45,8 @@ export {
   traverseTable,
   JUMP_STACK_SIZE,
 } from './traverse';
+/** Replaying remembered walks (established flows through the same rules): see memo.ts. */
+export { replayWalk, type MemoOutcome } from './memo';
 /** Whether a rule (or one of its match extensions) matches, without running its target. */
 export { ruleMatches, evalMatch } from './matches';
 /** The route type the addrtype match uses when the caller gives no `addrType` lookup. */

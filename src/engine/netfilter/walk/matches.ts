@@ -77,6 +77,26 @@ export function ruleMatches(
   return true;
 }
 
+/**
+ * ruleMatches() that says where the rule failed: -1 when every condition matched, 0 when the
+ * ip header part failed, k + 1 when match k did (what the walk memo needs: memo.ts).
+ */
+export function ruleMismatch(
+  rule: Rule,
+  packet: Packet,
+  ctx: MatchContext,
+  ruleKey: () => string,
+): number {
+  if (!ipHeaderMatches(rule, packet)) return 0;
+  for (let i = 0; i < rule.matches.length; i++) {
+    const m = rule.matches[i];
+    if (m === undefined) continue;
+    const key = m.name === 'statistic' ? matchKey(ruleKey, i) : ruleKey;
+    if (!evalMatch(m, packet, ctx, key)) return i + 1;
+  }
+  return -1;
+}
+
 /** The state key of the rule's match number `i` (a closure outside the loop: none per match). */
 function matchKey(ruleKey: () => string, i: number): () => string {
   return () => `${ruleKey()}#${i}`;

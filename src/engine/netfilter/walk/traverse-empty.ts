@@ -36,7 +36,7 @@ export interface EmptyWalk {
  * reads: every packet asks at every hook for every table, and a read keyed by a variable name
  * costs a generic lookup each time.
  */
-function tableOf(state: NetfilterState, table: TableName): Table | undefined {
+export function tableOf(state: NetfilterState, table: TableName): Table | undefined {
   const tables = state.tables;
   switch (table) {
     case 'raw':

@@ -18,7 +18,8 @@
 import type { Chain, NetfilterState, Table, TableName } from '../types';
 import { builtinChain, jumpTarget } from './chain-index';
 import { logLine } from './log';
-import { ruleMatches } from './matches';
+import { ruleMismatch } from './matches';
+import { DEP, rememberWalk, ruleDeps, type MemoOutcome } from './memo';
 import { natRequest } from './nat';
 import { candidateRules, MIN_RULES, nextCandidate } from './rule-index';
 import { emptyWalk } from './traverse-empty';
@@ -93,9 +94,21 @@ export function traverseWith(
 ): TraverseResult {
   const record = opts.steps ?? 'all';
   const t = state.tables[table]!;
-  w.reset(table, hook, builtinChain(t, hook)!, packet, ctx, record);
-  return walkRules(w, t, record !== 'all');
+  // Only a walk that records no step can be replayed (a replay has no steps to show).
+  const memo = opts.memo === true && record === 'none';
+  w.reset(table, hook, builtinChain(t, hook)!, packet, ctx, record, memo);
+  const r = walkRules(w, t, record !== 'all');
+  if (memo && (w.deps & DEP.IMPURE) === 0) {
+    const outcome: Mutable<MemoOutcome> = { verdict: r.verdict } as MemoOutcome;
+    if (r.nat !== undefined) outcome.nat = r.nat;
+    if (r.reject !== undefined) outcome.reject = r.reject;
+    outcome.steps = r.steps;
+    rememberWalk(t, hook, packet, ctx.conntrack, w.deps, w.counted, w.policyChain, outcome);
+  }
+  return r;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * The rules from the walk's position on. `skipping`: rules that cannot match are skipped (the
@@ -111,6 +124,7 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
 
   for (let evaluations = 0; ; evaluations++) {
     if (evaluations > EVALUATION_BUDGET) {
+      w.deps |= DEP.IMPURE;
       w.step('rule', w.i + 1, undefined, true, { kind: 'abort', reason: 'rule loop' });
       return w.finish('DROP');
     }
@@ -122,7 +136,11 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
         candidates =
           chain.rules.length < MIN_RULES ? undefined : candidateRules(chain.rules, w.pkt.dst);
       }
-      if (candidates !== undefined) w.i = nextCandidate(candidates, w.i, chain.rules.length);
+      if (candidates !== undefined) {
+        w.i = nextCandidate(candidates, w.i, chain.rules.length);
+        // Which rules are skipped depends on the destination.
+        w.deps |= DEP.DST;
+      }
     }
     const i = w.i;
     const rule = chain.rules[i];
@@ -135,7 +153,12 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
       continue;
     }
     const num = i + 1;
-    if (!ruleMatches(rule, w.pkt, mctx, key)) {
+    const failed = ruleMismatch(rule, w.pkt, mctx, key);
+    if (w.memo) {
+      w.deps |= ruleDeps(rule, failed);
+      if (failed < 0) w.counted.push(rule);
+    }
+    if (failed >= 0) {
       if (rec) w.step('rule', num, rule, false, NOMATCH);
       w.i = i + 1;
       continue;
@@ -152,6 +175,7 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
         const next = jumpTarget(t, target);
         const kind = target.goto ? 'goto' : 'jump';
         if (!target.goto && w.depth >= JUMP_STACK_SIZE) {
+          w.deps |= DEP.IMPURE;
           w.step('rule', num, rule, true, { kind: 'abort', reason: 'jump stack full' });
           return w.finish('DROP');
         }

@@ -198,6 +198,11 @@ export interface TraceStep {
 export interface TraverseOptions {
   /** Which steps to record: all (default), only matched ones (what TRACE logs), or none. */
   readonly steps?: 'all' | 'matched' | 'none';
+  /**
+   * With steps 'none': remember the walk for replayWalk() (memo.ts), when it can be replayed.
+   * The caller then asks replayWalk() first.
+   */
+  readonly memo?: boolean;
 }
 
 export interface TraverseResult {

@@ -45,6 +45,15 @@ export class Walk {
   /** Whether any step is recorded; `matchedOnly`: only matched ones. */
   recording = false;
   matchedOnly = false;
+  /**
+   * Whether the walk is to be remembered (memo.ts): then `deps` collects what its conditions
+   * read (DEP bits), `counted` the rules whose counters it bumped, `policyChain` the built-in
+   * chain whose policy counted it.
+   */
+  memo = false;
+  deps = 0;
+  readonly counted: Rule[] = [];
+  policyChain: Chain | undefined;
   /** What the matches see: the caller's WalkContext at this table and hook (set by reset). */
   get mctx(): MatchContext {
     return this.m as MatchContext;
@@ -73,6 +82,7 @@ export class Walk {
     packet: Packet,
     ctx: WalkContext,
     record: NonNullable<TraverseOptions['steps']>,
+    memo = false,
   ): void {
     this.table = table;
     this.base = base;
@@ -85,6 +95,10 @@ export class Walk {
     this.logs = undefined;
     this.recording = record !== 'none';
     this.matchedOnly = record === 'matched';
+    this.memo = memo;
+    this.deps = 0;
+    this.counted.length = 0;
+    this.policyChain = undefined;
     // Every field set, absent ones to undefined: the matches test them with `!== undefined`.
     const m = this.m;
     m.conntrack = ctx.conntrack;
@@ -106,6 +120,8 @@ export class Walk {
     this.chain = EMPTY_CHAIN;
     this.steps = undefined;
     this.logs = undefined;
+    this.counted.length = 0;
+    this.policyChain = undefined;
     // The frames keep their chains (at most JUMP_STACK_SIZE): shortening the arrays costs more.
     const m = this.m;
     m.conntrack = undefined;
@@ -163,6 +179,7 @@ export class Walk {
     const verdict = base.policy ?? 'ACCEPT';
     base.counters.packets += 1;
     base.counters.bytes += this.pkt.length;
+    if (this.memo) this.policyChain = base;
     if (this.recording)
       this.step('policy', base.rules.length + 1, undefined, true, { kind: 'policy', verdict });
     return this.finish(verdict);
