@@ -29,7 +29,7 @@
  * generation and starts with an empty memo; only counters change in place, and the memo reads
  * them live.
  */
-import type { Chain, NetfilterState, Rule, Table, TableName } from '../types';
+import type { Chain, NetfilterState, Rule, Table, TableName, Target } from '../types';
 import { isFragment } from './match-ip';
 import { tableOf } from './traverse-empty';
 import type { ConntrackInfo, Hook, NatRequest, Packet, TraceStep, Verdict } from './types';
@@ -244,9 +244,23 @@ export function ruleDeps(rule: Rule, failed: number): number {
   const last = failed < 0 ? rule.matches.length : failed;
   let d = 0;
   for (let part = 0; part <= last; part++) d |= partDeps(rule, part);
-  if (failed < 0) {
-    const k = rule.target.kind;
-    if (k === 'MARK' || k === 'CONNMARK' || k === 'LOG') d |= DEP.IMPURE;
-  }
+  if (failed < 0 && !MOVES_ONLY.has(rule.target.kind)) d |= DEP.IMPURE;
   return d;
 }
+
+/**
+ * Targets that only count, move through the ruleset or hand the datapath a verdict or a NAT
+ * request. An allow-list: MARK, CONNMARK and LOG change the packet, its connection or the log,
+ * and a target added later is not remembered until it is listed here.
+ */
+const MOVES_ONLY: ReadonlySet<Target['kind']> = new Set<Target['kind']>([
+  'none',
+  'jump',
+  'ACCEPT',
+  'DROP',
+  'RETURN',
+  'REJECT',
+  'DNAT',
+  'SNAT',
+  'MASQUERADE',
+]);
