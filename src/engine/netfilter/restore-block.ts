@@ -1,9 +1,10 @@
 /**
- * A run of rule lines restore read from a kept text (restore-pieces.ts) whose parses the
- * text's memo already holds, queued as one command. kube-proxy re-sends every KUBE-SERVICES
- * rule on every partial sync; the chain is declared again (flushed), and each line parses to
- * the rule the chain had at that place, so the rule stays (TableDraft.refill()). Doing that
- * line by line touches every line's parse and every old rule: O(Services) per sync.
+ * A run of rule lines restore read from a kept text (restore-pieces.ts), each with the parse
+ * the text's memo holds for it (or got as it was read), queued as one command. kube-proxy
+ * re-sends every KUBE-SERVICES rule on every partial sync; the chain is declared again
+ * (flushed), and each line parses to the rule the chain had at that place, so the rule stays
+ * (TableDraft.refill()). Doing that line by line touches every line's parse and every old
+ * rule: O(Services) per sync.
  *
  * A block that, at a commit, refilled a chain line for line (every line kept the next old
  * rule) is recorded against the committed rules array of that chain: line i of the memo was
@@ -14,6 +15,11 @@
  * next rules again, up to the recorded end. Only the counters can differ (packets counted
  * since, in place): a rule with packets or bytes no longer equals its line's parse (whose
  * counters are 0:0, checked when recording), and the block goes on line by line from it.
+ *
+ * A run of any length is a block: a full sync sends each Service's KUBE-SERVICES line as a
+ * range of its own (between the Service's own chains), and the one-line blocks, adjacent in
+ * the text and in the chain, join into one record; the partial sync after it then finds its
+ * one range of all those lines recorded.
  */
 import type { TableDraft } from './draft';
 import type { TextMemo } from './restore-pieces';
@@ -28,9 +34,6 @@ export class RestoreBlock {
     readonly stop: number,
   ) {}
 }
-
-/** Blocks shorter than this are queued line by line (the bookkeeping is not worth it). */
-export const MIN_BLOCK = 32;
 
 /** Lines [lo, hi) of `memo` were rules [lo + delta, hi + delta) of the array keyed by. */
 interface Recorded {
