@@ -24,6 +24,9 @@
  * a one-shot run (`kube-proxy-lab run FILE` with one iptables-save) restores once, and hashing
  * its 30,000 lines was a twentieth of the whole run for a cache it never used. A line then
  * counts as seen from the second restore on, as if it had been hashed when it was read.
+ *
+ * The lines of a text the writer keeps (restore-pieces.ts) are cached at first sight: they
+ * come again.
  */
 import { TextMemos } from './restore-pieces';
 import type { ParsedArgs } from './rule-parse';

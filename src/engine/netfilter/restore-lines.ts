@@ -89,28 +89,23 @@ export function queueRule(
   section.lines.push(line);
 }
 
-/** A parse the line cache did not take (its doorkeeper had not seen the line before). */
-export class OwnParse {
-  constructor(readonly parsed: ParsedArgs) {}
-}
-
 /**
- * The cache entry of a rule line (`section.prev` is the entry of the line before it), parsed
- * and cached if need be; an OwnParse when the cache does not take the line (yet).
+ * The cache entry of a rule line of a text the writer keeps (`section.prev` is the entry of
+ * the line before it), parsed and cached if need be. Such a line is cached at first sight:
+ * the writer keeps the text to send its lines again (the doorkeeper of LineCache is for lines
+ * a first sync sends once).
  */
-export function ruleEntry(
+export function keptRuleEntry(
   section: Section,
   raw: string,
   line: number,
   withCounters: boolean,
-): LineEntry | OwnParse {
+): LineEntry {
   const e = section.cache.get(raw, section.prev);
   if (e !== undefined) return e;
   // As queueRule() does: the parse takes parts of a detached copy of the line.
   const text = detach(raw);
-  const parsed = ruleLine(section.name, text, line, withCounters);
-  if (!section.cache.admit(text)) return new OwnParse(parsed);
-  return section.cache.set(text, parsed, section.prev);
+  return section.cache.set(text, ruleLine(section.name, text, line, withCounters), section.prev);
 }
 
 function ruleLine(

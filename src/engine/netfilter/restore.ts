@@ -26,7 +26,7 @@ import {
   type TextRange,
 } from './restore-pieces';
 import { RestoreBlock } from './restore-block';
-import { chainLine, OwnParse, queueRule, ruleEntry, type Section } from './restore-lines';
+import { chainLine, keptRuleEntry, queueRule, type Section } from './restore-lines';
 import { isTableName } from './tables';
 import type { NetfilterState } from './types';
 import type { ToolOutput } from './views';
@@ -149,9 +149,9 @@ function readRange(r: Reader, range: TextRange): ToolOutput | undefined {
 
 /**
  * Queues the rule lines of `memo` from line `from` on, up to `stop` or the first line that is
- * not a rule line: as one block of the lines that have (or now get) a cached parse, which is
- * what queueing them one by one would queue. A line whose parse the cache does not take yet
- * ends the run and is queued as its own. The end of what was queued; `from` when nothing was.
+ * not a rule line, as one block: each line with its parse from the memo, or parsed (through
+ * the cache) and noted now. It is what queueing them one by one would queue. The end of what
+ * was queued; `from` when nothing was.
  */
 function queueRun(
   r: Reader,
@@ -163,7 +163,6 @@ function queueRun(
 ): number {
   const { starts, entries } = memo;
   const base = r.lineNo;
-  let own: OwnParse | undefined;
   let j = from;
   for (; j < stop; j++) {
     if (entries[j] !== undefined) continue;
@@ -173,12 +172,7 @@ function queueRun(
     r.lineNo = base + 1 + (j - from);
     if (j > from) section.prev = entries[j - 1];
     const raw = text.slice(starts[j], starts[j + 1]);
-    const e = ruleEntry(section, raw, r.lineNo, r.withCounters);
-    if (e instanceof OwnParse) {
-      own = e;
-      break;
-    }
-    entries[j] = e;
+    entries[j] = keptRuleEntry(section, raw, r.lineNo, r.withCounters);
   }
   r.lineNo = base + (j - from);
   if (j > from) {
@@ -186,11 +180,7 @@ function queueRun(
     section.lines.push(base + 1);
     section.prev = entries[j - 1];
   }
-  if (own === undefined) return j;
-  section.queue.push(own.parsed);
-  section.lines.push(-++r.lineNo);
-  section.prev = undefined;
-  return j + 1;
+  return j;
 }
 
 /** One line, `\n`-terminated unless it ends the input. */
