@@ -131,9 +131,13 @@ describe('a full sync records KUBE-SERVICES for the partial syncs after it', () 
 
   /** Restores each input both ways (pieces, and their join line by line) and compares. */
   function sameBothWays(inputs: readonly (readonly RestorePiece[])[], noflush = true): void {
+    sameBothWaysWith(inputs.map((pieces) => [pieces, noflush]));
+  }
+
+  function sameBothWaysWith(inputs: readonly [readonly RestorePiece[], boolean][]): void {
     const byPieces = createNetfilter();
     const byText = createNetfilter();
-    for (const pieces of inputs) {
+    for (const [pieces, noflush] of inputs) {
       const a = iptablesRestore(byPieces, { pieces }, { noflush });
       expect(a).toEqual(iptablesRestore(byText, joinPieces(pieces), { noflush }));
       expect(allViews(byPieces)).toBe(allViews(byText));
@@ -172,5 +176,27 @@ describe('a full sync records KUBE-SERVICES for the partial syncs after it', () 
     expect(two.length).toBe(one.length);
     const of = (text: string) => [HEAD, { text, start: 0, end: text.length }, 'COMMIT\n'];
     sameBothWays([of(one), of(one), of(two), of(one), of(two), of(two), of(one)]);
+  });
+
+  it('records a chain a batch created or copied only as the batch left it', () => {
+    const text = lines(0, 40);
+    const kept = { text, start: 0, end: text.length };
+    // Later lines of the same batch change the rules the kept lines appended.
+    for (const after of [
+      '-I KUBE-SERVICES 1 -j RETURN\n',
+      '-D KUBE-SERVICES 3\n',
+      '-R KUBE-SERVICES 5 -j RETURN\n',
+      '-A KUBE-SERVICES -j RETURN\n',
+    ]) {
+      const edited = [HEAD, kept, after, 'COMMIT\n'];
+      const plain = [HEAD, kept, 'COMMIT\n'];
+      // A line of its own first: the chain is copied before the kept lines come.
+      const lead = [HEAD, '-A KUBE-SERVICES -j ACCEPT\n', kept, after, 'COMMIT\n'];
+      const leadPlain = [HEAD, '-A KUBE-SERVICES -j ACCEPT\n', kept, 'COMMIT\n'];
+      // Without --noflush the table is made anew (every chain created); with it, the chain
+      // is refilled or, once it differs, copied. The restores after an edit refill it.
+      sameBothWaysWith([[plain, false], [plain, false], [edited, false], [plain, true], [plain, true], [edited, false], [edited, true], [plain, true]]); // prettier-ignore
+      sameBothWaysWith([[leadPlain, true], [leadPlain, true], [lead, true], [leadPlain, true], [leadPlain, true], [plain, true], [lead, true], [leadPlain, true]]); // prettier-ignore
+    }
   });
 });
