@@ -182,6 +182,17 @@ export class TableDraft {
     r.kept += count;
   }
 
+  /**
+   * The rules array of `name` when it is a chain this batch created or copied (its working
+   * copy, which the commit keeps): looked up without copying anything.
+   */
+  working(name: string): readonly Rule[] | undefined {
+    if (this.refills.has(name)) return undefined;
+    const c = this.overlay.get(name);
+    if (c === undefined || c === null) return undefined;
+    return this.isCreated(c) || this.copies.has(c) ? c.rules : undefined;
+  }
+
   /** A declared chain as it stands: a copy holding the old rules that came back so far. */
   private materialize(name: string, r: Refill): Chain {
     const c = r.base;

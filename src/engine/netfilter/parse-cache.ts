@@ -17,13 +17,16 @@
  * entries, garbage collection); lines a later sync repeats are cached from then on. A line
  * whose slot is taken looks in the next few (two lines that kept taking one slot from each
  * other were never admitted, and a quarter of a 10,000-Service sync was parsed every time);
- * when the table is three quarters full it starts afresh. A collision of full hashes only
- * admits a line early.
+ * when the table is three quarters full it starts afresh; a line that finds them all taken
+ * is admitted at once. A collision of full hashes only admits a line early.
  *
  * The lines of a cache's first restore are only noted, and hashed when a second restore comes:
  * a one-shot run (`kube-proxy-lab run FILE` with one iptables-save) restores once, and hashing
  * its 30,000 lines was a twentieth of the whole run for a cache it never used. A line then
  * counts as seen from the second restore on, as if it had been hashed when it was read.
+ *
+ * The lines of a text the writer keeps (restore-pieces.ts) are cached at first sight: they
+ * come again.
  */
 import { TextMemos } from './restore-pieces';
 import type { ParsedArgs } from './rule-parse';
@@ -62,6 +65,9 @@ export class LineCache {
   private restores = 0;
   /** Lines of the first restore, not hashed yet; undefined once they have been. */
   private unhashed: string[] | undefined = [];
+
+  /** `seenSlots`: the doorkeeper's size, a power of two (smaller in tests). */
+  constructor(private readonly seenSlots = SEEN_SLOTS) {}
   /** Blocks of lines writers keep from one restore to the next (restore-pieces.ts). */
   readonly memos = new TextMemos();
 
@@ -89,22 +95,27 @@ export class LineCache {
   }
 
   private see(line: string): boolean {
-    const seen = (this.seen ??= new Int32Array(SEEN_SLOTS));
+    const slots = this.seenSlots;
+    const seen = (this.seen ??= new Int32Array(slots));
     const h = lineHash(line);
     for (let k = 0; k < SEEN_PROBES; k++) {
-      const slot = (h + k) & (SEEN_SLOTS - 1);
+      const slot = (h + k) & (slots - 1);
       const there = seen[slot];
       if (there === h) return true;
       if (there !== 0) continue;
       seen[slot] = h;
-      if (++this.seenCount > (SEEN_SLOTS / 4) * 3) {
+      if (++this.seenCount > (slots / 4) * 3) {
         seen.fill(0);
         this.seenCount = 0;
       }
       return false;
     }
-    seen[h & (SEEN_SLOTS - 1)] = h;
-    return false;
+    // No room near its slot: admitted now. Taking a slot from another line instead left a
+    // few lines whose slots overlap taking them from each other at every sync, never
+    // admitted: each full sync parsed them anew, and the new parse did not equal the rule
+    // the chain held, so KUBE-SERVICES was copied from there on (and so was the first
+    // partial sync after it). Some 80 lines of a 10,000-Service first sync land here.
+    return true;
   }
 
   /** The entry for `line`; `prev` is the entry of the line before it, if that was a rule. */

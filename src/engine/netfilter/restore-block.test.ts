@@ -19,7 +19,6 @@ import { TableDraft } from './draft';
 import { createNetfilter, iptablesRestore, type NetfilterState } from './index';
 import { allViews } from './test-views';
 import { joinPieces, type RestorePiece } from './restore-pieces';
-import { MIN_BLOCK } from './restore-block';
 
 /** Packets through rule `at` of every chain named `chain` (in place, as the packet path counts). */
 function count(s: NetfilterState, chain: string, at: number): void {
@@ -28,6 +27,9 @@ function count(s: NetfilterState, chain: string, at: number): void {
   rule.counters.packets += 1;
   rule.counters.bytes += 60;
 }
+
+/** Lines of a kept text long enough to matter (any run of rule lines is a block). */
+const MIN_BLOCK = 32;
 
 const RULES = Array.from(
   { length: 12 },

@@ -1,9 +1,10 @@
 /**
- * A run of rule lines restore read from a kept text (restore-pieces.ts) whose parses the
- * text's memo already holds, queued as one command. kube-proxy re-sends every KUBE-SERVICES
- * rule on every partial sync; the chain is declared again (flushed), and each line parses to
- * the rule the chain had at that place, so the rule stays (TableDraft.refill()). Doing that
- * line by line touches every line's parse and every old rule: O(Services) per sync.
+ * A run of rule lines restore read from a kept text (restore-pieces.ts), each with the parse
+ * the text's memo holds for it (or got as it was read), queued as one command. kube-proxy
+ * re-sends every KUBE-SERVICES rule on every partial sync; the chain is declared again
+ * (flushed), and each line parses to the rule the chain had at that place, so the rule stays
+ * (TableDraft.refill()). Doing that line by line touches every line's parse and every old
+ * rule: O(Services) per sync.
  *
  * A block that, at a commit, refilled a chain line for line (every line kept the next old
  * rule) is recorded against the committed rules array of that chain: line i of the memo was
@@ -14,7 +15,14 @@
  * next rules again, up to the recorded end. Only the counters can differ (packets counted
  * since, in place): a rule with packets or bytes no longer equals its line's parse (whose
  * counters are 0:0, checked when recording), and the block goes on line by line from it.
+ *
+ * A run of any length is a block: a full sync sends each Service's KUBE-SERVICES line as a
+ * range of its own (between the Service's own chains), and the one-line blocks, adjacent in
+ * the text and in the chain, join into one record; the partial sync after it then finds its
+ * one range of all those lines recorded. A chain the batch created (a node's first sync) or
+ * copied (a full sync that changed it) is recorded too, as the commit left it (Appended).
  */
+import { sameParse } from './draft-refill';
 import type { TableDraft } from './draft';
 import type { TextMemo } from './restore-pieces';
 import type { ParsedArgs } from './rule-parse';
@@ -28,9 +36,6 @@ export class RestoreBlock {
     readonly stop: number,
   ) {}
 }
-
-/** Blocks shorter than this are queued line by line (the bookkeeping is not worth it). */
-export const MIN_BLOCK = 32;
 
 /** Lines [lo, hi) of `memo` were rules [lo + delta, hi + delta) of the array keyed by. */
 interface Recorded {
@@ -105,11 +110,77 @@ export function recordAfter(
     const c = blockLine(block.memo, i).rule?.counters;
     if (c === undefined || c.packets !== 0 || c.bytes !== 0) return;
   }
-  let lo = block.first;
-  let hi = block.stop;
-  if (same && rec.lo <= hi && lo <= rec.hi) {
-    lo = Math.min(lo, rec.lo);
-    hi = Math.max(hi, rec.hi);
+  record(mark.rules, { memo: block.memo, delta, lo: block.first, hi: block.stop });
+}
+
+/** Records `r` for `rules`, joined to what is known of the same memo and delta when adjacent. */
+function record(rules: readonly Rule[], r: Recorded): void {
+  const rec = RECORDED.get(rules);
+  let { lo, hi } = r;
+  if (rec !== undefined && rec.memo === r.memo && rec.delta === r.delta) {
+    if (rec.lo <= hi && lo <= rec.hi) {
+      lo = Math.min(lo, rec.lo);
+      hi = Math.max(hi, rec.hi);
+    }
   }
-  RECORDED.set(mark.rules, { memo: block.memo, delta, lo, hi });
+  RECORDED.set(rules, { memo: r.memo, delta: r.delta, lo, hi });
+}
+
+/** Where a chain the batch created or copied stood before a block ran (see Appended). */
+export interface AppendMark {
+  readonly chain: string;
+  readonly rules: readonly Rule[];
+  readonly at: number;
+}
+
+export function appendMark(table: TableDraft, block: RestoreBlock): AppendMark | undefined {
+  const first = blockLine(block.memo, block.first);
+  if (first.cmd !== 'A' || first.chain === undefined) return undefined;
+  const rules = table.working(first.chain);
+  return rules === undefined ? undefined : { chain: first.chain, rules, at: rules.length };
+}
+
+/**
+ * Blocks a batch appended to a chain it created or copied (a node's first sync creates
+ * KUBE-SERVICES; a full sync that changes it copies it), one rule per line. That working
+ * array is the one the table commits and keeps unchanged from then on; but later commands of
+ * the batch may still change it (-I, -D, -R), so each run is checked at the commit: it is
+ * recorded when rule i + delta is still made of the parse of line i (sameParse()), whose
+ * counters are 0:0. The first partial sync after such a batch then keeps the chain at once.
+ */
+export class Appended {
+  private readonly runs: (Recorded & { chain: string; rules: readonly Rule[]; hi: number })[] = [];
+
+  after(table: TableDraft, block: RestoreBlock, mark: AppendMark | undefined): void {
+    if (mark === undefined) return;
+    const { chain, rules } = mark;
+    const { memo, first, stop } = block;
+    if (table.working(chain) !== rules || rules.length !== mark.at + (stop - first)) return;
+    const delta = mark.at - first;
+    const last = this.runs[this.runs.length - 1];
+    const joins = last?.rules === rules && last.memo === memo && last.delta === delta;
+    if (joins && last.hi === first) last.hi = stop;
+    else this.runs.push({ chain, rules, memo, delta, lo: first, hi: stop });
+  }
+
+  /** The batch committed: each run still as it was appended is recorded. */
+  record(): void {
+    for (const r of this.runs) {
+      let ok = true;
+      for (let i = r.lo; ok && i < r.hi; i++) {
+        const parsed = blockLine(r.memo, i);
+        const line = parsed.rule;
+        const rule = r.rules[i + r.delta];
+        ok =
+          parsed.cmd === 'A' &&
+          parsed.chain === r.chain &&
+          line !== undefined &&
+          rule !== undefined &&
+          sameParse(rule, line) &&
+          line.counters.packets === 0 &&
+          line.counters.bytes === 0;
+      }
+      if (ok) record(r.rules, r);
+    }
+  }
 }

@@ -7,7 +7,15 @@ import { TableDraft } from './draft';
 import { asXtError, renderError, type XtError } from './errors';
 import { executeCommand } from './execute';
 import { chainRestore, type Work } from './ops';
-import { blockLine, recordAfter, recordedRun, refillMark, RestoreBlock } from './restore-block';
+import {
+  Appended,
+  appendMark,
+  blockLine,
+  recordAfter,
+  recordedRun,
+  refillMark,
+  RestoreBlock,
+} from './restore-block';
 import type { ParsedArgs } from './rule-parse';
 import { withTableHandle } from './state';
 import type { Counters, NetfilterState, TableName } from './types';
@@ -74,6 +82,7 @@ export function commitSection(
     }
     return undefined;
   };
+  const appended = new Appended();
   for (let n = 0; n < queue.length; n++) {
     const q = queue[n] as Queued;
     const line = lines[n] as number;
@@ -84,6 +93,7 @@ export function commitSection(
     }
     // The lines a record vouches for keep their old rules at once; the others run one by one.
     const mark = refillMark(work.table, q);
+    const grows = mark === undefined ? appendMark(work.table, q) : undefined;
     const known = recordedRun(mark, q);
     if (mark !== undefined && known > 0) work.table.keepRefilled(mark.chain, known);
     for (let i = q.first + known; i < q.stop; i++) {
@@ -91,6 +101,7 @@ export function commitSection(
       if (out !== undefined) return out;
     }
     recordAfter(work.table, q, mark);
+    appended.after(work.table, q, grows);
   }
   const first = kernel[0];
   if (first !== undefined)
@@ -98,5 +109,6 @@ export function commitSection(
   const table = work.table.commit();
   if (table === undefined) delete state.tables[section.name];
   else state.tables[section.name] = withTableHandle(state, table);
+  appended.record();
   return undefined;
 }

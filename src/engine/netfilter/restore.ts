@@ -15,22 +15,20 @@
  * - End of input inside a section: "COMMIT expected at line N+1" (exit 1).
  */
 import { asXtError, renderError, XtError } from './errors';
-import { policySet, type Work } from './ops';
-import { commitSection, PROG, type Queued } from './restore-commit';
-import { detach, lineCache, type LineCache, type LineEntry } from './parse-cache';
+import { commitSection, PROG } from './restore-commit';
+import { lineCache, type LineEntry } from './parse-cache';
 import {
   joinPieces,
   piecesAreLines,
   type RestorePiece,
   type RestorePieces,
+  type TextMemo,
   type TextRange,
 } from './restore-pieces';
-import { MIN_BLOCK, RestoreBlock } from './restore-block';
-import { fastRuleLine } from './rule-fast';
-import { parseArgs, assertValidChainName, type ParsedArgs } from './rule-parse';
-import { isBuiltinChain, isTableName } from './tables';
-import { tokenizeRestoreLine } from './tokenize';
-import type { Counters, NetfilterState, TableName } from './types';
+import { RestoreBlock } from './restore-block';
+import { chainLine, keptRuleEntry, queueRule, type Section } from './restore-lines';
+import { isTableName } from './tables';
+import type { NetfilterState } from './types';
 import type { ToolOutput } from './views';
 
 export interface RestoreOptions {
@@ -38,15 +36,6 @@ export interface RestoreOptions {
   readonly noflush?: boolean;
   /** --counters: take `[p:b]` of rules and chains. */
   readonly counters?: boolean;
-}
-
-interface Section {
-  readonly name: TableName;
-  readonly queue: Queued[];
-  readonly lines: number[];
-  readonly cache: LineCache;
-  /** The cache entry of the previous line when that was a rule line. */
-  prev: LineEntry | undefined;
 }
 
 /** Where a restore stands while it reads its input. */
@@ -128,9 +117,10 @@ function readPieces(r: Reader, pieces: readonly RestorePiece[]): ToolOutput | un
 }
 
 /**
- * A range of a text the writer keeps: a line whose parse the text's memo holds is queued as
- * readLine() would queue it (a rule line, in a section of the memo's cache); the others are
- * read, and the parse they get is noted for next time.
+ * A range of a text the writer keeps. Runs of rule lines of the section are queued as blocks
+ * (restore-block.ts), each line with the parse the text's memo holds for it or, if none yet,
+ * the one it gets now (then noted); the other lines are read one by one, and the parse a line
+ * gets is noted for next time.
  */
 function readRange(r: Reader, range: TextRange): ToolOutput | undefined {
   const { text, start, end } = range;
@@ -140,32 +130,57 @@ function readRange(r: Reader, range: TextRange): ToolOutput | undefined {
   const stop = memo?.lineAt(end) ?? -1;
   if (memo === undefined || first < 0 || stop < 0) return readText(r, text, start, end);
   const { starts, entries } = memo;
-  for (let i = first; i < stop; i++) {
+  for (let i = first; i < stop;) {
     const section = r.section;
-    const e = entries[i];
-    if (e !== undefined && section !== undefined && section.cache === cache) {
-      // A run of lines with parses (rule lines only: it stays in this section).
-      let j = i + 1;
-      while (j < stop && entries[j] !== undefined) j++;
-      if (j - i >= MIN_BLOCK) {
-        section.queue.push(new RestoreBlock(memo, i, j));
-        section.lines.push(r.lineNo + 1);
-        r.lineNo += j - i;
-        section.prev = entries[j - 1];
-        i = j - 1;
+    if (section !== undefined && section.cache === cache) {
+      const j = queueRun(r, section, memo, text, i, stop);
+      if (j > i) {
+        i = j;
         continue;
       }
-      r.lineNo++;
-      section.queue.push(e.parsed);
-      section.lines.push(r.lineNo);
-      section.prev = e;
-      continue;
     }
     const out = readLine(r, text.slice(starts[i], starts[i + 1]));
     if (out !== undefined) return out;
     if (r.entry !== undefined && r.section?.cache === cache) entries[i] = r.entry;
+    i++;
   }
   return undefined;
+}
+
+/**
+ * Queues the rule lines of `memo` from line `from` on, up to `stop` or the first line that is
+ * not a rule line, as one block: each line with its parse from the memo, or parsed (through
+ * the cache) and noted now. It is what queueing them one by one would queue. The end of what
+ * was queued; `from` when nothing was.
+ */
+function queueRun(
+  r: Reader,
+  section: Section,
+  memo: TextMemo,
+  text: string,
+  from: number,
+  stop: number,
+): number {
+  const { starts, entries } = memo;
+  const base = r.lineNo;
+  let j = from;
+  for (; j < stop; j++) {
+    if (entries[j] !== undefined) continue;
+    // A rule line as readLine() tells it: a section's line starting with `-`.
+    if (text.charCodeAt(starts[j] as number) !== 0x2d) break;
+    // Its number, should the parse fail; the cache guesses it follows the line before.
+    r.lineNo = base + 1 + (j - from);
+    if (j > from) section.prev = entries[j - 1];
+    const raw = text.slice(starts[j], starts[j + 1]);
+    entries[j] = keptRuleEntry(section, raw, r.lineNo, r.withCounters);
+  }
+  r.lineNo = base + (j - from);
+  if (j > from) {
+    section.queue.push(new RestoreBlock(memo, from, j));
+    section.lines.push(base + 1);
+    section.prev = entries[j - 1];
+  }
+  return j;
 }
 
 /** One line, `\n`-terminated unless it ends the input. */
@@ -205,88 +220,4 @@ function readLine(r: Reader, raw: string): ToolOutput | undefined {
     return { stdout: '', stderr: `${PROG}: line ${lineNo} failed\n`, exitCode: 1 };
   }
   return undefined;
-}
-
-/** The words of `text` from `from` on, split at spaces and tabs (`split(/[ \t]+/)` minus empties). */
-function blankSeparated(text: string, from: number): string[] {
-  const words: string[] = [];
-  let start = -1;
-  for (let i = from; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0x20;
-    if (c === 0x20 || c === 0x09) {
-      if (start >= 0) words.push(text.slice(start, i));
-      start = -1;
-    } else if (start < 0) start = i;
-  }
-  return words;
-}
-
-function chainLine(table: TableName, buffer: string, line: number, withCounters: boolean): Queued {
-  const [name, policy, ctrs] = blankSeparated(buffer, 1);
-  // The name lives on in the table: do not let it pin the whole restore input.
-  const chain = name === undefined ? undefined : detach(name);
-  if (chain === undefined) throw XtError.param(`${PROG}: line ${line} chain name invalid`);
-  assertValidChainName(chain);
-  if (policy === undefined) throw XtError.param(`${PROG}: line ${line} policy invalid`);
-  if (isBuiltinChain(table, chain)) {
-    let counters: Counters = { packets: 0, bytes: 0 };
-    if (withCounters) {
-      const m = /^\[(\d+):(\d+)\]$/.exec(ctrs ?? '');
-      if (m === null) throw XtError.param(`invalid policy counters for chain '${chain}'`);
-      counters = { packets: Number(m[1]), bytes: Number(m[2]) };
-    }
-    return (work: Work): void => policySet(work, chain, policy, counters);
-  }
-  return chain;
-}
-
-/**
- * Queues a rule line, parsed once per distinct text (a cached parse is shared and never
- * changed). A parse the cache did not take is the line's alone: its line number is queued
- * negated, and the rule goes into the table as it is (see commit()).
- */
-function queueRule(section: Section, raw: string, line: number, withCounters: boolean): void {
-  let e = section.cache.get(raw, section.prev);
-  if (e === undefined) {
-    // The parse keeps parts of the line: cut from `text`, they do not pin the whole input.
-    const text = detach(raw);
-    const parsed = ruleLine(section.name, text, line, withCounters);
-    if (!section.cache.admit(text)) {
-      section.prev = undefined;
-      section.queue.push(parsed);
-      section.lines.push(-line);
-      return;
-    }
-    e = section.cache.set(text, parsed, section.prev);
-  }
-  section.prev = e;
-  section.queue.push(e.parsed);
-  section.lines.push(line);
-}
-
-function ruleLine(
-  table: TableName,
-  buffer: string,
-  line: number,
-  withCounters: boolean,
-): ParsedArgs {
-  let rest = buffer;
-  let counters: Counters | undefined;
-  // tokenize_rule_counters(): a leading "[pkts:bytes]".
-  if (rest.startsWith('[')) {
-    const close = rest.indexOf(']');
-    if (close < 0) throw XtError.param(`Bad line ${line}: need ]`);
-    const [p = '', b] = rest.slice(1, close).split(':');
-    if (b === undefined) throw XtError.param(`Bad line ${line}: need :`);
-    if (withCounters) counters = { packets: Number(p) || 0, bytes: Number(b) || 0 };
-    rest = rest.slice(close + 1);
-  }
-  if (counters === undefined) {
-    const fast = fastRuleLine(table, rest);
-    if (fast !== undefined) return fast;
-  }
-  const argv = tokenizeRestoreLine(rest);
-  if (counters !== undefined)
-    argv.unshift('--set-counters', String(counters.packets), String(counters.bytes));
-  return parseArgs(argv, { restore: true, table });
 }

@@ -99,10 +99,10 @@ export class ServiceSection {
       servicesWritten.add(port.unitKey);
       for (const chain of fragment.chains) chainsWritten.push(chain);
       b.natChains.append(fragment.chainDeclarations);
-      // The top-level lines up to and including this port's (its own block when it is
-      // the only one: full syncs write every port).
-      if (from === port.position) b.natRules.append(fragment.natRules);
-      else this.appendNatTop(b.natRules, from, port.position + 1);
+      // The top-level lines up to and including this port's, as a range of the joined text
+      // also when they are this port's alone (a full sync writes every port): the restore
+      // then knows them as the same lines the next partial sync sends in one range.
+      this.appendNatTop(b.natRules, from, port.position + 1);
       from = port.position + 1;
       b.natRules.append(fragment.chainRules);
       writtenRuleLines += fragment.chainRules.lines;

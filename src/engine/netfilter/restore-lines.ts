@@ -1,0 +1,136 @@
+/**
+ * The lines of an iptables-restore section (restore.ts): a chain line's command, and a rule
+ * line's parse (cached by its text, see parse-cache.ts).
+ */
+import { XtError } from './errors';
+import { policySet, type Work } from './ops';
+import { detach, type LineCache, type LineEntry } from './parse-cache';
+import { PROG, type Queued } from './restore-commit';
+import { fastRuleLine } from './rule-fast';
+import { parseArgs, assertValidChainName, type ParsedArgs } from './rule-parse';
+import { isBuiltinChain } from './tables';
+import { tokenizeRestoreLine } from './tokenize';
+import type { Counters, TableName } from './types';
+
+/** A `*table` section being read: its queued commands and their lines (see commitSection()). */
+export interface Section {
+  readonly name: TableName;
+  readonly queue: Queued[];
+  readonly lines: number[];
+  readonly cache: LineCache;
+  /** The cache entry of the previous line when that was a rule line. */
+  prev: LineEntry | undefined;
+}
+
+/** The words of `text` from `from` on, split at spaces and tabs (`split(/[ \t]+/)` minus empties). */
+function blankSeparated(text: string, from: number): string[] {
+  const words: string[] = [];
+  let start = -1;
+  for (let i = from; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0x20;
+    if (c === 0x20 || c === 0x09) {
+      if (start >= 0) words.push(text.slice(start, i));
+      start = -1;
+    } else if (start < 0) start = i;
+  }
+  return words;
+}
+
+export function chainLine(
+  table: TableName,
+  buffer: string,
+  line: number,
+  withCounters: boolean,
+): Queued {
+  const [name, policy, ctrs] = blankSeparated(buffer, 1);
+  // The name lives on in the table: do not let it pin the whole restore input.
+  const chain = name === undefined ? undefined : detach(name);
+  if (chain === undefined) throw XtError.param(`${PROG}: line ${line} chain name invalid`);
+  assertValidChainName(chain);
+  if (policy === undefined) throw XtError.param(`${PROG}: line ${line} policy invalid`);
+  if (isBuiltinChain(table, chain)) {
+    let counters: Counters = { packets: 0, bytes: 0 };
+    if (withCounters) {
+      const m = /^\[(\d+):(\d+)\]$/.exec(ctrs ?? '');
+      if (m === null) throw XtError.param(`invalid policy counters for chain '${chain}'`);
+      counters = { packets: Number(m[1]), bytes: Number(m[2]) };
+    }
+    return (work: Work): void => policySet(work, chain, policy, counters);
+  }
+  return chain;
+}
+
+/**
+ * Queues a rule line, parsed once per distinct text (a cached parse is shared and never
+ * changed). A parse the cache did not take is the line's alone: its line number is queued
+ * negated, and the rule goes into the table as it is (see commit()).
+ */
+export function queueRule(
+  section: Section,
+  raw: string,
+  line: number,
+  withCounters: boolean,
+): void {
+  let e = section.cache.get(raw, section.prev);
+  if (e === undefined) {
+    // The parse keeps parts of the line: cut from `text`, they do not pin the whole input.
+    const text = detach(raw);
+    const parsed = ruleLine(section.name, text, line, withCounters);
+    if (!section.cache.admit(text)) {
+      section.prev = undefined;
+      section.queue.push(parsed);
+      section.lines.push(-line);
+      return;
+    }
+    e = section.cache.set(text, parsed, section.prev);
+  }
+  section.prev = e;
+  section.queue.push(e.parsed);
+  section.lines.push(line);
+}
+
+/**
+ * The cache entry of a rule line of a text the writer keeps (`section.prev` is the entry of
+ * the line before it), parsed and cached if need be. Such a line is cached at first sight:
+ * the writer keeps the text to send its lines again (the doorkeeper of LineCache is for lines
+ * a first sync sends once).
+ */
+export function keptRuleEntry(
+  section: Section,
+  raw: string,
+  line: number,
+  withCounters: boolean,
+): LineEntry {
+  const e = section.cache.get(raw, section.prev);
+  if (e !== undefined) return e;
+  // As queueRule() does: the parse takes parts of a detached copy of the line.
+  const text = detach(raw);
+  return section.cache.set(text, ruleLine(section.name, text, line, withCounters), section.prev);
+}
+
+function ruleLine(
+  table: TableName,
+  buffer: string,
+  line: number,
+  withCounters: boolean,
+): ParsedArgs {
+  let rest = buffer;
+  let counters: Counters | undefined;
+  // tokenize_rule_counters(): a leading "[pkts:bytes]".
+  if (rest.startsWith('[')) {
+    const close = rest.indexOf(']');
+    if (close < 0) throw XtError.param(`Bad line ${line}: need ]`);
+    const [p = '', b] = rest.slice(1, close).split(':');
+    if (b === undefined) throw XtError.param(`Bad line ${line}: need :`);
+    if (withCounters) counters = { packets: Number(p) || 0, bytes: Number(b) || 0 };
+    rest = rest.slice(close + 1);
+  }
+  if (counters === undefined) {
+    const fast = fastRuleLine(table, rest);
+    if (fast !== undefined) return fast;
+  }
+  const argv = tokenizeRestoreLine(rest);
+  if (counters !== undefined)
+    argv.unshift('--set-counters', String(counters.packets), String(counters.bytes));
+  return parseArgs(argv, { restore: true, table });
+}
