@@ -8,7 +8,8 @@
 import type { HostRef } from '../routing';
 import { dropped } from './hooks';
 import { fibLookup, hostNet, martianSource } from './net';
-import { hostLabel, withField, type Skb } from './packet';
+import { withField } from './header-copy';
+import { hostLabel, type Skb } from './packet';
 import { place, why } from './recorder';
 import type { Ctx, Outcome } from './types';
 

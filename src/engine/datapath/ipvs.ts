@@ -31,7 +31,8 @@ import {
 } from '../ipvs';
 import type { NodeCtx } from './hooks';
 import { ipvsOutIcmp } from './ipvs-icmp';
-import { parseTcpFlags, withAddresses, type Skb } from './packet';
+import { withAddresses } from './header-copy';
+import { parseTcpFlags, type Skb } from './packet';
 import { place, why } from './recorder';
 import type { Ctx } from './types';
 

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { PacketHeader } from '../../protocol/trace';
 import { IPS, natApplies, natPacket, type CtEntry, type CtTuple } from '../conntrack';
 import { natRewrite } from './nat';
-import { ctPacketOf, newSkb, withAddresses } from './packet';
+import { withAddresses } from './header-copy';
+import { ctPacketOf, newSkb } from './packet';
 
 const ip = fc.constantFrom('10.244.0.5', '10.96.0.10', '192.168.1.10', '10.244.1.7');
 const port = fc.constantFrom(80, 8080, 40000, 53);

@@ -25,7 +25,8 @@ import type { NatRequest } from '../netfilter';
 import { ACCEPT, hookIface, walkTable, type Fate, type NodeCtx } from './hooks';
 import { nftNatLookup } from './nft-hooks';
 import { primaryAddress } from './net';
-import { withAddresses, type HookDevices, type Skb } from './packet';
+import { withAddresses } from './header-copy';
+import type { HookDevices, Skb } from './packet';
 import { place, why } from './recorder';
 import type { Ctx } from './types';
 

@@ -23,7 +23,8 @@ import {
 } from '../nftables';
 import { ACCEPT, hookIface, type Fate, type NodeCtx } from './hooks';
 import { isLocalAddress } from './net';
-import { withField, type HookDevices, type Skb } from './packet';
+import { withField } from './header-copy';
+import type { HookDevices, Skb } from './packet';
 import { place, why } from './recorder';
 import type { Ctx } from './types';
 

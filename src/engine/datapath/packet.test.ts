@@ -1,11 +1,12 @@
 /**
- * The packet views and rewrites the datapath builds field by field give what the spreads they
- * replace gave, key order included (traces and captures are JSON).
+ * The header rewrites the datapath builds by copyHeader (header-copy.ts) give what the spreads
+ * they replace gave, key order included (traces and captures are JSON), for headers written in
+ * HEADER_ORDER — the order every sender writes them in (header-copy.test.ts).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PacketHeader } from '../../protocol/trace';
-import { withAddresses, withField } from './packet';
+import { withAddresses, withField } from './header-copy';
 
 type Rewrite = Parameters<typeof withAddresses>[1];
 
@@ -25,7 +26,9 @@ function bySpread(h: PacketHeader, p: Rewrite): PacketHeader {
 
 const ip = fc.constantFrom('10.244.0.5', '10.96.0.10', '192.168.1.10');
 const port = fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined });
-const header: fc.Arbitrary<PacketHeader> = fc
+const u32 = fc.integer({ min: 0, max: 2 ** 32 - 1 });
+/** Any header, fields in HEADER_ORDER (fc.record keeps its keys' order). */
+const anyHeader: fc.Arbitrary<PacketHeader> = fc
   .record(
     {
       src: ip,
@@ -40,12 +43,28 @@ const header: fc.Arbitrary<PacketHeader> = fc
       ),
       length: fc.nat(1500),
       mark: fc.nat(),
-      ttl: fc.nat(255),
+      seq: u32,
+      ack: u32,
+      win: fc.nat(65535),
+      tcpOptions: fc.constant({ ts: { val: 1, ecr: 2 } }),
       payload: fc.nat(1000),
+      data: fc.constant({ kind: 'text', text: 'GET / HTTP/1.1' }),
+      inner: fc.record({ src: ip, dst: ip, proto: fc.constant('udp' as const) }),
+      ttl: fc.nat(255),
     },
     { requiredKeys: ['src', 'dst', 'proto', 'length', 'mark'] },
   )
   .map((h) => h as PacketHeader);
+/** A connected socket's segment (tcp-segment.ts), with and without data: copyHeader's literals. */
+const segment: fc.Arbitrary<PacketHeader> = fc
+  .tuple(ip, ip, port, fc.boolean(), u32, u32, fc.nat(255))
+  .map(([src, dst, sport, withData, seq, ack, ttl]) => {
+    const head = { src, dst, proto: 'tcp', sport: sport ?? 1, dport: 80, tcpFlags: 'P.' };
+    const tcp = { length: 52, mark: 0, seq, ack, win: 502, tcpOptions: { ts: { val: 1, ecr: 2 } } };
+    const data = withData ? { payload: 5, data: { kind: 'text', text: 'hello' } } : {};
+    return { ...head, ...tcp, ...data, ttl } as PacketHeader;
+  });
+const header = fc.oneof(anyHeader, segment);
 
 describe('withAddresses', () => {
   it('is the spread with overrides, key order included', () => {

@@ -226,8 +226,6 @@ export function walkPacketOf(skb: Skb, devs: HookDevices): Packet {
   return p as Packet;
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
 /** The view of a packet without a conntrack (read-only, so one serves every packet). */
 const NO_CONNTRACK: ConntrackInfo = Object.freeze({ state: 'INVALID' });
 
@@ -243,42 +241,4 @@ export function walkConntrackOf(skb: Skb): ConntrackInfo {
     dnat: (s & IPS.DST_NAT) !== 0,
     mark: ct.entry.mark,
   };
-}
-
-/**
- * `{ ...h, [key]: value }` — the same fields in the same order (a field `h` has keeps its
- * place, a new one comes last) — by Object.assign, which V8 copies faster than it spreads the
- * many shapes headers come in (every packet, at several hops).
- */
-export function withField<K extends keyof PacketHeader>(
-  h: PacketHeader,
-  key: K,
-  value: PacketHeader[K],
-): PacketHeader {
-  const out: Mutable<PacketHeader> = { ...h };
-  out[key] = value;
-  return out;
-}
-
-/** The header with the fields nf_nat_manip_pkt() rewrote. */
-export function withAddresses(
-  h: PacketHeader,
-  p: {
-    readonly src: string;
-    readonly dst: string;
-    readonly sport?: number | undefined;
-    readonly dport?: number | undefined;
-    readonly icmpId?: number | undefined;
-  },
-): PacketHeader {
-  // A copy of `h` with the fields set in place: every field it sets is one `h` has, so the
-  // copy has h's fields in h's order (what a spread with overrides gives), without the
-  // temporary objects of conditional spreads.
-  const out: Mutable<PacketHeader> = { ...h };
-  out.src = p.src;
-  out.dst = p.dst;
-  if (p.sport !== undefined && h.sport !== undefined) out.sport = p.sport;
-  if (p.dport !== undefined && h.dport !== undefined) out.dport = p.dport;
-  if (p.icmpId !== undefined && h.icmp !== undefined) out.icmp = { ...h.icmp, id: p.icmpId };
-  return out;
 }

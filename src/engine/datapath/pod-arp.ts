@@ -132,8 +132,8 @@ function hostUnreachable(ctx: Ctx, pod: HostRef, ip: string, skb: Skb): Outcome 
     icmp: { type: 3, code: 1 },
     length: icmpLength(h.length),
     mark: 0,
-    ttl: 64,
     inner: quotedHeader(h),
+    ttl: 64,
   };
   const reply = newSkb(ctx.newPacketId(), header);
   ctx.rec.add(reply, {

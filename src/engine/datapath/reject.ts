@@ -50,20 +50,20 @@ export function icmpLength(rejectedLength: number): number {
 function tcpReset(h: PacketHeader): PacketHeader {
   const f = parseTcpFlags(h.tcpFlags);
   const payload = h.payload ?? 0;
-  const base = {
-    src: h.dst,
-    dst: h.src,
-    proto: 'tcp' as const,
+  // Fields in the order every header has them (header-copy.ts HEADER_ORDER).
+  const ports = {
     ...(h.dport !== undefined ? { sport: h.dport } : {}),
     ...(h.sport !== undefined ? { dport: h.sport } : {}),
-    length: 40,
-    mark: 0,
-    ttl: 64,
   };
-  if (f.ack) return { ...base, tcpFlags: 'R', ...(h.ack !== undefined ? { seq: h.ack } : {}) };
+  const base = { src: h.dst, dst: h.src, proto: 'tcp' as const, ...ports };
+  if (f.ack) {
+    const seq = h.ack !== undefined ? { seq: h.ack } : {};
+    return { ...base, tcpFlags: 'R', length: 40, mark: 0, ...seq, ttl: 64 };
+  }
   const ack =
     h.seq === undefined ? undefined : (h.seq + (f.syn ? 1 : 0) + (f.fin ? 1 : 0) + payload) >>> 0;
-  return { ...base, tcpFlags: 'R.', seq: 0, ...(ack !== undefined ? { ack } : {}) };
+  const acked = ack !== undefined ? { ack } : {};
+  return { ...base, tcpFlags: 'R.', length: 40, mark: 0, seq: 0, ...acked, ttl: 64 };
 }
 
 /** __icmp_send()'s choice of source address. */
@@ -177,8 +177,8 @@ export function sendIcmpUnreachable(
     icmp: { type: 3, code },
     length: icmpLength(h.length),
     mark: 0,
-    ttl: 64,
     inner: quotedHeader(h),
+    ttl: 64,
   };
   const reply = newSkb(ctx.newPacketId(), header);
   // The original is freed before the error is looked up at OUTPUT: an unconfirmed entry is

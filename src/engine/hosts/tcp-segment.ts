@@ -203,17 +203,16 @@ export function resetFor(incoming: HostPacket): HostPacket | undefined {
   if (f.rst) return undefined;
   const len =
     incoming.data === undefined ? (incoming.payload ?? 0) : payloadBytes(incoming.data, 'tcp');
+  // Fields in the order every header has them (datapath/header-copy.ts HEADER_ORDER).
   const base = {
     src: incoming.dst,
     dst: incoming.src,
     proto: 'tcp' as const,
-    length: IP_HEADER + TCP_HEADER,
-    mark: 0,
-    win: 0,
     ...(incoming.dport === undefined ? {} : { sport: incoming.dport }),
     ...(incoming.sport === undefined ? {} : { dport: incoming.sport }),
   };
-  if (f.ack) return { ...base, tcpFlags: 'R', seq: incoming.ack ?? 0 };
+  const length = IP_HEADER + TCP_HEADER;
+  if (f.ack) return { ...base, tcpFlags: 'R', length, mark: 0, seq: incoming.ack ?? 0, win: 0 };
   const ack = seqAdd(incoming.seq ?? 0, len + (f.syn ? 1 : 0) + (f.fin ? 1 : 0));
-  return { ...base, tcpFlags: 'R.', seq: 0, ack };
+  return { ...base, tcpFlags: 'R.', length, mark: 0, seq: 0, ack, win: 0 };
 }

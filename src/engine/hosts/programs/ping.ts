@@ -37,9 +37,9 @@ function sendProbe(op: Op, stack: HostStack, prog: PingState, addr: string): voi
     dst: addr,
     proto: 'icmp',
     icmp: { type: 8, code: 0, id: prog.id },
-    seq,
     length: 28 + prog.opts.size,
     mark: 0,
+    seq,
   };
   if (prog.transmitted === 0) prog.firstSent = op.ctx.now;
   prog.lastSent = op.ctx.now;
