@@ -108,10 +108,23 @@ export function parseTcpFlags(text: string | undefined): TcpFlagBits {
 
 const parsedFlags = new Map<string, TcpFlagBits>();
 
-function flagBits(text: string | undefined): TcpFlagBits {
-  const out: { -readonly [K in keyof TcpFlagBits]: boolean } = {};
-  for (const [letter, key] of FLAG_LETTERS) if (text?.includes(letter)) out[key] = true;
-  return out;
+/**
+ * Every flag present, true or false: one shape for every flags text, so the reads of them
+ * (conntrack's TCP tracker, REJECT, LOG, at every packet) stay monomorphic — an object with only
+ * the flags set was a shape per combination, and those reads went megamorphic (callgrind).
+ */
+function flagBits(text: string | undefined): Required<TcpFlagBits> {
+  const has = (letter: string) => text?.includes(letter) === true;
+  return {
+    syn: has('S'),
+    ack: has('.'),
+    fin: has('F'),
+    rst: has('R'),
+    psh: has('P'),
+    urg: has('U'),
+    ece: has('E'),
+    cwr: has('W'),
+  };
 }
 
 /** { syn, ack } → `S.`, as tcpdump prints them (`none` when no flag is set). */
@@ -148,13 +161,14 @@ export function ctTcpFlags(text: string | undefined): TcpFlags {
   let flags = ctFlags.get(key);
   if (flags === undefined) {
     const f = parseTcpFlags(text);
+    // Every flag present (one shape: the tracker's reads stay monomorphic), as flagBits.
     flags = Object.freeze({
-      ...(f.syn ? { syn: true } : {}),
-      ...(f.ack ? { ack: true } : {}),
-      ...(f.fin ? { fin: true } : {}),
-      ...(f.rst ? { rst: true } : {}),
-      ...(f.psh ? { psh: true } : {}),
-      ...(f.urg ? { urg: true } : {}),
+      syn: f.syn === true,
+      ack: f.ack === true,
+      fin: f.fin === true,
+      rst: f.rst === true,
+      psh: f.psh === true,
+      urg: f.urg === true,
     });
     if (ctFlags.size >= 256) ctFlags.clear();
     ctFlags.set(key, flags);
