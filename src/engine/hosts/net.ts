@@ -116,8 +116,26 @@ export function udpEphemeralPort(stack: HostStack, rngValue: number): number | u
 /** Bytes of a payload on the wire: UTF-8 text, or a DNS message (+2 length bytes over TCP). */
 export function payloadBytes(p: Payload, proto: 'tcp' | 'udp'): number {
   if (p.kind === 'dns') return dnsWireSize(p.message) + (proto === 'tcp' ? 2 : 0);
-  return textBytes(p.text);
+  // A payload is measured where it is written, segmented, sent and received — the same object
+  // each time, and a request's and its answer's interleaved: the last two are remembered.
+  if (p === lastText) return lastTextBytes;
+  if (p !== prevText) {
+    prevText = p;
+    prevTextBytes = textBytes(p.text);
+  }
+  const bytes = prevTextBytes;
+  prevText = lastText;
+  prevTextBytes = lastTextBytes;
+  lastText = p;
+  lastTextBytes = bytes;
+  return bytes;
 }
+
+/** payloadBytes' last two text payloads (a payload is never changed) and their sizes. */
+let lastText: Payload | undefined;
+let lastTextBytes = 0;
+let prevText: Payload | undefined;
+let prevTextBytes = 0;
 
 /**
  * Bytes of a text payload on the wire (UTF-8; a lone surrogate as the 3 bytes of U+FFFD). By

@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { textBytes } from './net';
+import type { Payload } from './types';
+import { payloadBytes, textBytes } from './net';
 
 function byCodePoint(text: string): number {
   let n = 0;
@@ -28,6 +29,24 @@ describe('textBytes', () => {
         expect(textBytes(t)).toBe(Buffer.byteLength(t, 'utf8'));
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('payloadBytes remembers the last two text payloads without mixing them up', () => {
+    // Sequences of payload objects, some with equal texts, asked in any order and repeated.
+    const payloads = fc.array(fc.string({ unit: fc.constantFrom('a', 'é', '😀') }), {
+      minLength: 1,
+      maxLength: 4,
+    });
+    fc.assert(
+      fc.property(payloads, fc.array(fc.nat(3), { maxLength: 30 }), (texts, order) => {
+        const made: Payload[] = texts.map((text) => ({ kind: 'text', text }));
+        for (const i of order) {
+          const p = made[i % made.length]!;
+          expect(payloadBytes(p, 'tcp')).toBe(Buffer.byteLength(p.kind === 'text' ? p.text : ''));
+        }
+      }),
+      { numRuns: 1000 },
     );
   });
 });
