@@ -68,7 +68,7 @@ describe('capture ring', () => {
             if (o.kind === 'clear') {
               ring.clear();
               ref.clear();
-              // `previous` stays: the same header may be captured again after a clear.
+              previous = undefined;
             } else if (o.kind === 'push') {
               for (let i = 0; i < o.n; i++, seq++) {
                 const rec: CaptureRecord = {
