@@ -1,15 +1,13 @@
 /**
  * The capture log's storage: the last `capacity` records in columns (numbers in typed arrays,
- * strings in arrays, headers in the columns of capture-columns.ts) written round a ring. Every
- * packet is captured on several interfaces (six or seven records per packet of a load run); a
- * record object per capture, and then the header objects kept, were garbage the young
- * generation had to copy (the last 10,000 records are always live when it collects), which cost
- * more than the rest of the capture. The records are built when the log is read (`tcpdump`, a
- * command's start), with the fields and field order a record always had, and kept until the
- * next capture.
+ * strings and headers in arrays) written round a ring. Every packet is captured on several
+ * interfaces (six or seven records per packet of a load run); a record object per capture was
+ * garbage the young generation had to copy (the last 10,000 records are always live when it
+ * collects), which cost more than the rest of the capture. The records are built when the log
+ * is read (`tcpdump`, a command's start), with the fields and field order a record always had,
+ * and kept until the next capture.
  */
 import type { PacketHeader } from '../../protocol/trace';
-import { HeaderColumns } from './capture-columns';
 
 /** One packet as seen on one interface: what `tcpdump -n -i IFACE` prints a line for. */
 export interface CaptureRecord {
@@ -34,19 +32,7 @@ export class CaptureRing {
   private readonly out: Uint8Array;
   private readonly host: string[];
   private readonly iface: string[];
-  /**
-   * The header of each record: a row of `headers`. A packet is captured on several interfaces
-   * in a row with the same header object (a rewrite makes a new one): those records share the
-   * row, written once. Rows are taken in turn round a ring as large as the records' (a record's
-   * row is never older than the record, so the oldest record's row is still there: at most
-   * `capacity - 1` rows were taken after it).
-   */
-  private readonly row: Int32Array;
-  private readonly headers: HeaderColumns;
-  private nextRow = 0;
-  /** The header of the newest record and its row (undefined after a clear). */
-  private lastHeader: PacketHeader | undefined;
-  private lastRow = 0;
+  private readonly packet: PacketHeader[];
   /** Slot of the oldest record, and how many records there are. */
   private start = 0;
   private size = 0;
@@ -60,8 +46,7 @@ export class CaptureRing {
     this.out = new Uint8Array(capacity);
     this.host = new Array<string>(capacity).fill('');
     this.iface = new Array<string>(capacity).fill('');
-    this.row = new Int32Array(capacity);
-    this.headers = new HeaderColumns(capacity);
+    this.packet = new Array<PacketHeader>(capacity);
   }
 
   get length(): number {
@@ -88,13 +73,7 @@ export class CaptureRing {
     this.iface[slot] = iface;
     this.out[slot] = dir === 'out' ? 1 : 0;
     this.packetId[slot] = packetId;
-    if (packet !== this.lastHeader) {
-      this.lastHeader = packet;
-      this.lastRow = this.nextRow;
-      this.nextRow = this.nextRow + 1 === this.capacity ? 0 : this.nextRow + 1;
-      this.headers.write(this.lastRow, packet);
-    }
-    this.row[slot] = this.lastRow;
+    this.packet[slot] = packet;
     this.built = undefined;
   }
 
@@ -108,15 +87,8 @@ export class CaptureRing {
   records(): readonly CaptureRecord[] {
     if (this.built !== undefined) return this.built;
     const out: CaptureRecord[] = [];
-    let row = -1;
-    let packet: PacketHeader | undefined;
     for (let i = 0; i < this.size; i++) {
       const s = (this.start + i) % this.capacity;
-      // Records that shared a header object share the rebuilt one.
-      if (this.row[s] !== row) {
-        row = this.row[s]!;
-        packet = this.headers.read(row) as PacketHeader;
-      }
       out.push({
         seq: this.seq[s]!,
         t: this.t[s]!,
@@ -124,7 +96,7 @@ export class CaptureRing {
         iface: this.iface[s]!,
         dir: this.out[s] === 1 ? 'out' : 'in',
         packetId: this.packetId[s]!,
-        packet: packet!,
+        packet: this.packet[s]!,
       });
     }
     this.built = out;
@@ -137,9 +109,8 @@ export class CaptureRing {
     this.size = 0;
     this.host.fill('');
     this.iface.fill('');
-    this.headers.clear();
-    this.lastHeader = undefined;
-    this.nextRow = 0;
+    this.packet.length = 0;
+    this.packet.length = this.capacity;
     this.built = undefined;
   }
 }
