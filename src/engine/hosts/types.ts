@@ -28,9 +28,11 @@ export type Payload =
 
 /**
  * A packet as the socket layer builds and reads it: the trace's `PacketHeader` (so the datapath
- * carries it unchanged; NAT rewrites addresses and ports with a spread, keeping the rest) plus
- * what tcpdump prints and the applications read. `length` is the IP total length, `payload` the
- * transport payload's byte count, `seq`/`ack` the TCP numbers, `inner` an ICMP error's quote.
+ * carries it unchanged; NAT rewrites addresses and ports on a copy that keeps the rest,
+ * datapath/header-copy.ts, which lists every field here) plus what tcpdump prints and the
+ * applications read. `length` is the IP total length, `payload` the transport payload's byte
+ * count, `seq`/`ack` the TCP numbers, `inner` an ICMP error's quote. Senders write the fields in
+ * header-copy.ts's HEADER_ORDER.
  */
 export interface HostPacket extends PacketHeader {
   /** TCP window field as sent (scaled by the negotiated shift, except on SYNs). */
