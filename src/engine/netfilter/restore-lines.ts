@@ -63,19 +63,22 @@ export function chainLine(
 /**
  * Queues a rule line, parsed once per distinct text (a cached parse is shared and never
  * changed). A parse the cache did not take is the line's alone: its line number is queued
- * negated, and the rule goes into the table as it is (see commit()).
+ * negated, and the rule goes into the table as it is (see commit()). `prebuilt`: the parse
+ * the line's writer built for it (restore-pieces.ts PrebuiltLines), used rather than reading
+ * the line; it is the line's alone until the cache takes it.
  */
 export function queueRule(
   section: Section,
   raw: string,
   line: number,
   withCounters: boolean,
+  prebuilt?: ParsedArgs,
 ): void {
   let e = section.cache.get(raw, section.prev);
   if (e === undefined) {
     // The parse keeps parts of the line: cut from `text`, they do not pin the whole input.
     const text = detach(raw);
-    const parsed = ruleLine(section.name, text, line, withCounters);
+    const parsed = prebuilt ?? ruleLine(section.name, text, line, withCounters);
     if (!section.cache.admit(text)) {
       section.prev = undefined;
       section.queue.push(parsed);
@@ -108,7 +111,8 @@ export function keptRuleEntry(
   return section.cache.set(text, ruleLine(section.name, text, line, withCounters), section.prev);
 }
 
-function ruleLine(
+/** A restore rule line's parse (`[p:b]` prefix, then the fast path or the general parser). */
+export function ruleLine(
   table: TableName,
   buffer: string,
   line: number,

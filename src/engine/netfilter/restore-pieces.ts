@@ -13,6 +13,7 @@
  * the answer is the one reading the line would give.
  */
 import type { LineEntry } from './parse-cache';
+import type { ParsedArgs } from './rule-parse';
 
 /** Lines [start, end) of `text`: `start` is 0 or follows a `\n`, and `end` follows one. */
 export interface TextRange {
@@ -21,7 +22,36 @@ export interface TextRange {
   readonly end: number;
 }
 
-export type RestorePiece = string | TextRange;
+/**
+ * Lines a writer built the parse of as it wrote them (kube-proxy's endpoint rules): `text`
+ * (`\n`-terminated lines) and, per line, the parse restore would give it in the table the
+ * parse names, or undefined. restore takes the parses instead of reading those lines again,
+ * and only once: a parse taken may become a rule of a table (its counters replaced, see
+ * commitSection()), so a later restore of the same lines reads them as text. Writers vouch
+ * that each parse equals what reading its line gives (kube-proxy/iptables
+ * prebuilt-rules.test.ts); user input never comes this way.
+ */
+export class PrebuiltLines {
+  private parses: readonly (ParsedArgs | undefined)[] | undefined;
+
+  /** `parses` has one entry per line of `text`, which has `lines` lines (else none is used). */
+  constructor(
+    readonly text: string,
+    parses: readonly (ParsedArgs | undefined)[],
+    lines: number,
+  ) {
+    this.parses = parses.length === lines ? parses : undefined;
+  }
+
+  /** The parses, the first time they are asked for; undefined from then on. */
+  take(): readonly (ParsedArgs | undefined)[] | undefined {
+    const p = this.parses;
+    this.parses = undefined;
+    return p;
+  }
+}
+
+export type RestorePiece = string | TextRange | PrebuiltLines;
 
 export interface RestorePieces {
   readonly pieces: readonly RestorePiece[];
@@ -30,8 +60,12 @@ export interface RestorePieces {
 /** The restore input the pieces stand for. */
 export function joinPieces(pieces: readonly RestorePiece[]): string {
   const parts: string[] = [];
-  for (const p of pieces) parts.push(typeof p === 'string' ? p : p.text.slice(p.start, p.end));
+  for (const p of pieces) parts.push(typeof p === 'string' ? p : pieceText(p));
   return parts.join('');
+}
+
+function pieceText(p: TextRange | PrebuiltLines): string {
+  return p instanceof PrebuiltLines ? p.text : p.text.slice(p.start, p.end);
 }
 
 /**
@@ -41,9 +75,10 @@ export function joinPieces(pieces: readonly RestorePiece[]): string {
 export function piecesAreLines(pieces: readonly RestorePiece[]): boolean {
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i] as RestorePiece;
+    const whole = typeof p === 'string' || p instanceof PrebuiltLines;
     const text = typeof p === 'string' ? p : p.text;
-    const start = typeof p === 'string' ? 0 : p.start;
-    const end = typeof p === 'string' ? p.length : p.end;
+    const start = whole ? 0 : p.start;
+    const end = whole ? text.length : p.end;
     if (start < 0 || end > text.length || start > end) return false;
     if (start > 0 && text.charCodeAt(start - 1) !== 0x0a) return false;
     if (i < pieces.length - 1 && end > start && text.charCodeAt(end - 1) !== 0x0a) return false;

@@ -20,6 +20,7 @@ import { lineCache, type LineEntry } from './parse-cache';
 import {
   joinPieces,
   piecesAreLines,
+  PrebuiltLines,
   type RestorePiece,
   type RestorePieces,
   type TextMemo,
@@ -110,7 +111,39 @@ function readText(r: Reader, text: string, from: number, to: number): ToolOutput
 
 function readPieces(r: Reader, pieces: readonly RestorePiece[]): ToolOutput | undefined {
   for (const p of pieces) {
-    const out = typeof p === 'string' ? readText(r, p, 0, p.length) : readRange(r, p);
+    const out =
+      typeof p === 'string'
+        ? readText(r, p, 0, p.length)
+        : p instanceof PrebuiltLines
+          ? readPrebuilt(r, p)
+          : readRange(r, p);
+    if (out !== undefined) return out;
+  }
+  return undefined;
+}
+
+/**
+ * Lines whose writer built their parses (restore-pieces.ts): read as readText() reads them,
+ * except that a rule line in the table its parse was built for takes that parse rather than
+ * being read (the line cache sees the line all the same).
+ */
+function readPrebuilt(r: Reader, lines: PrebuiltLines): ToolOutput | undefined {
+  const text = lines.text;
+  const parses = lines.take();
+  if (parses === undefined) return readText(r, text, 0, text.length);
+  for (let at = 0, i = 0; at < text.length; i++) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl + 1;
+    const raw = text.slice(at, end);
+    at = end;
+    const section = r.section;
+    if (section !== undefined && raw.charCodeAt(0) === 0x2d) {
+      const parse = parses[i];
+      const own = parse?.table === section.name ? parse : undefined;
+      queueRule(section, raw, ++r.lineNo, r.withCounters, own);
+      continue;
+    }
+    const out = readLine(r, raw);
     if (out !== undefined) return out;
   }
   return undefined;

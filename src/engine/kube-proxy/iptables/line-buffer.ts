@@ -3,23 +3,43 @@
  * with single spaces into one line. `append` adds an already rendered block of lines (a
  * cached service-port fragment), so unchanged services cost one array push per block.
  */
-import { joinPieces, type RestorePiece, type RestorePieces } from '../../netfilter/restore-pieces';
+import {
+  joinPieces,
+  PrebuiltLines,
+  type RestorePiece,
+  type RestorePieces,
+} from '../../netfilter/restore-pieces';
+import type { ParsedArgs } from '../../netfilter/rule-parse';
 
 export type LineArg = string | readonly string[];
 
 export class LineBuffer {
   private readonly chunks: RestorePiece[] = [];
   private count = 0;
+  /** Per line written so far, the parse its writer built (see writeParsed()), if any was. */
+  private parses: (ParsedArgs | undefined)[] | undefined;
 
   write(...args: readonly LineArg[]): void {
     this.count++;
     this.chunks.push(joinArgs(args), '\n');
   }
 
+  /**
+   * One line and the parse iptables-restore gives it (undefined: let it read the line). The
+   * buffer's rendered() lines hand the parses to the restore (restore-pieces.ts PrebuiltLines).
+   */
+  writeParsed(line: string, parse: ParsedArgs | undefined): void {
+    const parses = (this.parses ??= []);
+    while (parses.length < this.count) parses.push(undefined);
+    parses.push(parse);
+    this.write(line);
+  }
+
   /** A block of `lines` lines, each already terminated by `\n`. */
   append(block: RenderedLines): void {
     this.count += block.lines;
-    if (block.text !== '') this.chunks.push(block.text);
+    if (block.prebuilt !== undefined) this.chunks.push(block.prebuilt);
+    else if (block.text !== '') this.chunks.push(block.text);
   }
 
   /**
@@ -79,7 +99,11 @@ export class LineBuffer {
 
   /** The buffer's content as a block for `append`. */
   rendered(): RenderedLines {
-    return { text: this.text(), lines: this.count };
+    const text = this.text();
+    const parses = this.parses;
+    if (parses === undefined) return { text, lines: this.count };
+    while (parses.length < this.count) parses.push(undefined);
+    return { text, lines: this.count, prebuilt: new PrebuiltLines(text, parses, this.count) };
   }
 }
 
@@ -94,6 +118,8 @@ function endsLine(text: string): boolean {
 export interface RenderedLines {
   readonly text: string;
   readonly lines: number;
+  /** The same text with the parses its writer built, for the first restore that reads it. */
+  readonly prebuilt?: PrebuiltLines;
 }
 
 /** `args.flat().join(' ')`, without flattening into a new array first. */

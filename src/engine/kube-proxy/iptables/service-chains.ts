@@ -11,6 +11,7 @@ import { endpointChainName } from '../hash';
 import type { ServicePortInfo } from '../service-port';
 import { computeProbability, detectorImplemented } from './format';
 import { chainLine } from './line-buffer';
+import { endpointDnatParse, hairpinParse, ladderParse } from './prebuilt-rules';
 import {
   commentArgs as c,
   q,
@@ -120,16 +121,25 @@ export function writeServiceChains(
     writeServiceToEndpointRules(ctx, svc, p.localPolicyChain, eps.localEndpoints, sepName);
   }
 
-  // One chain per reachable endpoint. (The most frequent lines: built as single strings.)
-  const comment = ctx.largeClusterMode ? '' : ` -m comment --comment ${S}`;
+  // One chain per reachable endpoint. (The most frequent lines: built as single strings,
+  // with their parses for the restore, see prebuilt-rules.ts.)
+  const commentText = ctx.largeClusterMode ? undefined : S;
+  const comment = commentText === undefined ? '' : ` -m comment --comment ${commentText}`;
   const proto = p.protoArgs.join(' ');
+  const protocol = svc.protocol.toLowerCase();
   for (const ep of eps.allReachableEndpoints) {
     const sep = sepName(ep);
     declare(ctx, sep);
     // Hairpin: a pod reaching itself through the service is masqueraded.
-    rules.write(`-A ${sep}${comment} -s ${ep.ip} -j ${MASQ}`);
-    const affinity = svc.sessionAffinityClientIP ? ` -m recent --name ${sep} --set` : '';
-    rules.write(`-A ${sep}${comment}${affinity} ${proto} -j DNAT --to-destination ${ep.endpoint}`);
+    const hairpin = hairpinParse(sep, commentText, ep.ip, MASQ);
+    rules.writeParsed(`-A ${sep}${comment} -s ${ep.ip} -j ${MASQ}`, hairpin);
+    const dnat = `-j DNAT --to-destination ${ep.endpoint}`;
+    if (svc.sessionAffinityClientIP) {
+      rules.write(`-A ${sep}${comment} -m recent --name ${sep} --set ${proto} ${dnat}`);
+    } else {
+      const parse = endpointDnatParse(sep, commentText, protocol, ep.endpoint);
+      rules.writeParsed(`-A ${sep}${comment} ${proto} ${dnat}`, parse);
+    }
   }
 }
 
@@ -154,11 +164,14 @@ function writeServiceToEndpointRules(
   const n = endpoints.length;
   endpoints.forEach((ep, i) => {
     const sep = sepName(ep);
-    const comment = ctx.largeClusterMode ? '' : ` -m comment --comment "${S} -> ${ep.endpoint}"`;
+    const commentText = ctx.largeClusterMode ? undefined : `${S} -> ${ep.endpoint}`;
+    const comment = commentText === undefined ? '' : ` -m comment --comment "${commentText}"`;
     // Rule i matches with probability 1/(n-i), so each endpoint gets 1/n overall; the last
     // (or only) rule always matches.
+    const probability = i < n - 1 ? computeProbability(n - i) : undefined;
     const stat =
-      i < n - 1 ? ` -m statistic --mode random --probability ${computeProbability(n - i)}` : '';
-    rules.write(`-A ${chain}${comment}${stat} -j ${sep}`);
+      probability === undefined ? '' : ` -m statistic --mode random --probability ${probability}`;
+    const parse = ladderParse(chain, commentText, probability, sep);
+    rules.writeParsed(`-A ${chain}${comment}${stat} -j ${sep}`, parse);
   });
 }

@@ -1,0 +1,143 @@
+/**
+ * The parses of kube-proxy's most frequent restore lines, built as the lines are written:
+ * per endpoint, its KUBE-SEP chain's hairpin masquerade and DNAT rules and the service
+ * chain's jump to it (three of every four rule lines of a large sync). The node's
+ * iptables-restore takes them rather than reading those lines again (netfilter
+ * restore-pieces.ts PrebuiltLines); reading them was a sixth of a one-shot CLI run.
+ *
+ * Each builder gives exactly what the restore's parse of the line gives (rule-fast.ts: same
+ * values, same key order, same shared parts), and undefined for any input it is not sure of
+ * (then the line is read as usual): names and comments are checked to be the plain words the
+ * fast path reads the way they were meant. prebuilt-rules.test.ts compares every line of
+ * generated clusters with its parse.
+ */
+import { probabilityThreshold } from '../../netfilter/format';
+import { MAXNAMELEN } from '../../netfilter/cli-options';
+import { sharedName } from '../../netfilter/parse-cache';
+import {
+  appendParse,
+  BARE_PORTS,
+  commentMatch,
+  dnatTo,
+  jump,
+  NO_MATCHES,
+  PORTS_PROTOCOL,
+  randomMatch,
+  type PortsMatchName,
+} from '../../netfilter/rule-build';
+import { port, quad } from '../../netfilter/rule-fast-lex';
+import type { ParsedArgs } from '../../netfilter/rule-parse';
+import type { Match } from '../../netfilter/types';
+
+const TABLE = 'nat';
+/** The longest comment the comment match takes (XT_MAX_COMMENT_LEN - 1). */
+const MAX_COMMENT = 255;
+
+/**
+ * A kube-proxy chain name (`KUBE-` and upper-case letters, digits, dashes) short enough for
+ * a chain: read as one word, never taken for an option or a target extension's name.
+ */
+export function isKubeChainName(name: string): boolean {
+  if (name.length >= MAXNAMELEN || !name.startsWith('KUBE-')) return false;
+  for (let i = 5; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const ok = (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether `text` reads back as itself from the line: written bare (`quoted` false) it has no
+ * blank, quote or backslash; written inside `"…"` no quote, backslash or line end.
+ */
+function isPlainComment(text: string, quoted: boolean): boolean {
+  if (text.length === 0 || text.length > MAX_COMMENT) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 || c === 0x5c || c === 0x0a) return false;
+    if (!quoted && (c === 0x20 || c === 0x09)) return false;
+  }
+  return true;
+}
+
+/** `[-m comment --comment TEXT]` as the list of matches it starts, or undefined: not sure. */
+function commentFirst(comment: string | undefined, quoted: boolean): Match[] | undefined {
+  if (comment === undefined) return [];
+  return isPlainComment(comment, quoted) ? [commentMatch(comment)] : undefined;
+}
+
+/** `-A SEP [-m comment --comment S] -s IP -j KUBE-MARK-MASQ` (S written bare). */
+export function hairpinParse(
+  sep: string,
+  comment: string | undefined,
+  ip: string,
+  masq: string,
+): ParsedArgs | undefined {
+  if (!isKubeChainName(sep) || !isKubeChainName(masq)) return undefined;
+  if (ip.indexOf('/') >= 0 || quad(ip, 0, ip.length) < 0) return undefined;
+  const matches = commentFirst(comment, false);
+  if (matches === undefined) return undefined;
+  const src = { addr: ip, prefix: 32, invert: false };
+  const ms = matches.length === 0 ? NO_MATCHES : matches;
+  return appendParse(TABLE, sharedName(sep), src, undefined, 0, ms, jump(masq));
+}
+
+/** `-A SEP [-m comment --comment S] -m P -p P -j DNAT --to-destination IP:PORT`. */
+export function endpointDnatParse(
+  sep: string,
+  comment: string | undefined,
+  protocol: string,
+  endpoint: string,
+): ParsedArgs | undefined {
+  if (!isKubeChainName(sep)) return undefined;
+  if (protocol !== 'tcp' && protocol !== 'udp' && protocol !== 'sctp') return undefined;
+  const colon = endpoint.indexOf(':');
+  if (colon <= 0 || endpoint.indexOf(':', colon + 1) >= 0 || endpoint.indexOf('-') >= 0)
+    return undefined;
+  const toPort = port(endpoint, colon + 1, endpoint.length);
+  if (toPort < 0 || quad(endpoint, 0, colon) < 0) return undefined;
+  const matches = commentFirst(comment, false);
+  if (matches === undefined) return undefined;
+  matches.push(BARE_PORTS[protocol as PortsMatchName]);
+  const proto = PORTS_PROTOCOL[protocol as PortsMatchName];
+  const target = dnatTo(endpoint.slice(0, colon), toPort);
+  return appendParse(TABLE, sharedName(sep), undefined, undefined, proto, matches, target);
+}
+
+/** Thresholds of the probabilities written (computeProbability() gives a few texts). */
+const thresholds = new Map<string, number>();
+const PROBABILITY = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** `--probability TEXT` as the statistic match stores it, or -1: not sure. */
+function threshold(text: string): number {
+  let t = thresholds.get(text);
+  if (t === undefined) {
+    const p = Number(text);
+    t = PROBABILITY.test(text) && p >= 0 && p <= 1 ? probabilityThreshold(p) : -1;
+    thresholds.set(text, t);
+  }
+  return t;
+}
+
+/**
+ * `-A CHAIN [-m comment --comment "TEXT"] [-m statistic --mode random --probability P]
+ * -j SEP` (TEXT written inside quotes; `probability` undefined: no statistic match).
+ */
+export function ladderParse(
+  chain: string,
+  comment: string | undefined,
+  probability: string | undefined,
+  sep: string,
+): ParsedArgs | undefined {
+  if (!isKubeChainName(chain) || !isKubeChainName(sep)) return undefined;
+  const matches = commentFirst(comment, true);
+  if (matches === undefined) return undefined;
+  if (probability !== undefined) {
+    const t = threshold(probability);
+    if (t < 0) return undefined;
+    matches.push(randomMatch(t));
+  }
+  const ms = matches.length === 0 ? NO_MATCHES : matches;
+  return appendParse(TABLE, sharedName(chain), undefined, undefined, 0, ms, jump(sep));
+}
