@@ -164,6 +164,11 @@ export function lineCache(table: string, withCounters: boolean): LineCache {
   return c;
 }
 
+/** Every cache starts afresh, as in a new process (for tests of a first restore). */
+export function forgetLineCaches(): void {
+  caches.clear();
+}
+
 /**
  * A copy of `s` that does not keep the string it was cut from alive: engines may represent a
  * substring as a view into its parent, and a cached line must not pin a 30 MB restore input.
