@@ -57,7 +57,11 @@ type ServiceSpec = typeof serviceArb extends fc.Arbitrary<infer T> ? T : never;
 function build(i: number, s: ServiceSpec): [Service, EndpointSlice] {
   const name = `svc${i}`;
   const external = s.type !== 'ClusterIP';
-  const ports = s.protocols.map((p, k) => ({ name: `p${k}`, port: 80 + k, protocol: PROTOCOLS[p]! }));
+  const ports = s.protocols.map((p, k) => ({
+    name: `p${k}`,
+    port: 80 + k,
+    protocol: PROTOCOLS[p]!,
+  }));
   const svc = service('ns', name, `172.30.${i >> 8}.${i & 255}`, {
     type: s.type,
     ports: ports.map((p, k) => port(p.name, p.port, { protocol: p.protocol, nodePort: external ? 30000 + 4 * i + k : 0 })), // prettier-ignore

@@ -7,6 +7,7 @@
  */
 import { cidrContains, cidrParse } from '../../model/ip';
 import type { CategorizedEndpoints, EndpointInfo } from '../endpoints';
+import { sharedName } from '../../netfilter/parse-cache';
 import { endpointChainName } from '../hash';
 import type { ServicePortInfo } from '../service-port';
 import { computeProbability, detectorImplemented } from './format';
@@ -31,14 +32,19 @@ function declare(ctx: ServiceRulesContext, chain: string): void {
   ctx.declaredChains.push(chain);
 }
 
-/** KUBE-SEP names of one service port, each hashed once although up to three rules use it. */
+/**
+ * KUBE-SEP names of one service port, each hashed once although up to three rules use it;
+ * each the one string object the restore's parses and tables hold of that name (sharedName():
+ * the rules built with the lines, prebuilt-rules.ts, then look it up by identity).
+ */
 function sepNamer(svc: ServicePortInfo): (ep: EndpointInfo) => string {
   const proto = svc.protocol.toLowerCase();
   const names = new Map<string, string>();
   return (ep) => {
     let name = names.get(ep.endpoint);
     if (name === undefined) {
-      names.set(ep.endpoint, (name = endpointChainName(svc.nameString, proto, ep.endpoint)));
+      name = sharedName(endpointChainName(svc.nameString, proto, ep.endpoint));
+      names.set(ep.endpoint, name);
     }
     return name;
   };
