@@ -76,8 +76,10 @@ export function queueRule(
 ): void {
   let e = section.cache.get(raw, section.prev);
   if (e === undefined) {
-    // The parse keeps parts of the line: cut from `text`, they do not pin the whole input.
-    const text = detach(raw);
+    // The parse keeps parts of the line: cut from `text`, they do not pin the whole input. A
+    // prebuilt parse keeps none, and its line is a piece of the writer's text, which the
+    // writer keeps anyway: the line is noted as it is, not copied.
+    const text = prebuilt === undefined ? detach(raw) : raw;
     const parsed = prebuilt ?? ruleLine(section.name, text, line, withCounters);
     if (!section.cache.admit(text)) {
       section.prev = undefined;
@@ -85,7 +87,8 @@ export function queueRule(
       section.lines.push(-line);
       return;
     }
-    e = section.cache.set(text, parsed, section.prev);
+    // A cached line lives on: its own copy.
+    e = section.cache.set(text === raw ? detach(raw) : text, parsed, section.prev);
   }
   section.prev = e;
   section.queue.push(e.parsed);

@@ -23,28 +23,33 @@ export interface TextRange {
 }
 
 /**
- * Lines a writer built the parse of as it wrote them (kube-proxy's endpoint rules): `text`
- * (`\n`-terminated lines) and, per line, the parse restore would give it in the table the
- * parse names, or undefined. restore takes the parses instead of reading those lines again,
- * and only once: a parse taken may become a rule of a table (its counters replaced, see
- * commitSection()), so a later restore of the same lines reads them as text. Writers vouch
- * that each parse equals what reading its line gives (kube-proxy/iptables
- * prebuilt-rules.test.ts); user input never comes this way.
+ * What a writer says one of its lines is, as restore would read it: a rule line's parse (in
+ * the table the parse names), or the name of the user chain a `:CHAIN - [0:0]` line declares.
+ */
+export type PrebuiltLine = ParsedArgs | string;
+
+/**
+ * Lines a writer built the parses of as it wrote them (kube-proxy's endpoint chains and
+ * rules): `text` (`\n`-terminated lines) and, per line, what it is (or undefined: read it).
+ * restore takes them instead of reading those lines again, and only once: a parse taken may
+ * become a rule of a table (its counters replaced, see commitSection()), so a later restore
+ * of the same lines reads them as text. Writers vouch that each equals what reading its line
+ * gives (kube-proxy/iptables prebuilt-rules.test.ts); user input never comes this way.
  */
 export class PrebuiltLines {
-  private parses: readonly (ParsedArgs | undefined)[] | undefined;
+  private parses: readonly (PrebuiltLine | undefined)[] | undefined;
 
   /** `parses` has one entry per line of `text`, which has `lines` lines (else none is used). */
   constructor(
     readonly text: string,
-    parses: readonly (ParsedArgs | undefined)[],
+    parses: readonly (PrebuiltLine | undefined)[],
     lines: number,
   ) {
     this.parses = parses.length === lines ? parses : undefined;
   }
 
   /** The parses, the first time they are asked for; undefined from then on. */
-  take(): readonly (ParsedArgs | undefined)[] | undefined {
+  take(): readonly (PrebuiltLine | undefined)[] | undefined {
     const p = this.parses;
     this.parses = undefined;
     return p;

@@ -28,7 +28,7 @@ import {
 } from './restore-pieces';
 import { RestoreBlock } from './restore-block';
 import { chainLine, keptRuleEntry, queueRule, type Section } from './restore-lines';
-import { isTableName } from './tables';
+import { isBuiltinChain, isTableName } from './tables';
 import type { NetfilterState } from './types';
 import type { ToolOutput } from './views';
 
@@ -124,8 +124,8 @@ function readPieces(r: Reader, pieces: readonly RestorePiece[]): ToolOutput | un
 
 /**
  * Lines whose writer built their parses (restore-pieces.ts): read as readText() reads them,
- * except that a rule line in the table its parse was built for takes that parse rather than
- * being read (the line cache sees the line all the same).
+ * except that a rule line takes its parse when that was built for the section's table (the
+ * line cache sees the line all the same), and a user chain's line its name.
  */
 function readPrebuilt(r: Reader, lines: PrebuiltLines): ToolOutput | undefined {
   const text = lines.text;
@@ -137,11 +137,20 @@ function readPrebuilt(r: Reader, lines: PrebuiltLines): ToolOutput | undefined {
     const raw = text.slice(at, end);
     at = end;
     const section = r.section;
+    const parse = parses[i];
     if (section !== undefined && raw.charCodeAt(0) === 0x2d) {
-      const parse = parses[i];
-      const own = parse?.table === section.name ? parse : undefined;
+      const own = typeof parse === 'object' && parse.table === section.name ? parse : undefined;
       queueRule(section, raw, ++r.lineNo, r.withCounters, own);
       continue;
+    }
+    if (section !== undefined && typeof parse === 'string' && raw.charCodeAt(0) === 0x3a) {
+      if (!isBuiltinChain(section.name, parse)) {
+        // What chainLine() queues for it (a user chain's declaration).
+        section.queue.push(parse);
+        section.lines.push(++r.lineNo);
+        section.prev = undefined;
+        continue;
+      }
     }
     const out = readLine(r, raw);
     if (out !== undefined) return out;

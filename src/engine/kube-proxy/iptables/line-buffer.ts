@@ -6,10 +6,10 @@
 import {
   joinPieces,
   PrebuiltLines,
+  type PrebuiltLine,
   type RestorePiece,
   type RestorePieces,
 } from '../../netfilter/restore-pieces';
-import type { ParsedArgs } from '../../netfilter/rule-parse';
 
 export type LineArg = string | readonly string[];
 
@@ -17,7 +17,7 @@ export class LineBuffer {
   private readonly chunks: RestorePiece[] = [];
   private count = 0;
   /** Per line written so far, the parse its writer built (see writeParsed()), if any was. */
-  private parses: (ParsedArgs | undefined)[] | undefined;
+  private parses: (PrebuiltLine | undefined)[] | undefined;
 
   write(...args: readonly LineArg[]): void {
     this.count++;
@@ -25,10 +25,10 @@ export class LineBuffer {
   }
 
   /**
-   * One line and the parse iptables-restore gives it (undefined: let it read the line). The
-   * buffer's rendered() lines hand the parses to the restore (restore-pieces.ts PrebuiltLines).
+   * One line and what iptables-restore reads it as (undefined: let it read the line). The
+   * buffer's rendered() lines hand these to the restore (restore-pieces.ts PrebuiltLines).
    */
-  writeParsed(line: string, parse: ParsedArgs | undefined): void {
+  writeParsed(line: string, parse: PrebuiltLine | undefined): void {
     const parses = (this.parses ??= []);
     while (parses.length < this.count) parses.push(undefined);
     parses.push(parse);

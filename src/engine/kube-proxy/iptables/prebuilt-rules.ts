@@ -67,6 +67,11 @@ function commentFirst(comment: string | undefined, quoted: boolean): Match[] | u
   return isPlainComment(comment, quoted) ? [commentMatch(comment)] : undefined;
 }
 
+/** The user chain `:CHAIN - [0:0]` declares, as the restore reads it (a shared name). */
+export function declaredChain(chain: string): string | undefined {
+  return isKubeChainName(chain) ? sharedName(chain) : undefined;
+}
+
 /** `-A SEP [-m comment --comment S] -s IP -j KUBE-MARK-MASQ` (S written bare). */
 export function hairpinParse(
   sep: string,

@@ -12,7 +12,7 @@ import { endpointChainName } from '../hash';
 import type { ServicePortInfo } from '../service-port';
 import { computeProbability, detectorImplemented } from './format';
 import { chainLine } from './line-buffer';
-import { endpointDnatParse, hairpinParse, ladderParse } from './prebuilt-rules';
+import { declaredChain, endpointDnatParse, hairpinParse, ladderParse } from './prebuilt-rules';
 import {
   commentArgs as c,
   q,
@@ -27,8 +27,9 @@ function elidable(ctx: ServiceRulesContext, text: string): string[] {
   return ctx.largeClusterMode ? [] : c(text);
 }
 
+/** `:CHAIN - [0:0]`, with the chain it declares for the restore (prebuilt-rules.ts). */
 function declare(ctx: ServiceRulesContext, chain: string): void {
-  ctx.svcNatChains.write(chainLine(chain));
+  ctx.svcNatChains.writeParsed(chainLine(chain), declaredChain(chain));
   ctx.declaredChains.push(chain);
 }
 
