@@ -61,10 +61,27 @@ function isPlainComment(text: string, quoted: boolean): boolean {
   return true;
 }
 
-/** `[-m comment --comment TEXT]` as the list of matches it starts, or undefined: not sure. */
-function commentFirst(comment: string | undefined, quoted: boolean): Match[] | undefined {
-  if (comment === undefined) return [];
+/** `-m comment --comment TEXT` as the list of matches it starts, or undefined: not sure. */
+function commentFirst(comment: string, quoted: boolean): Match[] | undefined {
   return isPlainComment(comment, quoted) ? [commentMatch(comment)] : undefined;
+}
+
+/**
+ * Match lists a large cluster's lines have by the thousand (no comments there), shared like
+ * the other parts of parses (never changed; rule-build.ts): `-m tcp` (udp, sctp) alone…
+ */
+const BARE_ONLY: Readonly<Record<PortsMatchName, readonly Match[]>> = {
+  tcp: [BARE_PORTS.tcp],
+  udp: [BARE_PORTS.udp],
+  sctp: [BARE_PORTS.sctp],
+};
+
+/** …and `-m statistic --mode random --probability P` alone, by threshold. */
+const randomOnlyLists = new Map<number, readonly Match[]>();
+function randomOnly(threshold: number): readonly Match[] {
+  let m = randomOnlyLists.get(threshold);
+  if (m === undefined) randomOnlyLists.set(threshold, (m = [randomMatch(threshold)]));
+  return m;
 }
 
 /** The user chain `:CHAIN - [0:0]` declares, as the restore reads it (a shared name). */
@@ -81,11 +98,10 @@ export function hairpinParse(
 ): ParsedArgs | undefined {
   if (!isKubeChainName(sep) || !isKubeChainName(masq)) return undefined;
   if (ip.indexOf('/') >= 0 || quad(ip, 0, ip.length) < 0) return undefined;
-  const matches = commentFirst(comment, false);
+  const matches = comment === undefined ? NO_MATCHES : commentFirst(comment, false);
   if (matches === undefined) return undefined;
   const src = { addr: ip, prefix: 32, invert: false };
-  const ms = matches.length === 0 ? NO_MATCHES : matches;
-  return appendParse(TABLE, sharedName(sep), src, undefined, 0, ms, jump(masq));
+  return appendParse(TABLE, sharedName(sep), src, undefined, 0, matches, jump(masq));
 }
 
 /** `-A SEP [-m comment --comment S] -m P -p P -j DNAT --to-destination IP:PORT`. */
@@ -102,9 +118,14 @@ export function endpointDnatParse(
     return undefined;
   const toPort = port(endpoint, colon + 1, endpoint.length);
   if (toPort < 0 || quad(endpoint, 0, colon) < 0) return undefined;
-  const matches = commentFirst(comment, false);
-  if (matches === undefined) return undefined;
-  matches.push(BARE_PORTS[protocol as PortsMatchName]);
+  const ports = BARE_PORTS[protocol as PortsMatchName];
+  let matches: readonly Match[] = BARE_ONLY[protocol as PortsMatchName];
+  if (comment !== undefined) {
+    const m = commentFirst(comment, false);
+    if (m === undefined) return undefined;
+    m.push(ports);
+    matches = m;
+  }
   const proto = PORTS_PROTOCOL[protocol as PortsMatchName];
   const target = dnatTo(endpoint.slice(0, colon), toPort);
   return appendParse(TABLE, sharedName(sep), undefined, undefined, proto, matches, target);
@@ -136,13 +157,15 @@ export function ladderParse(
   sep: string,
 ): ParsedArgs | undefined {
   if (!isKubeChainName(chain) || !isKubeChainName(sep)) return undefined;
-  const matches = commentFirst(comment, true);
-  if (matches === undefined) return undefined;
-  if (probability !== undefined) {
-    const t = threshold(probability);
-    if (t < 0) return undefined;
-    matches.push(randomMatch(t));
+  const t = probability === undefined ? -1 : threshold(probability);
+  if (probability !== undefined && t < 0) return undefined;
+  let matches: readonly Match[];
+  if (comment === undefined) matches = t < 0 ? NO_MATCHES : randomOnly(t);
+  else {
+    const m = commentFirst(comment, true);
+    if (m === undefined) return undefined;
+    if (t >= 0) m.push(randomMatch(t));
+    matches = m;
   }
-  const ms = matches.length === 0 ? NO_MATCHES : matches;
-  return appendParse(TABLE, sharedName(chain), undefined, undefined, 0, ms, jump(sep));
+  return appendParse(TABLE, sharedName(chain), undefined, undefined, 0, matches, jump(sep));
 }
