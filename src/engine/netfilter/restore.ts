@@ -131,19 +131,29 @@ function readPrebuilt(r: Reader, lines: PrebuiltLines): ToolOutput | undefined {
   const text = lines.text;
   const parses = lines.take();
   if (parses === undefined) return readText(r, text, 0, text.length);
+  // A first restore only notes the rule lines it reads (parse-cache.ts): all of them at once.
+  const noting = r.section;
+  const noted = noting !== undefined && noting.cache.noteRuleLines(text, parses.length);
   for (let at = 0, i = 0; at < text.length; i++) {
+    const start = at;
     const nl = text.indexOf('\n', at);
-    const end = nl < 0 ? text.length : nl + 1;
-    const raw = text.slice(at, end);
-    at = end;
+    at = nl < 0 ? text.length : nl + 1;
     const section = r.section;
     const parse = parses[i];
-    if (section !== undefined && raw.charCodeAt(0) === 0x2d) {
+    const first = text.charCodeAt(start);
+    if (section !== undefined && first === 0x2d) {
       const own = typeof parse === 'object' && parse.table === section.name ? parse : undefined;
-      queueRule(section, raw, ++r.lineNo, r.withCounters, own);
+      if (own !== undefined && noted && section === noting) {
+        // What queueRule() queues for a line the cache only notes: the parse, as the line's own.
+        section.queue.push(own);
+        section.lines.push(-++r.lineNo);
+        section.prev = undefined;
+        continue;
+      }
+      queueRule(section, text.slice(start, at), ++r.lineNo, r.withCounters, own);
       continue;
     }
-    if (section !== undefined && typeof parse === 'string' && raw.charCodeAt(0) === 0x3a) {
+    if (section !== undefined && typeof parse === 'string' && first === 0x3a) {
       if (!isBuiltinChain(section.name, parse)) {
         // What chainLine() queues for it (a user chain's declaration).
         section.queue.push(parse);
@@ -152,7 +162,7 @@ function readPrebuilt(r: Reader, lines: PrebuiltLines): ToolOutput | undefined {
         continue;
       }
     }
-    const out = readLine(r, raw);
+    const out = readLine(r, text.slice(start, at));
     if (out !== undefined) return out;
   }
   return undefined;
