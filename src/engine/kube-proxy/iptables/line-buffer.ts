@@ -25,14 +25,15 @@ export class LineBuffer {
   }
 
   /**
-   * One line and what iptables-restore reads it as (undefined: let it read the line). The
+   * One line (as write() joins it) and what iptables-restore reads it as (undefined: let it
+   * read the line). The
    * buffer's rendered() lines hand these to the restore (restore-pieces.ts PrebuiltLines).
    */
-  writeParsed(line: string, parse: PrebuiltLine | undefined): void {
+  writeParsed(parse: PrebuiltLine | undefined, ...args: readonly LineArg[]): void {
     const parses = (this.parses ??= []);
     while (parses.length < this.count) parses.push(undefined);
     parses.push(parse);
-    this.write(line);
+    this.write(...args);
   }
 
   /** A block of `lines` lines, each already terminated by `\n`. */

@@ -6,7 +6,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Cluster, EndpointSlice, Protocol, Service } from '../../model/cluster';
+import type {
+  Cluster,
+  EndpointSlice,
+  KubeProxyConfig,
+  Protocol,
+  Service,
+} from '../../model/cluster';
 import { iptablesCommand } from '../../netfilter/command';
 import { forgetLineCaches } from '../../netfilter/parse-cache';
 import { iptablesRestore } from '../../netfilter/restore';
@@ -26,7 +32,7 @@ import {
   upstreamProxierOptions,
   type EndpointSpec,
 } from '../testing/fixtures';
-import { endpointDnatParse, hairpinParse, ladderParse } from './prebuilt-rules';
+import { clusterMasqParse, endpointDnatParse, hairpinParse, ladderParse } from './prebuilt-rules';
 import { createIptablesProxier, LARGE_CLUSTER_ENDPOINTS_THRESHOLD } from './proxier';
 
 const PROTOCOLS: readonly Protocol[] = ['TCP', 'UDP', 'SCTP'];
@@ -90,25 +96,33 @@ function padding(): [Service, EndpointSlice] {
   return [service('pad', 'big', '172.31.0.1'), slice('pad', 'big', eps)];
 }
 
+/** The local-traffic detectors: `-s CIDR` ones, and interface ones the builders leave alone. */
+const DETECTORS: readonly Partial<KubeProxyConfig>[] = [
+  { detectLocalMode: 'ClusterCIDR' },
+  { detectLocalMode: 'NodeCIDR' },
+  { detectLocalMode: 'BridgeInterface', bridgeInterface: 'cbr0' },
+  { detectLocalMode: 'InterfaceNamePrefix', interfaceNamePrefix: 'veth' },
+];
+
 const clusterArb = fc
   .record({
     services: fc.array(serviceArb, { minLength: 1, maxLength: 6 }),
     large: fc.boolean(),
     masqueradeAll: fc.boolean(),
+    detector: fc.nat(DETECTORS.length - 1),
   })
-  .map(({ services, large, masqueradeAll }): Cluster => {
+  .map(({ services, large, masqueradeAll, detector }): Cluster => {
     const built = services.map((s, i) => build(i, s));
     if (large) built.push(padding());
     return cluster(
       built.map(([s]) => s),
       built.map(([, e]) => e),
-      kubeProxyConfig({ masqueradeAll }),
+      kubeProxyConfig({ masqueradeAll, ...DETECTORS[detector] }),
     );
   });
 
 function syncPieces(c: Cluster): RestorePieces {
-  const cfg = { masqueradeAll: c.kubeProxy.masqueradeAll };
-  return createIptablesProxier(upstreamProxierOptions({}, cfg)).sync(c).restorePieces;
+  return createIptablesProxier(upstreamProxierOptions({}, c.kubeProxy)).sync(c).restorePieces;
 }
 
 /** Each prebuilt line with its parse (taken: the pieces then carry none). */
@@ -208,5 +222,20 @@ describe('parses built with the lines (prebuilt-rules.ts)', () => {
     expect(ladderParse('KUBE-SVC-A', 'x "y"', undefined, 'KUBE-SEP-A')).toBeUndefined();
     expect(ladderParse('KUBE-SVC-A', undefined, '1.5', 'KUBE-SEP-A')).toBeUndefined();
     expect(ladderParse('KUBE-SVC-A', undefined, undefined, 'DROP')).toBeUndefined();
+    const masq = {
+      chain: 'KUBE-SVC-A',
+      comment: 'ns/a:p cluster IP',
+      protocol: 'tcp',
+      clusterIP: '172.30.0.1',
+      port: 80,
+      notLocal: ['!', '-s', '10.0.0.0/8'],
+      masq: 'KUBE-MARK-MASQ',
+    };
+    expect(clusterMasqParse(masq)).toBeDefined();
+    expect(clusterMasqParse({ ...masq, notLocal: [] })).toBeDefined();
+    expect(clusterMasqParse({ ...masq, notLocal: ['!', '-i', 'cbr0'] })).toBeUndefined();
+    expect(clusterMasqParse({ ...masq, notLocal: ['-s', '10.0.0.0/8'] })).toBeUndefined();
+    expect(clusterMasqParse({ ...masq, port: 65536 })).toBeUndefined();
+    expect(clusterMasqParse({ ...masq, clusterIP: 'None' })).toBeUndefined();
   });
 });

@@ -25,9 +25,9 @@ import {
   randomMatch,
   type PortsMatchName,
 } from '../../netfilter/rule-build';
-import { port, quad } from '../../netfilter/rule-fast-lex';
+import { addr, port, quad } from '../../netfilter/rule-fast-lex';
 import type { ParsedArgs } from '../../netfilter/rule-parse';
-import type { Match } from '../../netfilter/types';
+import type { AddrSpec, Match } from '../../netfilter/types';
 
 const TABLE = 'nat';
 /** The longest comment the comment match takes (XT_MAX_COMMENT_LEN - 1). */
@@ -129,6 +129,52 @@ export function endpointDnatParse(
   const proto = PORTS_PROTOCOL[protocol as PortsMatchName];
   const target = dnatTo(endpoint.slice(0, colon), toPort);
   return appendParse(TABLE, sharedName(sep), undefined, undefined, proto, matches, target);
+}
+
+/** What the cluster IP's masquerade rule in a service chain is written from. */
+export interface ClusterMasq {
+  readonly chain: string;
+  /** Written inside quotes. */
+  readonly comment: string;
+  /** `-m P -p P`. */
+  readonly protocol: string;
+  readonly clusterIP: string;
+  readonly port: number;
+  /** The local detector's `! -s CIDR`, or [] (masqueradeAll). */
+  readonly notLocal: readonly string[];
+  readonly masq: string;
+}
+
+/**
+ * `-A SVC -m comment --comment "S cluster IP" -m P -p P -d IP --dport PORT [! -s CIDR]
+ * -j KUBE-MARK-MASQ` (an interface detector's `! -i …` is left to the restore).
+ */
+export function clusterMasqParse(m: ClusterMasq): ParsedArgs | undefined {
+  const { chain, comment, protocol, clusterIP, notLocal } = m;
+  if (!isKubeChainName(chain) || !isKubeChainName(m.masq)) return undefined;
+  if (protocol !== 'tcp' && protocol !== 'udp' && protocol !== 'sctp') return undefined;
+  if (clusterIP.indexOf('/') >= 0 || quad(clusterIP, 0, clusterIP.length) < 0) return undefined;
+  if (!Number.isInteger(m.port) || m.port < 0 || m.port > 65535) return undefined;
+  let src: AddrSpec | undefined;
+  if (notLocal.length > 0) {
+    const [bang, option, cidr] = notLocal;
+    if (notLocal.length !== 3 || bang !== '!' || option !== '-s' || cidr === undefined)
+      return undefined;
+    src = plainWord(cidr) ? addr(cidr, true) : undefined;
+    if (src === undefined) return undefined;
+  }
+  const matches = commentFirst(comment, true);
+  if (matches === undefined) return undefined;
+  const dport = { min: m.port, max: m.port, invert: false };
+  matches.push({ name: protocol, dport });
+  const dst = { addr: clusterIP, prefix: 32, invert: false };
+  const proto = PORTS_PROTOCOL[protocol];
+  return appendParse(TABLE, sharedName(chain), src, dst, proto, matches, jump(m.masq));
+}
+
+/** A word the fast path reads as it is: no blank, quote, backslash or line end. */
+function plainWord(word: string): boolean {
+  return word.length > 0 && !/[\s"\\]/.test(word);
 }
 
 /** Thresholds of the probabilities written (computeProbability() gives a few texts). */

@@ -12,7 +12,13 @@ import { endpointChainName } from '../hash';
 import type { ServicePortInfo } from '../service-port';
 import { computeProbability, detectorImplemented } from './format';
 import { chainLine } from './line-buffer';
-import { declaredChain, endpointDnatParse, hairpinParse, ladderParse } from './prebuilt-rules';
+import {
+  clusterMasqParse,
+  declaredChain,
+  endpointDnatParse,
+  hairpinParse,
+  ladderParse,
+} from './prebuilt-rules';
 import {
   commentArgs as c,
   q,
@@ -29,7 +35,7 @@ function elidable(ctx: ServiceRulesContext, text: string): string[] {
 
 /** `:CHAIN - [0:0]`, with the chain it declares for the restore (prebuilt-rules.ts). */
 function declare(ctx: ServiceRulesContext, chain: string): void {
-  ctx.svcNatChains.writeParsed(chainLine(chain), declaredChain(chain));
+  ctx.svcNatChains.writeParsed(declaredChain(chain), chainLine(chain));
   ctx.declaredChains.push(chain);
 }
 
@@ -61,15 +67,21 @@ export function writeServiceChains(
   const rules = ctx.svcNatRules;
   const { S, externalTrafficChain: ext } = p;
   const sepName = sepNamer(svc);
+  const protocol = svc.protocol.toLowerCase();
 
   // Internal traffic: masquerade off-cluster sources reaching the ClusterIP (they may be
   // bounced off-node, e.g. via a static route for the service range).
   if (p.hasInternalEndpoints) {
-    const args = [...c(q(`${S} cluster IP`)), ...clusterIPMatch];
+    const comment = `${S} cluster IP`;
+    const args = [...c(q(comment)), ...clusterIPMatch];
+    const chain = p.internalTrafficChain;
+    const masq = (notLocal: readonly string[]) =>
+      clusterMasqParse({ chain, comment, protocol, clusterIP: svc.clusterIP, port: svc.port, notLocal, masq: MASQ }); // prettier-ignore
     if (ctx.masqueradeAll) {
-      rules.write('-A', p.internalTrafficChain, args, '-j', MASQ);
+      rules.writeParsed(masq([]), '-A', chain, args, '-j', MASQ);
     } else if (detectorImplemented(ctx.detector)) {
-      rules.write('-A', p.internalTrafficChain, args, ctx.detector.ifNotLocal, '-j', MASQ);
+      const notLocal = ctx.detector.ifNotLocal;
+      rules.writeParsed(masq(notLocal), '-A', chain, args, notLocal, '-j', MASQ);
     }
   }
 
@@ -133,19 +145,18 @@ export function writeServiceChains(
   const commentText = ctx.largeClusterMode ? undefined : S;
   const comment = commentText === undefined ? '' : ` -m comment --comment ${commentText}`;
   const proto = p.protoArgs.join(' ');
-  const protocol = svc.protocol.toLowerCase();
   for (const ep of eps.allReachableEndpoints) {
     const sep = sepName(ep);
     declare(ctx, sep);
     // Hairpin: a pod reaching itself through the service is masqueraded.
     const hairpin = hairpinParse(sep, commentText, ep.ip, MASQ);
-    rules.writeParsed(`-A ${sep}${comment} -s ${ep.ip} -j ${MASQ}`, hairpin);
+    rules.writeParsed(hairpin, `-A ${sep}${comment} -s ${ep.ip} -j ${MASQ}`);
     const dnat = `-j DNAT --to-destination ${ep.endpoint}`;
     if (svc.sessionAffinityClientIP) {
       rules.write(`-A ${sep}${comment} -m recent --name ${sep} --set ${proto} ${dnat}`);
     } else {
       const parse = endpointDnatParse(sep, commentText, protocol, ep.endpoint);
-      rules.writeParsed(`-A ${sep}${comment} ${proto} ${dnat}`, parse);
+      rules.writeParsed(parse, `-A ${sep}${comment} ${proto} ${dnat}`);
     }
   }
 }
@@ -179,6 +190,6 @@ function writeServiceToEndpointRules(
     const stat =
       probability === undefined ? '' : ` -m statistic --mode random --probability ${probability}`;
     const parse = ladderParse(chain, commentText, probability, sep);
-    rules.writeParsed(`-A ${chain}${comment}${stat} -j ${sep}`, parse);
+    rules.writeParsed(parse, `-A ${chain}${comment}${stat} -j ${sep}`);
   });
 }
