@@ -99,19 +99,21 @@ export function queueRule(
  * The cache entry of a rule line of a text the writer keeps (`section.prev` is the entry of
  * the line before it), parsed and cached if need be. Such a line is cached at first sight:
  * the writer keeps the text to send its lines again (the doorkeeper of LineCache is for lines
- * a first sync sends once).
+ * a first sync sends once). `prebuilt`: the parse the line's writer built (see queueRule()).
  */
 export function keptRuleEntry(
   section: Section,
   raw: string,
   line: number,
   withCounters: boolean,
+  prebuilt?: ParsedArgs,
 ): LineEntry {
   const e = section.cache.get(raw, section.prev);
   if (e !== undefined) return e;
   // As queueRule() does: the parse takes parts of a detached copy of the line.
   const text = detach(raw);
-  return section.cache.set(text, ruleLine(section.name, text, line, withCounters), section.prev);
+  const parsed = prebuilt ?? ruleLine(section.name, text, line, withCounters);
+  return section.cache.set(text, parsed, section.prev);
 }
 
 /** A restore rule line's parse (`[p:b]` prefix, then the fast path or the general parser). */

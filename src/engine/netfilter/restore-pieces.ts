@@ -20,6 +20,12 @@ export interface TextRange {
   readonly text: string;
   readonly start: number;
   readonly end: number;
+  /**
+   * Per line of the whole text, the parse its writer built (PrebuiltLine), if any. Lines of a
+   * kept text are cached when first read, their parses shared and never changed: these may
+   * be handed over again.
+   */
+  readonly parses?: readonly (PrebuiltLine | undefined)[];
 }
 
 /**

@@ -185,7 +185,7 @@ function readRange(r: Reader, range: TextRange): ToolOutput | undefined {
   for (let i = first; i < stop;) {
     const section = r.section;
     if (section !== undefined && section.cache === cache) {
-      const j = queueRun(r, section, memo, text, i, stop);
+      const j = queueRun(r, section, memo, range, i, stop);
       if (j > i) {
         i = j;
         continue;
@@ -209,11 +209,12 @@ function queueRun(
   r: Reader,
   section: Section,
   memo: TextMemo,
-  text: string,
+  range: TextRange,
   from: number,
   stop: number,
 ): number {
   const { starts, entries } = memo;
+  const { text, parses } = range;
   const base = r.lineNo;
   let j = from;
   for (; j < stop; j++) {
@@ -224,7 +225,9 @@ function queueRun(
     r.lineNo = base + 1 + (j - from);
     if (j > from) section.prev = entries[j - 1];
     const raw = text.slice(starts[j], starts[j + 1]);
-    entries[j] = keptRuleEntry(section, raw, r.lineNo, r.withCounters);
+    const parse = parses?.[j];
+    const own = typeof parse === 'object' && parse.table === section.name ? parse : undefined;
+    entries[j] = keptRuleEntry(section, raw, r.lineNo, r.withCounters, own);
   }
   r.lineNo = base + (j - from);
   if (j > from) {

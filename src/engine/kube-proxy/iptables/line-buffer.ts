@@ -47,9 +47,15 @@ export class LineBuffer {
    * `lines` lines of a text the writer keeps (text[start, end), `\n`-terminated lines): a
    * restore that gets the pieces recognises lines it has read before by where they stand.
    */
-  appendRange(text: string, start: number, end: number, lines: number): void {
+  appendRange(
+    text: string,
+    start: number,
+    end: number,
+    lines: number,
+    parses?: readonly (PrebuiltLine | undefined)[],
+  ): void {
     this.count += lines;
-    if (end > start) this.chunks.push({ text, start, end });
+    if (end > start) this.chunks.push(parses ? { text, start, end, parses } : { text, start, end });
   }
 
   /** Number of lines written. */
@@ -104,7 +110,8 @@ export class LineBuffer {
     const parses = this.parses;
     if (parses === undefined) return { text, lines: this.count };
     while (parses.length < this.count) parses.push(undefined);
-    return { text, lines: this.count, prebuilt: new PrebuiltLines(text, parses, this.count) };
+    const prebuilt = new PrebuiltLines(text, parses, this.count);
+    return { text, lines: this.count, parses, prebuilt };
   }
 }
 
@@ -119,7 +126,9 @@ function endsLine(text: string): boolean {
 export interface RenderedLines {
   readonly text: string;
   readonly lines: number;
-  /** The same text with the parses its writer built, for the first restore that reads it. */
+  /** Per line, the parse its writer built, if any (writeParsed()). */
+  readonly parses?: readonly (PrebuiltLine | undefined)[];
+  /** The same text with those parses, for the first restore that reads it. */
   readonly prebuilt?: PrebuiltLines;
 }
 

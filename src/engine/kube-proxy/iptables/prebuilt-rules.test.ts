@@ -32,7 +32,7 @@ import {
   upstreamProxierOptions,
   type EndpointSpec,
 } from '../testing/fixtures';
-import { clusterMasqParse, endpointDnatParse, hairpinParse, ladderParse } from './prebuilt-rules';
+import { clusterIPParse, endpointDnatParse, hairpinParse, ladderParse } from './prebuilt-rules';
 import { createIptablesProxier, LARGE_CLUSTER_ENDPOINTS_THRESHOLD } from './proxier';
 
 const PROTOCOLS: readonly Protocol[] = ['TCP', 'UDP', 'SCTP'];
@@ -125,12 +125,21 @@ function syncPieces(c: Cluster): RestorePieces {
   return createIptablesProxier(upstreamProxierOptions({}, c.kubeProxy)).sync(c).restorePieces;
 }
 
-/** Each prebuilt line with its parse (taken: the pieces then carry none). */
+/**
+ * Each prebuilt line with its parse: the lines handed over once (taken: the pieces then carry
+ * none), and the kept texts' lines (KUBE-SERVICES), each text once.
+ */
 function prebuiltLines(pieces: RestorePieces): [string, unknown][] {
   const out: [string, unknown][] = [];
+  const keptTexts = new Set<string>();
   for (const p of pieces.pieces) {
-    if (!(p instanceof PrebuiltLines)) continue;
-    const parses = p.take() ?? [];
+    let parses: readonly unknown[] | undefined;
+    if (p instanceof PrebuiltLines) parses = p.take();
+    else if (typeof p !== 'string' && !keptTexts.has(p.text)) {
+      keptTexts.add(p.text);
+      parses = p.parses;
+    }
+    if (typeof p === 'string' || parses === undefined) continue;
     p.text.split('\n').forEach((line, i) => {
       const parse = parses[i];
       if (parse !== undefined) out.push([line, parse]);
@@ -229,13 +238,13 @@ describe('parses built with the lines (prebuilt-rules.ts)', () => {
       clusterIP: '172.30.0.1',
       port: 80,
       notLocal: ['!', '-s', '10.0.0.0/8'],
-      masq: 'KUBE-MARK-MASQ',
+      target: 'KUBE-MARK-MASQ',
     };
-    expect(clusterMasqParse(masq)).toBeDefined();
-    expect(clusterMasqParse({ ...masq, notLocal: [] })).toBeDefined();
-    expect(clusterMasqParse({ ...masq, notLocal: ['!', '-i', 'cbr0'] })).toBeUndefined();
-    expect(clusterMasqParse({ ...masq, notLocal: ['-s', '10.0.0.0/8'] })).toBeUndefined();
-    expect(clusterMasqParse({ ...masq, port: 65536 })).toBeUndefined();
-    expect(clusterMasqParse({ ...masq, clusterIP: 'None' })).toBeUndefined();
+    expect(clusterIPParse(masq)).toBeDefined();
+    expect(clusterIPParse({ ...masq, notLocal: [] })).toBeDefined();
+    expect(clusterIPParse({ ...masq, notLocal: ['!', '-i', 'cbr0'] })).toBeUndefined();
+    expect(clusterIPParse({ ...masq, notLocal: ['-s', '10.0.0.0/8'] })).toBeUndefined();
+    expect(clusterIPParse({ ...masq, port: 65536 })).toBeUndefined();
+    expect(clusterIPParse({ ...masq, clusterIP: 'None' })).toBeUndefined();
   });
 });

@@ -131,8 +131,8 @@ export function endpointDnatParse(
   return appendParse(TABLE, sharedName(sep), undefined, undefined, proto, matches, target);
 }
 
-/** What the cluster IP's masquerade rule in a service chain is written from. */
-export interface ClusterMasq {
+/** What a rule matching a service port's cluster IP is written from. */
+export interface ClusterIPRule {
   readonly chain: string;
   /** Written inside quotes. */
   readonly comment: string;
@@ -140,18 +140,20 @@ export interface ClusterMasq {
   readonly protocol: string;
   readonly clusterIP: string;
   readonly port: number;
-  /** The local detector's `! -s CIDR`, or [] (masqueradeAll). */
+  /** The local detector's `! -s CIDR`, or [] (none: masqueradeAll, or KUBE-SERVICES). */
   readonly notLocal: readonly string[];
-  readonly masq: string;
+  /** The chain jumped to. */
+  readonly target: string;
 }
 
 /**
- * `-A SVC -m comment --comment "S cluster IP" -m P -p P -d IP --dport PORT [! -s CIDR]
- * -j KUBE-MARK-MASQ` (an interface detector's `! -i …` is left to the restore).
+ * `-A CHAIN -m comment --comment "S cluster IP" -m P -p P -d IP --dport PORT [! -s CIDR]
+ * -j TARGET`: KUBE-SERVICES' jump to the service chain, and the service chain's masquerade
+ * rule (an interface detector's `! -i …` is left to the restore).
  */
-export function clusterMasqParse(m: ClusterMasq): ParsedArgs | undefined {
+export function clusterIPParse(m: ClusterIPRule): ParsedArgs | undefined {
   const { chain, comment, protocol, clusterIP, notLocal } = m;
-  if (!isKubeChainName(chain) || !isKubeChainName(m.masq)) return undefined;
+  if (!isKubeChainName(chain) || !isKubeChainName(m.target)) return undefined;
   if (protocol !== 'tcp' && protocol !== 'udp' && protocol !== 'sctp') return undefined;
   if (clusterIP.indexOf('/') >= 0 || quad(clusterIP, 0, clusterIP.length) < 0) return undefined;
   if (!Number.isInteger(m.port) || m.port < 0 || m.port > 65535) return undefined;
@@ -169,7 +171,7 @@ export function clusterMasqParse(m: ClusterMasq): ParsedArgs | undefined {
   matches.push({ name: protocol, dport });
   const dst = { addr: clusterIP, prefix: 32, invert: false };
   const proto = PORTS_PROTOCOL[protocol];
-  return appendParse(TABLE, sharedName(chain), src, dst, proto, matches, jump(m.masq));
+  return appendParse(TABLE, sharedName(chain), src, dst, proto, matches, jump(m.target));
 }
 
 /** A word the fast path reads as it is: no blank, quote, backslash or line end. */

@@ -13,7 +13,7 @@ import type { ServicePortInfo } from '../service-port';
 import { computeProbability, detectorImplemented } from './format';
 import { chainLine } from './line-buffer';
 import {
-  clusterMasqParse,
+  clusterIPParse,
   declaredChain,
   endpointDnatParse,
   hairpinParse,
@@ -76,7 +76,7 @@ export function writeServiceChains(
     const args = [...c(q(comment)), ...clusterIPMatch];
     const chain = p.internalTrafficChain;
     const masq = (notLocal: readonly string[]) =>
-      clusterMasqParse({ chain, comment, protocol, clusterIP: svc.clusterIP, port: svc.port, notLocal, masq: MASQ }); // prettier-ignore
+      clusterIPParse({ chain, comment, protocol, clusterIP: svc.clusterIP, port: svc.port, notLocal, target: MASQ }); // prettier-ignore
     if (ctx.masqueradeAll) {
       rules.writeParsed(masq([]), '-A', chain, args, '-j', MASQ);
     } else if (detectorImplemented(ctx.detector)) {
