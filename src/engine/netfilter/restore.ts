@@ -145,6 +145,7 @@ function readPrebuilt(r: Reader, lines: PrebuiltLines): ToolOutput | undefined {
       const own = typeof parse === 'object' && parse.table === section.name ? parse : undefined;
       if (own !== undefined && noted && section === noting) {
         // What queueRule() queues for a line the cache only notes: the parse, as the line's own.
+        // (The cache is not asked for the line: a parse it held would equal this one.)
         section.queue.push(own);
         section.lines.push(-++r.lineNo);
         section.prev = undefined;

@@ -26,8 +26,8 @@ export class LineBuffer {
 
   /**
    * One line (as write() joins it) and what iptables-restore reads it as (undefined: let it
-   * read the line). The
-   * buffer's rendered() lines hand these to the restore (restore-pieces.ts PrebuiltLines).
+   * read the line). The buffer's rendered() lines hand these to the restore (restore-pieces.ts
+   * PrebuiltLines).
    */
   writeParsed(parse: PrebuiltLine | undefined, ...args: readonly LineArg[]): void {
     const parses = (this.parses ??= []);
@@ -104,14 +104,33 @@ export class LineBuffer {
     return { pieces };
   }
 
-  /** The buffer's content as a block for `append`. */
+  /**
+   * The buffer's content as a block for `append`, with the parses written (writeParsed()) for
+   * the first restore that reads it.
+   */
   rendered(): RenderedLines {
     const text = this.text();
-    const parses = this.parses;
+    const parses = this.allParses();
     if (parses === undefined) return { text, lines: this.count };
-    while (parses.length < this.count) parses.push(undefined);
-    const prebuilt = new PrebuiltLines(text, parses, this.count);
-    return { text, lines: this.count, parses, prebuilt };
+    return { text, lines: this.count, prebuilt: new PrebuiltLines(text, parses, this.count) };
+  }
+
+  /**
+   * The content as lines a writer keeps and hands over as ranges (appendRange()), with the
+   * parses written: the restore caches a kept text's lines when it first reads them, and
+   * never changes those parses, so they may be handed over again.
+   */
+  renderedKept(): RenderedLines {
+    const text = this.text();
+    const parses = this.allParses();
+    return parses === undefined ? { text, lines: this.count } : { text, lines: this.count, parses };
+  }
+
+  /** A parse (or undefined) per line written, if any line was written with one. */
+  private allParses(): (PrebuiltLine | undefined)[] | undefined {
+    const parses = this.parses;
+    while (parses !== undefined && parses.length < this.count) parses.push(undefined);
+    return parses;
   }
 }
 
@@ -126,9 +145,9 @@ function endsLine(text: string): boolean {
 export interface RenderedLines {
   readonly text: string;
   readonly lines: number;
-  /** Per line, the parse its writer built, if any (writeParsed()). */
+  /** Kept lines (renderedKept()): per line, the parse its writer built, if any. */
   readonly parses?: readonly (PrebuiltLine | undefined)[];
-  /** The same text with those parses, for the first restore that reads it. */
+  /** The same text with the parses written, for the first restore that reads it (rendered()). */
   readonly prebuilt?: PrebuiltLines;
 }
 

@@ -189,7 +189,7 @@ describe('parses built with the lines (prebuilt-rules.ts)', () => {
           expect(JSON.stringify(parse)).toBe(JSON.stringify(read));
         }
       }),
-      { numRuns: 40 },
+      { numRuns: 30 },
     );
     expect(rules).toBeGreaterThan(1000);
     expect(chains).toBeGreaterThan(1000);
@@ -213,7 +213,7 @@ describe('parses built with the lines (prebuilt-rules.ts)', () => {
         countOnePacketEach(fromText);
         expect(views(first)).toEqual(views(fromText));
       }),
-      { numRuns: 25 },
+      { numRuns: 20 },
     );
   });
 
