@@ -159,10 +159,7 @@ export function clusterIPParse(m: ClusterIPRule): ParsedArgs | undefined {
   if (!Number.isInteger(m.port) || m.port < 0 || m.port > 65535) return undefined;
   let src: AddrSpec | undefined;
   if (notLocal.length > 0) {
-    const [bang, option, cidr] = notLocal;
-    if (notLocal.length !== 3 || bang !== '!' || option !== '-s' || cidr === undefined)
-      return undefined;
-    src = plainWord(cidr) ? addr(cidr, true) : undefined;
+    src = notLocalSource(notLocal);
     if (src === undefined) return undefined;
   }
   const matches = commentFirst(comment, true);
@@ -172,6 +169,20 @@ export function clusterIPParse(m: ClusterIPRule): ParsedArgs | undefined {
   const dst = { addr: clusterIP, prefix: 32, invert: false };
   const proto = PORTS_PROTOCOL[protocol];
   return appendParse(TABLE, sharedName(chain), src, dst, proto, matches, jump(m.target));
+}
+
+/** The last detector read, and its source (one detector per proxier: read once). */
+let lastNotLocal: readonly string[] | undefined;
+let lastSource: AddrSpec | undefined;
+
+/** `! -s CIDR` as the fast path reads it (an inverted source), or undefined: not sure. */
+function notLocalSource(notLocal: readonly string[]): AddrSpec | undefined {
+  if (notLocal === lastNotLocal) return lastSource;
+  const cidr = notLocal[2];
+  const ok = notLocal.length === 3 && notLocal[0] === '!' && notLocal[1] === '-s';
+  lastSource = ok && cidr !== undefined && plainWord(cidr) ? addr(cidr, true) : undefined;
+  lastNotLocal = notLocal;
+  return lastSource;
 }
 
 /** A word the fast path reads as it is: no blank, quote, backslash or line end. */
