@@ -1,15 +1,17 @@
 /**
  * The parses of kube-proxy's most frequent restore lines, built as the lines are written:
- * per endpoint, its KUBE-SEP chain's hairpin masquerade and DNAT rules and the service
- * chain's jump to it (three of every four rule lines of a large sync). The node's
- * iptables-restore takes them rather than reading those lines again (netfilter
- * restore-pieces.ts PrebuiltLines); reading them was a sixth of a one-shot CLI run.
+ * per endpoint, its KUBE-SEP chain's declaration, hairpin masquerade and DNAT rules and the
+ * service chain's jump to it; per service port, the declarations of its chains and its cluster
+ * IP's KUBE-SERVICES jump and masquerade rule (all but a few dozen lines of a large sync). The
+ * node's iptables-restore takes them rather than reading those lines again (netfilter
+ * restore-pieces.ts PrebuiltLines): parsing them again was about a sixth of a one-shot CLI run
+ * (1,000 Services × 10 endpoints).
  *
  * Each builder gives exactly what the restore's parse of the line gives (rule-fast.ts: same
- * values, same key order, same shared parts), and undefined for any input it is not sure of
- * (then the line is read as usual): names and comments are checked to be the plain words the
- * fast path reads the way they were meant. prebuilt-rules.test.ts compares every line of
- * generated clusters with its parse.
+ * values, same key order; parts shared between parses as parses share them), and undefined
+ * for any input it is not sure of (then the line is read as usual): names and comments are
+ * checked to be the plain words the fast path reads the way they were meant.
+ * prebuilt-rules.test.ts compares every line of generated clusters with its parse.
  */
 import { probabilityThreshold } from '../../netfilter/format';
 import { MAXNAMELEN } from '../../netfilter/cli-options';
