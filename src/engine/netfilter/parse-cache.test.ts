@@ -38,6 +38,19 @@ describe('LineCache admission', () => {
     expect(cache.admit(other)).toBe(true);
   });
 
+  it('counts the rule lines of a text noted at once as seen, as if noted one by one', () => {
+    const cache = new LineCache();
+    const a = '-A KUBE-SEP-TEXT1 -s 10.9.8.9/32 -j KUBE-MARK-MASQ\n';
+    const b = '-A KUBE-SEP-TEXT1 -m tcp -p tcp -j DNAT --to-destination 10.9.8.9:80\n';
+    const chain = ':KUBE-SEP-TEXT1 - [0:0]\n';
+    const last = '-A KUBE-SEP-TEXT2 -j RETURN';
+    cache.beginRestore();
+    expect(cache.noteRuleLines(`${a}${chain}${b}${last}`, 4)).toBe(true);
+    cache.beginRestore();
+    expect(cache.noteRuleLines(a, 1)).toBe(false);
+    expect([a, b, last, chain].map((line) => cache.admit(line))).toEqual([true, true, true, false]);
+  });
+
   it('admits two lines that want the same slot, seen in turn', () => {
     // Two lines whose hashes share the low 20 bits (the doorkeeper's slot).
     const bySlot = new Map<number, string>();

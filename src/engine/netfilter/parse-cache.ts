@@ -63,8 +63,13 @@ export class LineCache {
   private seenCount = 0;
   /** Restores begun (see beginRestore()). */
   private restores = 0;
-  /** Lines of the first restore, not hashed yet; undefined once they have been. */
+  /**
+   * Lines of the first restore, not hashed yet, and texts noted at once (noteRuleLines());
+   * undefined once they have been hashed.
+   */
   private unhashed: string[] | undefined = [];
+  /** The lines noted (a text counts as many as it has). */
+  private unhashedLines = 0;
 
   /** `seenSlots`: the doorkeeper's size, a power of two (smaller in tests). */
   constructor(private readonly seenSlots = SEEN_SLOTS) {}
@@ -79,19 +84,40 @@ export class LineCache {
   /** Whether `line` was seen before (then it is worth caching); remembers it if not. */
   admit(line: string): boolean {
     const unhashed = this.unhashed;
-    if (unhashed !== undefined && this.restores <= 1 && unhashed.length < MAX_UNHASHED) {
+    if (unhashed !== undefined && this.restores <= 1 && this.unhashedLines < MAX_UNHASHED) {
       unhashed.push(line);
+      this.unhashedLines++;
       return false;
     }
     this.hashUnhashed();
     return this.see(line);
   }
 
+  /**
+   * In the first restore: notes the rule lines (those starting with `-`) of `text`, which has
+   * `lines` lines, as admit() notes them one by one (none is cached now, each counts as seen
+   * from the next restore on), and says true. A restore that hands over whole texts of lines
+   * it has the parses of (restore-pieces.ts PrebuiltLines) then cuts no line out of them.
+   * False when no longer noting: then each line must be admitted.
+   */
+  noteRuleLines(text: string, lines: number): boolean {
+    const unhashed = this.unhashed;
+    if (unhashed === undefined || this.restores > 1) return false;
+    if (this.unhashedLines + lines > MAX_UNHASHED) return false;
+    unhashed.push(text);
+    this.unhashedLines += lines;
+    return true;
+  }
+
   private hashUnhashed(): void {
-    const lines = this.unhashed;
-    if (lines === undefined) return;
+    const noted = this.unhashed;
+    if (noted === undefined) return;
     this.unhashed = undefined;
-    for (const line of lines) this.see(line);
+    for (const text of noted) {
+      const nl = text.indexOf('\n');
+      if (nl < 0 || nl === text.length - 1) this.see(text);
+      else seeRuleLines(text, (line) => this.see(line));
+    }
   }
 
   private see(line: string): boolean {
@@ -152,6 +178,16 @@ export class LineCache {
   }
 }
 
+/** Each rule line of `text` (starting with `-`), with its line end, as restore reads it. */
+function seeRuleLines(text: string, see: (line: string) => void): void {
+  for (let at = 0; at < text.length;) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl + 1;
+    if (text.charCodeAt(at) === 0x2d) see(text.slice(at, end));
+    at = end;
+  }
+}
+
 const caches = new Map<string, LineCache>();
 
 export function lineCache(table: string, withCounters: boolean): LineCache {
@@ -162,6 +198,11 @@ export function lineCache(table: string, withCounters: boolean): LineCache {
     caches.set(key, c);
   }
   return c;
+}
+
+/** Every cache starts afresh, as in a new process (for tests of a first restore). */
+export function forgetLineCaches(): void {
+  caches.clear();
 }
 
 /**

@@ -63,26 +63,32 @@ export function chainLine(
 /**
  * Queues a rule line, parsed once per distinct text (a cached parse is shared and never
  * changed). A parse the cache did not take is the line's alone: its line number is queued
- * negated, and the rule goes into the table as it is (see commit()).
+ * negated, and the rule goes into the table as it is (see commit()). `prebuilt`: the parse
+ * the line's writer built for it (restore-pieces.ts PrebuiltLines), used rather than reading
+ * the line; it is the line's alone until the cache takes it.
  */
 export function queueRule(
   section: Section,
   raw: string,
   line: number,
   withCounters: boolean,
+  prebuilt?: ParsedArgs,
 ): void {
   let e = section.cache.get(raw, section.prev);
   if (e === undefined) {
-    // The parse keeps parts of the line: cut from `text`, they do not pin the whole input.
-    const text = detach(raw);
-    const parsed = ruleLine(section.name, text, line, withCounters);
+    // The parse keeps parts of the line: cut from `text`, they do not pin the whole input. A
+    // prebuilt parse keeps none, and its line is a piece of the writer's text, which the
+    // writer keeps anyway: the line is noted as it is, not copied.
+    const text = prebuilt === undefined ? detach(raw) : raw;
+    const parsed = prebuilt ?? ruleLine(section.name, text, line, withCounters);
     if (!section.cache.admit(text)) {
       section.prev = undefined;
       section.queue.push(parsed);
       section.lines.push(-line);
       return;
     }
-    e = section.cache.set(text, parsed, section.prev);
+    // A cached line lives on: its own copy.
+    e = section.cache.set(text === raw ? detach(raw) : text, parsed, section.prev);
   }
   section.prev = e;
   section.queue.push(e.parsed);
@@ -93,22 +99,25 @@ export function queueRule(
  * The cache entry of a rule line of a text the writer keeps (`section.prev` is the entry of
  * the line before it), parsed and cached if need be. Such a line is cached at first sight:
  * the writer keeps the text to send its lines again (the doorkeeper of LineCache is for lines
- * a first sync sends once).
+ * a first sync sends once). `prebuilt`: the parse the line's writer built (see queueRule()).
  */
 export function keptRuleEntry(
   section: Section,
   raw: string,
   line: number,
   withCounters: boolean,
+  prebuilt?: ParsedArgs,
 ): LineEntry {
   const e = section.cache.get(raw, section.prev);
   if (e !== undefined) return e;
   // As queueRule() does: the parse takes parts of a detached copy of the line.
   const text = detach(raw);
-  return section.cache.set(text, ruleLine(section.name, text, line, withCounters), section.prev);
+  const parsed = prebuilt ?? ruleLine(section.name, text, line, withCounters);
+  return section.cache.set(text, parsed, section.prev);
 }
 
-function ruleLine(
+/** A restore rule line's parse (`[p:b]` prefix, then the fast path or the general parser). */
+export function ruleLine(
   table: TableName,
   buffer: string,
   line: number,

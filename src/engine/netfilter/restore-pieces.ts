@@ -13,15 +13,56 @@
  * the answer is the one reading the line would give.
  */
 import type { LineEntry } from './parse-cache';
+import type { ParsedArgs } from './rule-parse';
 
 /** Lines [start, end) of `text`: `start` is 0 or follows a `\n`, and `end` follows one. */
 export interface TextRange {
   readonly text: string;
   readonly start: number;
   readonly end: number;
+  /**
+   * Per line of the whole text, the parse its writer built (PrebuiltLine), if any. Lines of a
+   * kept text are cached when first read, their parses shared and never changed: these may
+   * be handed over again.
+   */
+  readonly parses?: readonly (PrebuiltLine | undefined)[];
 }
 
-export type RestorePiece = string | TextRange;
+/**
+ * What a writer says one of its lines is, as restore would read it: a rule line's parse (in
+ * the table the parse names), or the name of the user chain a `:CHAIN - [0:0]` line declares.
+ */
+export type PrebuiltLine = ParsedArgs | string;
+
+/**
+ * Lines a writer built the parses of as it wrote them (kube-proxy's endpoint chains and
+ * rules): `text` (`\n`-terminated lines) and, per line, what it is (or undefined: read it).
+ * restore takes them instead of reading those lines again, and only once: a parse taken may
+ * become a rule of a table (its counters replaced, see commitSection()), so a later restore
+ * of the same lines reads them as text. Writers vouch that each equals what reading its line
+ * gives (kube-proxy/iptables prebuilt-rules.test.ts); user input never comes this way.
+ */
+export class PrebuiltLines {
+  private parses: readonly (PrebuiltLine | undefined)[] | undefined;
+
+  /** `parses` has one entry per line of `text`, which has `lines` lines (else none is used). */
+  constructor(
+    readonly text: string,
+    parses: readonly (PrebuiltLine | undefined)[],
+    lines: number,
+  ) {
+    this.parses = parses.length === lines ? parses : undefined;
+  }
+
+  /** The parses, the first time they are asked for; undefined from then on. */
+  take(): readonly (PrebuiltLine | undefined)[] | undefined {
+    const p = this.parses;
+    this.parses = undefined;
+    return p;
+  }
+}
+
+export type RestorePiece = string | TextRange | PrebuiltLines;
 
 export interface RestorePieces {
   readonly pieces: readonly RestorePiece[];
@@ -30,8 +71,12 @@ export interface RestorePieces {
 /** The restore input the pieces stand for. */
 export function joinPieces(pieces: readonly RestorePiece[]): string {
   const parts: string[] = [];
-  for (const p of pieces) parts.push(typeof p === 'string' ? p : p.text.slice(p.start, p.end));
+  for (const p of pieces) parts.push(typeof p === 'string' ? p : pieceText(p));
   return parts.join('');
+}
+
+function pieceText(p: TextRange | PrebuiltLines): string {
+  return p instanceof PrebuiltLines ? p.text : p.text.slice(p.start, p.end);
 }
 
 /**
@@ -41,9 +86,10 @@ export function joinPieces(pieces: readonly RestorePiece[]): string {
 export function piecesAreLines(pieces: readonly RestorePiece[]): boolean {
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i] as RestorePiece;
+    const whole = typeof p === 'string' || p instanceof PrebuiltLines;
     const text = typeof p === 'string' ? p : p.text;
-    const start = typeof p === 'string' ? 0 : p.start;
-    const end = typeof p === 'string' ? p.length : p.end;
+    const start = whole ? 0 : p.start;
+    const end = whole ? text.length : p.end;
     if (start < 0 || end > text.length || start > end) return false;
     if (start > 0 && text.charCodeAt(start - 1) !== 0x0a) return false;
     if (i < pieces.length - 1 && end > start && text.charCodeAt(end - 1) !== 0x0a) return false;

@@ -20,6 +20,7 @@ import { lineCache, type LineEntry } from './parse-cache';
 import {
   joinPieces,
   piecesAreLines,
+  PrebuiltLines,
   type RestorePiece,
   type RestorePieces,
   type TextMemo,
@@ -27,7 +28,7 @@ import {
 } from './restore-pieces';
 import { RestoreBlock } from './restore-block';
 import { chainLine, keptRuleEntry, queueRule, type Section } from './restore-lines';
-import { isTableName } from './tables';
+import { isBuiltinChain, isTableName } from './tables';
 import type { NetfilterState } from './types';
 import type { ToolOutput } from './views';
 
@@ -110,7 +111,59 @@ function readText(r: Reader, text: string, from: number, to: number): ToolOutput
 
 function readPieces(r: Reader, pieces: readonly RestorePiece[]): ToolOutput | undefined {
   for (const p of pieces) {
-    const out = typeof p === 'string' ? readText(r, p, 0, p.length) : readRange(r, p);
+    const out =
+      typeof p === 'string'
+        ? readText(r, p, 0, p.length)
+        : p instanceof PrebuiltLines
+          ? readPrebuilt(r, p)
+          : readRange(r, p);
+    if (out !== undefined) return out;
+  }
+  return undefined;
+}
+
+/**
+ * Lines whose writer built their parses (restore-pieces.ts): read as readText() reads them,
+ * except that a rule line takes its parse when that was built for the section's table (the
+ * line cache sees the line all the same), and a user chain's line its name.
+ */
+function readPrebuilt(r: Reader, lines: PrebuiltLines): ToolOutput | undefined {
+  const text = lines.text;
+  const parses = lines.take();
+  if (parses === undefined) return readText(r, text, 0, text.length);
+  // A first restore only notes the rule lines it reads (parse-cache.ts): all of them at once.
+  const noting = r.section;
+  const noted = noting !== undefined && noting.cache.noteRuleLines(text, parses.length);
+  for (let at = 0, i = 0; at < text.length; i++) {
+    const start = at;
+    const nl = text.indexOf('\n', at);
+    at = nl < 0 ? text.length : nl + 1;
+    const section = r.section;
+    const parse = parses[i];
+    const first = text.charCodeAt(start);
+    if (section !== undefined && first === 0x2d) {
+      const own = typeof parse === 'object' && parse.table === section.name ? parse : undefined;
+      if (own !== undefined && noted && section === noting) {
+        // What queueRule() queues for a line the cache only notes: the parse, as the line's own.
+        // (The cache is not asked for the line: a parse it held would equal this one.)
+        section.queue.push(own);
+        section.lines.push(-++r.lineNo);
+        section.prev = undefined;
+        continue;
+      }
+      queueRule(section, text.slice(start, at), ++r.lineNo, r.withCounters, own);
+      continue;
+    }
+    if (section !== undefined && typeof parse === 'string' && first === 0x3a) {
+      if (!isBuiltinChain(section.name, parse)) {
+        // What chainLine() queues for it (a user chain's declaration).
+        section.queue.push(parse);
+        section.lines.push(++r.lineNo);
+        section.prev = undefined;
+        continue;
+      }
+    }
+    const out = readLine(r, text.slice(start, at));
     if (out !== undefined) return out;
   }
   return undefined;
@@ -133,7 +186,7 @@ function readRange(r: Reader, range: TextRange): ToolOutput | undefined {
   for (let i = first; i < stop;) {
     const section = r.section;
     if (section !== undefined && section.cache === cache) {
-      const j = queueRun(r, section, memo, text, i, stop);
+      const j = queueRun(r, section, memo, range, i, stop);
       if (j > i) {
         i = j;
         continue;
@@ -157,11 +210,12 @@ function queueRun(
   r: Reader,
   section: Section,
   memo: TextMemo,
-  text: string,
+  range: TextRange,
   from: number,
   stop: number,
 ): number {
   const { starts, entries } = memo;
+  const { text, parses } = range;
   const base = r.lineNo;
   let j = from;
   for (; j < stop; j++) {
@@ -172,7 +226,9 @@ function queueRun(
     r.lineNo = base + 1 + (j - from);
     if (j > from) section.prev = entries[j - 1];
     const raw = text.slice(starts[j], starts[j + 1]);
-    entries[j] = keptRuleEntry(section, raw, r.lineNo, r.withCounters);
+    const parse = parses?.[j];
+    const own = typeof parse === 'object' && parse.table === section.name ? parse : undefined;
+    entries[j] = keptRuleEntry(section, raw, r.lineNo, r.withCounters, own);
   }
   r.lineNo = base + (j - from);
   if (j > from) {

@@ -16,7 +16,16 @@ import { MAXNAMELEN } from './cli-options';
 import { addr, is, port, quad, words, WORDS } from './rule-fast-lex';
 import { sharedName } from './parse-cache';
 import type { ParsedArgs } from './rule-parse';
-import type { AddrSpec, Counters, Match, PortRange, Rule, Target } from './types';
+import {
+  appendParse,
+  BARE_PORTS,
+  dnatTo,
+  jump,
+  NO_MATCHES,
+  PORTS_PROTOCOL,
+  randomMatch,
+} from './rule-build';
+import type { AddrSpec, Match, PortRange, Target } from './types';
 
 /** Target names parseArgs() hands to a target extension (targetParser()); others are jumps. */
 const TARGET_NAMES = new Set([
@@ -32,22 +41,6 @@ const TARGET_NAMES = new Set([
   'LOG',
 ]);
 
-/**
- * Parts that many rules have in common, shared between parses like the rest of a cached
- * parse (a parse is never changed; a rule going into a table gets counters of its own).
- */
-const NO_MATCHES: readonly Match[] = [];
-const ZERO: Counters = { packets: 0, bytes: 0 };
-const PROTOCOL_SPEC: Readonly<Record<number, { num: number; invert: boolean }>> = {
-  6: { num: 6, invert: false },
-  17: { num: 17, invert: false },
-  132: { num: 132, invert: false },
-};
-const BARE_PORTS: Readonly<Record<string, Match>> = {
-  tcp: { name: 'tcp' },
-  udp: { name: 'udp' },
-  sctp: { name: 'sctp' },
-};
 /** Placeholders while the line is read (never part of a result). */
 const NO_COMMENT: Match = { name: 'comment', comment: '' };
 const DNAT_PENDING: Target = { kind: 'none' };
@@ -58,14 +51,6 @@ const SIMPLE_TARGETS: Readonly<Record<string, Target>> = {
   DROP: { kind: 'DROP' },
   REJECT: { kind: 'REJECT', with: 'icmp-port-unreachable' },
 };
-/** The last jump target made: endpoint chains jump to KUBE-MARK-MASQ one after the other. */
-let lastJump: Target & { kind: 'jump' } = { kind: 'jump', chain: '', goto: false };
-
-function jump(chain: string): Target {
-  if (lastJump.chain !== chain) lastJump = { kind: 'jump', chain, goto: false };
-  return lastJump;
-}
-
 const PROBABILITY = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** The parse of a restore rule line (without a `[p:b]` prefix), or undefined: parse it generally. */
@@ -196,20 +181,13 @@ export function fastRuleLine(table: string, line: string): ParsedArgs | undefine
   if (comment >= 0 && matches?.[comment] === NO_COMMENT) return undefined;
   if (statistic >= 0 && matches !== undefined) {
     if (!mode || probability < 0) return undefined;
-    matches[statistic] = {
-      name: 'statistic',
-      mode: 'random',
-      probability,
-      every: 0,
-      packet: 0,
-      invert: false,
-    };
+    matches[statistic] = randomMatch(probability);
   }
   if (ports >= 0 && portsName !== undefined && matches !== undefined) {
-    if (sport === undefined && dport === undefined) matches[ports] = BARE_PORTS[portsName]!;
+    if (sport === undefined && dport === undefined) matches[ports] = BARE_PORTS[portsName];
     else {
       // nft.c add_nft_tcp/udp(): ports need the matching `-p` (finishParse()).
-      if (portsName !== 'sctp' && proto !== (portsName === 'tcp' ? 6 : 17)) return undefined;
+      if (portsName !== 'sctp' && proto !== PORTS_PROTOCOL[portsName]) return undefined;
       matches[ports] = {
         name: portsName,
         ...(sport !== undefined ? { sport } : {}),
@@ -219,40 +197,7 @@ export function fastRuleLine(table: string, line: string): ParsedArgs | undefine
   }
   if (dnat) {
     if (dnatAddr === undefined) return undefined;
-    target = {
-      kind: 'DNAT',
-      range: {
-        minPort: dnatPort,
-        maxPort: dnatPort,
-        minAddr: dnatAddr,
-        maxAddr: dnatAddr,
-        random: false,
-        randomFully: false,
-        persistent: false,
-      },
-    };
+    target = dnatTo(dnatAddr, dnatPort);
   }
-  // Built field by field in finishParse()'s order.
-  const rule: { -readonly [K in keyof Rule]?: Rule[K] } = {};
-  if (src !== undefined) rule.src = src;
-  if (dst !== undefined) rule.dst = dst;
-  if (proto !== 0) rule.protocol = PROTOCOL_SPEC[proto]!;
-  rule.matches = matches ?? NO_MATCHES;
-  rule.target = target ?? NO_TARGET;
-  rule.counters = ZERO;
-  return {
-    cmd: 'A',
-    zeroToo: false,
-    chain,
-    rulenum: 0,
-    newName: undefined,
-    policy: undefined,
-    table,
-    numeric: false,
-    verbose: false,
-    exact: false,
-    lineNumbers: false,
-    rule: rule as Rule,
-    counters: undefined,
-  };
+  return appendParse(table, chain, src, dst, proto, matches ?? NO_MATCHES, target ?? NO_TARGET);
 }

@@ -3,32 +3,59 @@
  * with single spaces into one line. `append` adds an already rendered block of lines (a
  * cached service-port fragment), so unchanged services cost one array push per block.
  */
-import { joinPieces, type RestorePiece, type RestorePieces } from '../../netfilter/restore-pieces';
+import {
+  joinPieces,
+  PrebuiltLines,
+  type PrebuiltLine,
+  type RestorePiece,
+  type RestorePieces,
+} from '../../netfilter/restore-pieces';
 
 export type LineArg = string | readonly string[];
 
 export class LineBuffer {
   private readonly chunks: RestorePiece[] = [];
   private count = 0;
+  /** Per line written so far, the parse its writer built (see writeParsed()), if any was. */
+  private parses: (PrebuiltLine | undefined)[] | undefined;
 
   write(...args: readonly LineArg[]): void {
     this.count++;
     this.chunks.push(joinArgs(args), '\n');
   }
 
+  /**
+   * One line (as write() joins it) and what iptables-restore reads it as (undefined: let it
+   * read the line). The buffer's rendered() lines hand these to the restore (restore-pieces.ts
+   * PrebuiltLines).
+   */
+  writeParsed(parse: PrebuiltLine | undefined, ...args: readonly LineArg[]): void {
+    const parses = (this.parses ??= []);
+    while (parses.length < this.count) parses.push(undefined);
+    parses.push(parse);
+    this.write(...args);
+  }
+
   /** A block of `lines` lines, each already terminated by `\n`. */
   append(block: RenderedLines): void {
     this.count += block.lines;
-    if (block.text !== '') this.chunks.push(block.text);
+    if (block.prebuilt !== undefined) this.chunks.push(block.prebuilt);
+    else if (block.text !== '') this.chunks.push(block.text);
   }
 
   /**
    * `lines` lines of a text the writer keeps (text[start, end), `\n`-terminated lines): a
    * restore that gets the pieces recognises lines it has read before by where they stand.
    */
-  appendRange(text: string, start: number, end: number, lines: number): void {
+  appendRange(
+    text: string,
+    start: number,
+    end: number,
+    lines: number,
+    parses?: readonly (PrebuiltLine | undefined)[],
+  ): void {
     this.count += lines;
-    if (end > start) this.chunks.push({ text, start, end });
+    if (end > start) this.chunks.push(parses ? { text, start, end, parses } : { text, start, end });
   }
 
   /** Number of lines written. */
@@ -77,9 +104,33 @@ export class LineBuffer {
     return { pieces };
   }
 
-  /** The buffer's content as a block for `append`. */
+  /**
+   * The buffer's content as a block for `append`, with the parses written (writeParsed()) for
+   * the first restore that reads it.
+   */
   rendered(): RenderedLines {
-    return { text: this.text(), lines: this.count };
+    const text = this.text();
+    const parses = this.allParses();
+    if (parses === undefined) return { text, lines: this.count };
+    return { text, lines: this.count, prebuilt: new PrebuiltLines(text, parses, this.count) };
+  }
+
+  /**
+   * The content as lines a writer keeps and hands over as ranges (appendRange()), with the
+   * parses written: the restore caches a kept text's lines when it first reads them, and
+   * never changes those parses, so they may be handed over again.
+   */
+  renderedKept(): RenderedLines {
+    const text = this.text();
+    const parses = this.allParses();
+    return parses === undefined ? { text, lines: this.count } : { text, lines: this.count, parses };
+  }
+
+  /** A parse (or undefined) per line written, if any line was written with one. */
+  private allParses(): (PrebuiltLine | undefined)[] | undefined {
+    const parses = this.parses;
+    while (parses !== undefined && parses.length < this.count) parses.push(undefined);
+    return parses;
   }
 }
 
@@ -94,6 +145,10 @@ function endsLine(text: string): boolean {
 export interface RenderedLines {
   readonly text: string;
   readonly lines: number;
+  /** Kept lines (renderedKept()): per line, the parse its writer built, if any. */
+  readonly parses?: readonly (PrebuiltLine | undefined)[];
+  /** The same text with the parses written, for the first restore that reads it (rendered()). */
+  readonly prebuilt?: PrebuiltLines;
 }
 
 /** `args.flat().join(' ')`, without flattening into a new array first. */

@@ -7,10 +7,18 @@
  */
 import { cidrContains, cidrParse } from '../../model/ip';
 import type { CategorizedEndpoints, EndpointInfo } from '../endpoints';
+import { sharedName } from '../../netfilter/parse-cache';
 import { endpointChainName } from '../hash';
 import type { ServicePortInfo } from '../service-port';
 import { computeProbability, detectorImplemented } from './format';
 import { chainLine } from './line-buffer';
+import {
+  clusterIPParse,
+  declaredChain,
+  endpointDnatParse,
+  hairpinParse,
+  ladderParse,
+} from './prebuilt-rules';
 import {
   commentArgs as c,
   q,
@@ -25,19 +33,25 @@ function elidable(ctx: ServiceRulesContext, text: string): string[] {
   return ctx.largeClusterMode ? [] : c(text);
 }
 
+/** `:CHAIN - [0:0]`, with the chain it declares for the restore (prebuilt-rules.ts). */
 function declare(ctx: ServiceRulesContext, chain: string): void {
-  ctx.svcNatChains.write(chainLine(chain));
+  ctx.svcNatChains.writeParsed(declaredChain(chain), chainLine(chain));
   ctx.declaredChains.push(chain);
 }
 
-/** KUBE-SEP names of one service port, each hashed once although up to three rules use it. */
+/**
+ * KUBE-SEP names of one service port, each hashed once although up to three rules use it;
+ * each the one string object the restore's parses and tables hold of that name (sharedName():
+ * the rules built with the lines, prebuilt-rules.ts, then look it up by identity).
+ */
 function sepNamer(svc: ServicePortInfo): (ep: EndpointInfo) => string {
   const proto = svc.protocol.toLowerCase();
   const names = new Map<string, string>();
   return (ep) => {
     let name = names.get(ep.endpoint);
     if (name === undefined) {
-      names.set(ep.endpoint, (name = endpointChainName(svc.nameString, proto, ep.endpoint)));
+      name = sharedName(endpointChainName(svc.nameString, proto, ep.endpoint));
+      names.set(ep.endpoint, name);
     }
     return name;
   };
@@ -53,15 +67,21 @@ export function writeServiceChains(
   const rules = ctx.svcNatRules;
   const { S, externalTrafficChain: ext } = p;
   const sepName = sepNamer(svc);
+  const protocol = svc.protocol.toLowerCase();
 
   // Internal traffic: masquerade off-cluster sources reaching the ClusterIP (they may be
   // bounced off-node, e.g. via a static route for the service range).
   if (p.hasInternalEndpoints) {
-    const args = [...c(q(`${S} cluster IP`)), ...clusterIPMatch];
+    const comment = `${S} cluster IP`;
+    const args = [...c(q(comment)), ...clusterIPMatch];
+    const chain = p.internalTrafficChain;
+    const masq = (notLocal: readonly string[]) =>
+      clusterIPParse({ chain, comment, protocol, clusterIP: svc.clusterIP, port: svc.port, notLocal, target: MASQ }); // prettier-ignore
     if (ctx.masqueradeAll) {
-      rules.write('-A', p.internalTrafficChain, args, '-j', MASQ);
+      rules.writeParsed(masq([]), '-A', chain, args, '-j', MASQ);
     } else if (detectorImplemented(ctx.detector)) {
-      rules.write('-A', p.internalTrafficChain, args, ctx.detector.ifNotLocal, '-j', MASQ);
+      const notLocal = ctx.detector.ifNotLocal;
+      rules.writeParsed(masq(notLocal), '-A', chain, args, notLocal, '-j', MASQ);
     }
   }
 
@@ -120,16 +140,24 @@ export function writeServiceChains(
     writeServiceToEndpointRules(ctx, svc, p.localPolicyChain, eps.localEndpoints, sepName);
   }
 
-  // One chain per reachable endpoint. (The most frequent lines: built as single strings.)
-  const comment = ctx.largeClusterMode ? '' : ` -m comment --comment ${S}`;
+  // One chain per reachable endpoint. (The most frequent lines: built as single strings,
+  // with their parses for the restore, see prebuilt-rules.ts.)
+  const commentText = ctx.largeClusterMode ? undefined : S;
+  const comment = commentText === undefined ? '' : ` -m comment --comment ${commentText}`;
   const proto = p.protoArgs.join(' ');
   for (const ep of eps.allReachableEndpoints) {
     const sep = sepName(ep);
     declare(ctx, sep);
     // Hairpin: a pod reaching itself through the service is masqueraded.
-    rules.write(`-A ${sep}${comment} -s ${ep.ip} -j ${MASQ}`);
-    const affinity = svc.sessionAffinityClientIP ? ` -m recent --name ${sep} --set` : '';
-    rules.write(`-A ${sep}${comment}${affinity} ${proto} -j DNAT --to-destination ${ep.endpoint}`);
+    const hairpin = hairpinParse(sep, commentText, ep.ip, MASQ);
+    rules.writeParsed(hairpin, `-A ${sep}${comment} -s ${ep.ip} -j ${MASQ}`);
+    const dnat = `-j DNAT --to-destination ${ep.endpoint}`;
+    if (svc.sessionAffinityClientIP) {
+      rules.write(`-A ${sep}${comment} -m recent --name ${sep} --set ${proto} ${dnat}`);
+    } else {
+      const parse = endpointDnatParse(sep, commentText, protocol, ep.endpoint);
+      rules.writeParsed(parse, `-A ${sep}${comment} ${proto} ${dnat}`);
+    }
   }
 }
 
@@ -154,11 +182,14 @@ function writeServiceToEndpointRules(
   const n = endpoints.length;
   endpoints.forEach((ep, i) => {
     const sep = sepName(ep);
-    const comment = ctx.largeClusterMode ? '' : ` -m comment --comment "${S} -> ${ep.endpoint}"`;
+    const commentText = ctx.largeClusterMode ? undefined : `${S} -> ${ep.endpoint}`;
+    const comment = commentText === undefined ? '' : ` -m comment --comment "${commentText}"`;
     // Rule i matches with probability 1/(n-i), so each endpoint gets 1/n overall; the last
     // (or only) rule always matches.
+    const probability = i < n - 1 ? computeProbability(n - i) : undefined;
     const stat =
-      i < n - 1 ? ` -m statistic --mode random --probability ${computeProbability(n - i)}` : '';
-    rules.write(`-A ${chain}${comment}${stat} -j ${sep}`);
+      probability === undefined ? '' : ` -m statistic --mode random --probability ${probability}`;
+    const parse = ladderParse(chain, commentText, probability, sep);
+    rules.writeParsed(parse, `-A ${chain}${comment}${stat} -j ${sep}`);
   });
 }

@@ -54,7 +54,8 @@ export function renderPortFragment(
   return {
     largeClusterMode,
     filterRules: ctx.filterRules.rendered(),
-    natRules: ctx.natRules.rendered(),
+    // Kept by ServiceSection and handed over as ranges of its joined text.
+    natRules: ctx.natRules.renderedKept(),
     chains: ctx.declaredChains,
     chainDeclarations: ctx.svcNatChains.rendered(),
     chainRules: ctx.svcNatRules.rendered(),

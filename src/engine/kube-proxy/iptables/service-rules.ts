@@ -7,6 +7,7 @@
  */
 import type { CategorizedEndpoints } from '../endpoints';
 import type { ServicePortInfo } from '../service-port';
+import { clusterIPParse } from './prebuilt-rules';
 import { writeServiceChains } from './service-chains';
 import { commentArgs as c, q, servicePolicy, type ServiceRulesContext } from './service-policy';
 
@@ -31,8 +32,11 @@ export function writeServicePortRules(
   // Capture the clusterIP.
   const clusterIPMatch = [...protoArgs, '-d', svc.clusterIP, '--dport', port];
   if (p.hasInternalEndpoints) {
-    const comment = c(q(`${S} cluster IP`));
-    natRules.write('-A', 'KUBE-SERVICES', comment, clusterIPMatch, '-j', p.internalTrafficChain);
+    const text = `${S} cluster IP`;
+    const target = p.internalTrafficChain;
+    // With its parse for the restore (prebuilt-rules.ts).
+    const parse = clusterIPParse({ chain: 'KUBE-SERVICES', comment: text, protocol: svc.protocol.toLowerCase(), clusterIP: svc.clusterIP, port: svc.port, notLocal: [], target }); // prettier-ignore
+    natRules.writeParsed(parse, '-A', 'KUBE-SERVICES', c(q(text)), clusterIPMatch, '-j', target);
   } else {
     const comment = c(p.internalFilterComment);
     filterRules.write('-A', 'KUBE-SERVICES', comment, clusterIPMatch, '-j', p.internalFilterTarget);

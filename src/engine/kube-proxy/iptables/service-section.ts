@@ -15,6 +15,7 @@
  */
 import type { PortState } from './change-tracker';
 import type { NatChainRegistry } from './chain-registry';
+import type { PrebuiltLine } from '../../netfilter/restore-pieces';
 import type { LineBuffer } from './line-buffer';
 import { renderPortFragment, type FragmentEnv, type PortFragment } from './service-fragment';
 
@@ -38,6 +39,8 @@ export class ServiceSection {
   private order: readonly PortState[] = [];
   private joinedStale = true;
   private natTop = '';
+  /** Per line of natTop, the parse the fragment's writer built (see LineBuffer.writeParsed()). */
+  private natTopParses: (PrebuiltLine | undefined)[] = [];
   private filterTop = '';
   /** After port i: the offset in natTop where its lines end, and the lines up to there. */
   private natTopEnd: number[] = [];
@@ -127,12 +130,14 @@ export class ServiceSection {
       start,
       this.natTopEnd[to - 1]!,
       this.natTopLinesTo[to - 1]! - startLines,
+      this.natTopParses,
     );
   }
 
   private join(ports: readonly PortState[]): void {
     const nat: string[] = [];
     const filter: string[] = [];
+    const parses: (PrebuiltLine | undefined)[] = [];
     this.natTopEnd = [];
     this.natTopLinesTo = [];
     let offset = 0;
@@ -141,11 +146,14 @@ export class ServiceSection {
       const fragment = port.fragment!;
       port.position = i;
       nat.push(fragment.natRules.text);
+      const own = fragment.natRules.parses;
+      for (let k = 0; k < fragment.natRules.lines; k++) parses.push(own?.[k]);
       filter.push(fragment.filterRules.text);
       this.natTopEnd.push((offset += fragment.natRules.text.length));
       this.natTopLinesTo.push((lines += fragment.natRules.lines));
     });
     this.natTop = nat.join('');
+    this.natTopParses = parses;
     this.filterTop = filter.join('');
     this.order = ports;
     this.joinedStale = false;
