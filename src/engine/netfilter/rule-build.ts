@@ -6,7 +6,7 @@
  * shared between parses.
  */
 import type { ParsedArgs } from './rule-parse';
-import type { AddrSpec, Counters, Match, Rule, Target } from './types';
+import { newRule, type AddrSpec, type Counters, type Match, type Target } from './types';
 
 /**
  * Parts that many rules have in common, shared between parses like the rest of a cached
@@ -77,14 +77,8 @@ export function appendParse(
   matches: readonly Match[],
   target: Target,
 ): ParsedArgs {
-  // Built field by field in finishParse()'s order.
-  const rule: { -readonly [K in keyof Rule]?: Rule[K] } = {};
-  if (src !== undefined) rule.src = src;
-  if (dst !== undefined) rule.dst = dst;
-  if (proto !== 0) rule.protocol = PROTOCOL_SPEC[proto]!;
-  rule.matches = matches;
-  rule.target = target;
-  rule.counters = ZERO;
+  const protocol = proto !== 0 ? PROTOCOL_SPEC[proto]! : undefined;
+  const rule = newRule(src, dst, undefined, undefined, protocol, undefined, matches, target, ZERO);
   return {
     cmd: 'A',
     zeroToo: false,
@@ -97,7 +91,7 @@ export function appendParse(
     verbose: false,
     exact: false,
     lineNumbers: false,
-    rule: rule as Rule,
+    rule,
     counters: undefined,
   };
 }

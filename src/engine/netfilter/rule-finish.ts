@@ -8,7 +8,7 @@ import { foldNativePortMatches, hasPortRange } from './matches';
 import { ILLEGAL, MAXNAMELEN, type Cmd } from './cli-options';
 import { parseRuleAddr } from './rule-args';
 import type { ParsedArgs } from './rule-parse';
-import type { Counters, Match, Rule, Target } from './types';
+import { newRule, type Counters, type Match, type Rule, type Target } from './types';
 
 export interface LoadedMatch {
   readonly name: string;
@@ -89,23 +89,22 @@ export function finishParse(c: Collected): ParsedArgs {
   }
   let rule: Rule | undefined;
   if (wantsRule) {
-    // Built field by field in this order (the order the rule's JSON shows).
-    const r: { -readonly [K in keyof Rule]?: Rule[K] } = {};
-    if (c.src !== undefined) r.src = parseRuleAddr(c.src, c.inverted.has('s'));
-    if (c.dst !== undefined) r.dst = parseRuleAddr(c.dst, c.inverted.has('d'));
-    if (c.inIface !== undefined) r.inIface = { name: c.inIface, invert: c.inverted.has('i') };
-    if (c.outIface !== undefined) r.outIface = { name: c.outIface, invert: c.inverted.has('o') };
-    if (c.proto !== 0 || c.inverted.has('p'))
-      r.protocol = { num: c.proto, invert: c.inverted.has('p') };
-    if (c.given.has('f')) r.fragment = { invert: c.inverted.has('f') };
-    r.matches = foldNativePortMatches(builtMatches);
-    r.target =
+    rule = newRule(
+      c.src !== undefined ? parseRuleAddr(c.src, c.inverted.has('s')) : undefined,
+      c.dst !== undefined ? parseRuleAddr(c.dst, c.inverted.has('d')) : undefined,
+      c.inIface !== undefined ? { name: c.inIface, invert: c.inverted.has('i') } : undefined,
+      c.outIface !== undefined ? { name: c.outIface, invert: c.inverted.has('o') } : undefined,
+      c.proto !== 0 || c.inverted.has('p')
+        ? { num: c.proto, invert: c.inverted.has('p') }
+        : undefined,
+      c.given.has('f') ? { invert: c.inverted.has('f') } : undefined,
+      foldNativePortMatches(builtMatches),
       builtTarget ??
-      (c.jumpTo !== undefined
-        ? { kind: 'jump', chain: c.jumpTo, goto: c.isGoto }
-        : { kind: 'none' });
-    r.counters = c.counters ?? { packets: 0, bytes: 0 };
-    rule = r as Rule;
+        (c.jumpTo !== undefined
+          ? { kind: 'jump', chain: c.jumpTo, goto: c.isGoto }
+          : { kind: 'none' }),
+      c.counters ?? { packets: 0, bytes: 0 },
+    );
   }
   return {
     cmd,

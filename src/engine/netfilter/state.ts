@@ -3,7 +3,15 @@
  */
 import { sortedUserChains, tableIndex, tableRefs } from './table-index';
 import { BUILTIN_CHAINS } from './tables';
-import type { Chain, NetfilterState, NftNetns, Rule, Table, TableName } from './types';
+import {
+  newRule,
+  type Chain,
+  type NetfilterState,
+  type NftNetns,
+  type Rule,
+  type Table,
+  type TableName,
+} from './types';
 
 /** A node's state at boot on an nf_tables system: no tables until something writes one. */
 export function createNetfilter(): NetfilterState {
@@ -83,19 +91,20 @@ export function chainsForListing(table: Table): Chain[] {
   return out;
 }
 
-/** A table's own copy of a cached rule: shared parts, counters of its own (same field order). */
+/** A table's own copy of a cached rule: shared parts, counters of its own (same layout). */
 export function ownRule(r: Rule): Rule {
-  const o: { -readonly [K in keyof Rule]?: Rule[K] } = {};
-  if (r.src !== undefined) o.src = r.src;
-  if (r.dst !== undefined) o.dst = r.dst;
-  if (r.inIface !== undefined) o.inIface = r.inIface;
-  if (r.outIface !== undefined) o.outIface = r.outIface;
-  if (r.protocol !== undefined) o.protocol = r.protocol;
-  if (r.fragment !== undefined) o.fragment = r.fragment;
-  o.matches = r.matches;
-  o.target = r.target;
-  o.counters = { packets: r.counters.packets, bytes: r.counters.bytes };
-  return o as Rule;
+  const counters = { packets: r.counters.packets, bytes: r.counters.bytes };
+  return newRule(
+    r.src,
+    r.dst,
+    r.inIface,
+    r.outIface,
+    r.protocol,
+    r.fragment,
+    r.matches,
+    r.target,
+    counters,
+  );
 }
 
 /** The packet walk: a rule matched a packet of `bytes` bytes. */

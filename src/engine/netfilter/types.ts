@@ -224,21 +224,53 @@ export type Target =
 
 export type TargetKind = Target['kind'];
 
+/**
+ * A rule. The parsers build every rule with all of these fields, absent ones undefined
+ * (newRule()): one object layout for every rule, so the walk's reads of them stay monomorphic
+ * and the commit's nftHandle goes into a field the object already has (JSON omits undefined,
+ * so a rule's JSON is the same).
+ */
 export interface Rule {
-  readonly src?: AddrSpec;
-  readonly dst?: AddrSpec;
-  readonly inIface?: IfaceSpec;
-  readonly outIface?: IfaceSpec;
+  readonly src?: AddrSpec | undefined;
+  readonly dst?: AddrSpec | undefined;
+  readonly inIface?: IfaceSpec | undefined;
+  readonly outIface?: IfaceSpec | undefined;
   /** IP protocol number; absent = any (`-p all`/`-p 0`). */
-  readonly protocol?: { readonly num: number; readonly invert: boolean };
-  readonly fragment?: { readonly invert: boolean };
+  readonly protocol?: { readonly num: number; readonly invert: boolean } | undefined;
+  readonly fragment?: { readonly invert: boolean } | undefined;
   /** In the order given on the command line (iptables keeps it). */
   readonly matches: readonly Match[];
   readonly target: Target;
   /** Mutable: the packet walk counts here (see bumpRuleCounters). */
   readonly counters: Counters;
   /** Set when a commit puts the rule in nf_tables (see NftTableIds); not part of its identity. */
-  nftHandle?: number;
+  nftHandle?: number | undefined;
+}
+
+/** A rule with every field of Rule present, in the order its JSON shows them. */
+export function newRule(
+  src: AddrSpec | undefined,
+  dst: AddrSpec | undefined,
+  inIface: IfaceSpec | undefined,
+  outIface: IfaceSpec | undefined,
+  protocol: Rule['protocol'],
+  fragment: Rule['fragment'],
+  matches: readonly Match[],
+  target: Target,
+  counters: Counters,
+): Rule {
+  return {
+    src,
+    dst,
+    inIface,
+    outIface,
+    protocol,
+    fragment,
+    matches,
+    target,
+    counters,
+    nftHandle: undefined,
+  };
 }
 
 export interface Chain {
