@@ -91,8 +91,10 @@ const shared = new WeakMap<World, Shared>();
 function sharedOf(world: World): Shared {
   let s = shared.get(world);
   if (s === undefined) {
+    // The World's datapath state is made once and never replaced: the allocator keeps it.
+    const dp = datapathState(world);
     s = {
-      packetIds: () => datapathState(world).nextPacketId++,
+      packetIds: () => dp.nextPacketId++,
       off: new Recorder(world, 0, 'none', false),
     };
     shared.set(world, s);
@@ -100,15 +102,14 @@ function sharedOf(world: World): Shared {
   return s;
 }
 
-/** The Recorder of a run at `detail` whose first step is `firstSeq`. */
-function recorderFor(world: World, detail: TraceDetail, firstSeq: number): Recorder {
-  if (detail === 'off') return sharedOf(world).off;
-  return new Recorder(world, firstSeq, detail, true);
-}
-
-/** Allocates the trace packet ids of `world` (datapathState's nextPacketId). */
-function packetIds(world: World): () => number {
-  return sharedOf(world).packetIds;
+/**
+ * A run's context: the Recorder at `detail` whose first step is `firstSeq`, and the World's
+ * packet id allocator (datapathState's nextPacketId), from one lookup of the World's Shared.
+ */
+function runCtx(world: World, detail: TraceDetail, firstSeq: number): Ctx {
+  const s = sharedOf(world);
+  const rec = detail === 'off' ? s.off : new Recorder(world, firstSeq, detail, true);
+  return { world, rec, stack: STACK, hops: 0, newPacketId: s.packetIds };
 }
 
 /**
@@ -122,9 +123,8 @@ export function sendPacket(
   packet: PacketHeader,
   opts: SendOptions = {},
 ): SendResult {
-  const detail = opts.detail ?? 'all';
-  const rec = recorderFor(world, detail, opts.firstSeq ?? 0);
-  const ctx: Ctx = { world, rec, stack: STACK, hops: 0, newPacketId: packetIds(world) };
+  const ctx = runCtx(world, opts.detail ?? 'all', opts.firstSeq ?? 0);
+  const rec = ctx.rec;
   const skb = newSkb(
     ctx.newPacketId(),
     // Headers are never changed in place (a rewrite makes a new one): the sender's is kept.
@@ -162,9 +162,8 @@ export interface KernelTimersResult {
  * unreachable once it never did.
  */
 export function runNeighbourTimers(world: World, opts: SendOptions = {}): KernelTimersResult {
-  const detail = opts.detail ?? 'all';
-  const rec = recorderFor(world, detail, opts.firstSeq ?? 0);
-  const ctx: Ctx = { world, rec, stack: STACK, hops: 0, newPacketId: packetIds(world) };
+  const ctx = runCtx(world, opts.detail ?? 'all', opts.firstSeq ?? 0);
+  const rec = ctx.rec;
   const outcomes = fireNeighbourTimers(ctx);
   outcomes.push(...firePodNeighbourTimers(ctx, (pod, ip) => podAnswer(ctx, pod, ip)));
   return { steps: rec.steps, outcomes };
