@@ -32,7 +32,7 @@ import { deliverToPort } from './link';
 import { fibLookup, martianSource, podByPort } from './net';
 import type { Skb } from './packet';
 import { place, why } from './recorder';
-import { hairpinFlag, nodeSysctl } from './state';
+import { kernelSysctl, portHairpin } from './state';
 import type { BridgeDst, Ctx, DropReason, Outcome } from './types';
 
 /** br_handle_frame() on `node`'s cni0 for a frame from `inPort` addressed to `dst`. */
@@ -54,8 +54,7 @@ export function bridgeInput(
       why('datapath.drop.no-host'),
     );
   }
-  const callIptables =
-    nodeSysctl(ctx.world, nodeName, 'net.bridge.bridge-nf-call-iptables', '1') === '1';
+  const callIptables = kernelSysctl(node.kernel, 'net.bridge.bridge-nf-call-iptables', '1') === '1';
   if (ctx.rec.on)
     bridgeStep(
       ctx,
@@ -122,7 +121,7 @@ export function bridgeInput(
     }
   }
 
-  return bridgeFinish(ctx, nodeName, inPort, skb, target, callIptables, prerouted);
+  return bridgeFinish(ctx, node, inPort, skb, target, callIptables, prerouted);
 }
 
 /** The trace's bridge step of a frame from `inPort` (to `outPort`, or up to the bridge). */
@@ -172,8 +171,11 @@ function toMac(
       ...(port !== undefined ? { outPort: port } : {}),
       callIptables,
     });
-  if (port !== undefined)
-    return bridgeFinish(ctx, nodeName, inPort, skb, { kind: 'port', port }, callIptables, true);
+  if (port !== undefined) {
+    // Possibly later (a resumed ARP queue): the node's context as it is now.
+    const node = nodeCtx(ctx, nodeName)!;
+    return bridgeFinish(ctx, node, inPort, skb, { kind: 'port', port }, callIptables, true);
+  }
   ctx.rec.capture(skb, { kind: 'node', name: nodeName }, 'cni0', 'in');
   return flood(ctx, nodeName, skb, mac, inPort);
 }
@@ -181,20 +183,20 @@ function toMac(
 /** br_handle_frame_finish() for a frame to the bridge itself or to a known port. */
 function bridgeFinish(
   ctx: Ctx,
-  nodeName: string,
+  node: NodeCtx,
   inPort: string,
   skb: Skb,
   target: BridgeDst,
   callIptables: boolean,
   prerouted: boolean,
 ): Outcome {
-  const node = nodeCtx(ctx, nodeName)!;
+  const nodeName = node.name;
   // br_handle_frame_finish(). tcpdump puts cni0 in promiscuous mode, so it sees every frame here.
   ctx.rec.capture(skb, node.ref, 'cni0', 'in');
   if (target.kind === 'host') return ctx.stack.nodeReceive(ctx, nodeName, 'cni0', skb, prerouted);
 
   // br_forward() → should_deliver(): back out the in port only with the port's hairpin flag.
-  if (target.port === inPort && !hairpinFlag(ctx.world, nodeName, inPort)) {
+  if (target.port === inPort && !portHairpin(ctx.world, node.dp, inPort)) {
     releaseConntrack(ctx, node, skb, 'cni0');
     return dropped(
       ctx,
