@@ -19,23 +19,33 @@ const LAN_MASK = prefixMask(24);
 
 /** Networks built per Cluster object (a Cluster is final data), found without building keys. */
 interface NetCache {
-  /** Pods by ref object: the datapath's pod refs are kept objects (per Pod, per host key). */
-  readonly pods: WeakMap<HostRef, { readonly net: HostNetwork | undefined }>;
   /** Pods by `namespace/name`, nodes and external clients by name. */
   readonly byName: Map<string, HostNetwork | undefined>;
 }
 
 const cache = new WeakMap<Cluster, NetCache>();
 
+/**
+ * Pods' networks by ref object, for the Cluster they were found in: the datapath's pod refs
+ * are kept objects (per Pod, per host key), and each packet to or from a pod asks (one lookup
+ * by the ref, not one by the Cluster and another by the ref).
+ */
+const podNets = new WeakMap<
+  HostRef,
+  { readonly cluster: Cluster; readonly net: HostNetwork | undefined }
+>();
+
 /** The host's interfaces and routes (cached per Cluster object: a Cluster is final data). */
 export function hostNet(cluster: Cluster, ref: HostRef): HostNetwork | undefined {
-  let c = cache.get(cluster);
-  if (c === undefined) cache.set(cluster, (c = { pods: new WeakMap(), byName: new Map() }));
   if (ref.kind === 'pod') {
-    const known = c.pods.get(ref);
-    if (known !== undefined) return known.net;
+    const known = podNets.get(ref);
+    if (known !== undefined && known.cluster === cluster) return known.net;
+  }
+  let c = cache.get(cluster);
+  if (c === undefined) cache.set(cluster, (c = { byName: new Map() }));
+  if (ref.kind === 'pod') {
     const net = byName(c, cluster, ref, `pod/${ref.namespace}/${ref.name}`);
-    c.pods.set(ref, { net });
+    podNets.set(ref, { cluster, net });
     return net;
   }
   return byName(c, cluster, ref, ref.kind === 'node' ? ref.name : `${ref.kind}/${ref.name}`);
@@ -232,10 +242,18 @@ const hasVeth = (p: Pod, node: string): boolean =>
 interface PodIndex {
   /** namespace → name → pod. */
   readonly byName: Map<string, Map<string, Pod>>;
-  /** node → pod IP → the pod with a veth there. */
-  readonly byIp: Map<string, Map<string, Pod>>;
-  /** node → host-side veth name → the pod with a veth there. */
-  readonly byPort: Map<string, Map<string, Pod>>;
+  /** node → its bridge segment. */
+  readonly bridges: Map<string, BridgeSegment>;
+}
+
+/** One node's cni0 segment: who answers ARP there, and the ports (a pod's veth) by name. */
+interface BridgeSegment {
+  /** Pod IP → the port of the pod with a veth there. */
+  readonly byIp: Map<string, BridgePort>;
+  /** Host-side veth name → its port. */
+  readonly byPort: Map<string, BridgePort>;
+  /** cni0's primary address (null: not asked yet); every frame a pod sends compares with it. */
+  cni0: string | undefined | null;
 }
 
 const podIndexes = new WeakMap<Cluster, PodIndex>();
@@ -246,15 +264,24 @@ function firstIn<K, V>(outer: Map<string, Map<K, V>>, a: string, b: K, value: V)
   if (!inner.has(b)) inner.set(b, value);
 }
 
+function segmentOf(idx: PodIndex, node: string): BridgeSegment {
+  let seg = idx.bridges.get(node);
+  if (seg === undefined)
+    idx.bridges.set(node, (seg = { byIp: new Map(), byPort: new Map(), cni0: null }));
+  return seg;
+}
+
 function podIndex(cluster: Cluster): PodIndex {
   let idx = podIndexes.get(cluster);
   if (idx === undefined) {
-    idx = { byName: new Map(), byIp: new Map(), byPort: new Map() };
+    idx = { byName: new Map(), bridges: new Map() };
     for (const p of cluster.pods) {
       firstIn(idx.byName, p.meta.namespace, p.meta.name, p);
       if (p.hostNetwork || p.podIP === '') continue;
-      firstIn(idx.byIp, p.nodeName, p.podIP, p);
-      firstIn(idx.byPort, p.nodeName, portOf(p).port, p);
+      const seg = segmentOf(idx, p.nodeName);
+      const bp = portOf(p);
+      if (!seg.byIp.has(p.podIP)) seg.byIp.set(p.podIP, bp);
+      if (!seg.byPort.has(bp.port)) seg.byPort.set(bp.port, bp);
     }
     podIndexes.set(cluster, idx);
   }
@@ -263,8 +290,26 @@ function podIndex(cluster: Cluster): PodIndex {
 
 /** The pod that answers ARP for `ip` on `node`'s bridge. */
 export function podByIp(cluster: Cluster, node: string, ip: string): BridgePort | undefined {
-  const pod = podIndex(cluster).byIp.get(node)?.get(ip);
-  return pod === undefined ? undefined : portOf(pod);
+  return podIndex(cluster).bridges.get(node)?.byIp.get(ip);
+}
+
+/**
+ * Who answers ARP for `ip` on `node`'s bridge segment: cni0 itself (its primary address), a
+ * pod's port, or nobody. Per Cluster object, as the pod index (the node's network is too).
+ */
+export function bridgeOwner(
+  cluster: Cluster,
+  node: string,
+  ip: string,
+): BridgePort | 'cni0' | undefined {
+  const seg = segmentOf(podIndex(cluster), node);
+  let cni0 = seg.cni0;
+  if (cni0 === null) {
+    const net = hostNet(cluster, { kind: 'node', name: node });
+    seg.cni0 = cni0 = net === undefined ? undefined : primaryAddress(net, 'cni0');
+  }
+  if (cni0 === ip) return 'cni0';
+  return seg.byIp.get(ip);
 }
 
 /**
@@ -279,32 +324,39 @@ export function bridgePorts(cluster: Cluster, node: string): BridgePort[] {
 
 /** The pod a host-side veth leads to. */
 export function podByPort(cluster: Cluster, node: string, port: string): BridgePort | undefined {
-  const pod = podIndex(cluster).byPort.get(node)?.get(port);
-  return pod === undefined ? undefined : portOf(pod);
+  return podIndex(cluster).bridges.get(node)?.byPort.get(port);
 }
 
 /**
  * The pod a pod ref names, remembered per ref object (refs are read-only, and the datapath's
  * are kept ones: every packet a pod sends asks twice) for the Cluster it was found in.
  */
-function findPod(cluster: Cluster, ref: HostRef & { kind: 'pod' }): Pod | undefined {
+function foundPod(cluster: Cluster, ref: HostRef & { kind: 'pod' }): FoundPod {
   const known = podsByRef.get(ref);
-  if (known !== undefined && known.cluster === cluster) return known.pod;
+  if (known !== undefined && known.cluster === cluster) return known;
   const pod = podIndex(cluster).byName.get(ref.namespace)?.get(ref.name);
-  podsByRef.set(ref, { cluster, pod });
-  return pod;
+  const port = pod !== undefined && !pod.hostNetwork && pod.podIP !== '' ? portOf(pod) : undefined;
+  const found = { cluster, pod, port };
+  podsByRef.set(ref, found);
+  return found;
 }
 
-const podsByRef = new WeakMap<
-  HostRef,
-  { readonly cluster: Cluster; readonly pod: Pod | undefined }
->();
+function findPod(cluster: Cluster, ref: HostRef & { kind: 'pod' }): Pod | undefined {
+  return foundPod(cluster, ref).pod;
+}
+
+/** A pod ref's pod in `cluster`, and its bridge port when it has its own network namespace. */
+interface FoundPod {
+  readonly cluster: Cluster;
+  readonly pod: Pod | undefined;
+  readonly port: BridgePort | undefined;
+}
+
+const podsByRef = new WeakMap<HostRef, FoundPod>();
 
 /** The pod's node and bridge port, for a pod with its own network namespace. */
 export function portOfPod(cluster: Cluster, ref: HostRef): BridgePort | undefined {
-  if (ref.kind !== 'pod') return undefined;
-  const pod = findPod(cluster, ref);
-  return pod !== undefined && !pod.hostNetwork && pod.podIP !== '' ? portOf(pod) : undefined;
+  return ref.kind === 'pod' ? foundPod(cluster, ref).port : undefined;
 }
 
 /** Who answers ARP for `ip` on the LAN (eth0 of a node or of an external client). */
