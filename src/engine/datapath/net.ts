@@ -82,13 +82,28 @@ interface InetAddr {
   readonly broadcast?: string | undefined;
 }
 
-/** Per network (final data once built): every packet asks, so the list is made once. */
-const inetCache = new WeakMap<HostNetwork, readonly InetAddr[]>();
+/**
+ * What is remembered per network (final data once built): its addresses, and the answers of
+ * fibLookup and martianSource (a host's packets go to and come from few addresses). One
+ * object, so that a packet's receive (martian check, then route) looks the network up once.
+ */
+interface NetMemo {
+  readonly inet: readonly InetAddr[];
+  readonly fib: Map<string, FibResult | null>;
+  readonly martian: Map<string, string | null>;
+}
+
+const netMemos = new WeakMap<HostNetwork, NetMemo>();
+
+function memoOf(net: HostNetwork): NetMemo {
+  let m = netMemos.get(net);
+  if (m === undefined)
+    netMemos.set(net, (m = { inet: collectInetAddrs(net), fib: new Map(), martian: new Map() }));
+  return m;
+}
 
 function inetAddrs(net: HostNetwork): readonly InetAddr[] {
-  let cached = inetCache.get(net);
-  if (cached === undefined) inetCache.set(net, (cached = collectInetAddrs(net)));
-  return cached;
+  return memoOf(net).inet;
 }
 
 function collectInetAddrs(net: HostNetwork): InetAddr[] {
@@ -166,14 +181,12 @@ function routeCidr(text: string): { network: number; mask: number; prefix: numbe
   return c ?? undefined;
 }
 
-/** Lookups per network (final data): a host's packets go to few destinations. */
-const fibCache = new WeakMap<HostNetwork, Map<string, FibResult | null>>();
+/** Answers kept per network (and per kind) before the memo starts again. */
 const FIB_CACHE_SIZE = 4096;
 
 /** fib_lookup(): the local table first, then the main table's longest matching prefix. */
 export function fibLookup(net: HostNetwork, dst: string): FibResult | undefined {
-  let byDst = fibCache.get(net);
-  if (byDst === undefined) fibCache.set(net, (byDst = new Map()));
+  const byDst = memoOf(net).fib;
   let hit = byDst.get(dst);
   if (hit === undefined) {
     if (byDst.size >= FIB_CACHE_SIZE) byDst.clear();
@@ -377,13 +390,9 @@ export function effectiveHost(cluster: Cluster, ref: HostRef): HostRef | undefin
   return pod.hostNetwork ? { kind: 'node', name: pod.nodeName } : ref;
 }
 
-/** Answers per network (final data): a host's packets come from few sources. */
-const martianCache = new WeakMap<HostNetwork, Map<string, string | null>>();
-
 /** Source addresses ip_route_input() refuses (fib_validate_source / martian source). */
 export function martianSource(net: HostNetwork, src: string): string | undefined {
-  let bySrc = martianCache.get(net);
-  if (bySrc === undefined) martianCache.set(net, (bySrc = new Map()));
+  const bySrc = memoOf(net).martian;
   let hit = bySrc.get(src);
   if (hit === undefined) {
     if (bySrc.size >= FIB_CACHE_SIZE) bySrc.clear();
