@@ -104,14 +104,14 @@ export function bridgeInput(
         const nexthop = fib.nexthop;
         // The hh fast path first: no pending packet is built for a REACHABLE neighbour.
         const mac = cni0Reachable(ctx, nodeName, nexthop);
-        if (mac !== undefined) return toMac(ctx, nodeName, inPort, skb, mac, callIptables);
+        if (mac !== undefined) return toMac(ctx, nodeName, node, inPort, skb, mac, callIptables);
         const res = cni0Resolve(ctx, nodeName, nexthop, {
           skb,
           inIface: 'cni0',
-          resume: (later, mac) => toMac(later, nodeName, inPort, skb, mac, callIptables),
+          resume: (later, mac) => toMac(later, nodeName, undefined, inPort, skb, mac, callIptables),
         });
         if (res.kind === 'queued') return queuedOutcome(ctx, nodeName, skb, nexthop, res.state);
-        return toMac(ctx, nodeName, inPort, skb, res.mac, callIptables);
+        return toMac(ctx, nodeName, node, inPort, skb, res.mac, callIptables);
       } else if (target.kind === 'port') {
         // Routed elsewhere: the destination MAC becomes the bridge's own (PACKET_HOST).
         target = { kind: 'host' };
@@ -150,10 +150,14 @@ function refuse(ctx: Ctx, node: NodeCtx, skb: Skb, reason: DropReason, e: Explan
   return settle(ctx, node, skb, { kind: 'drop', reason, why: e }, 'cni0', { local: false });
 }
 
-/** A bridged-DNAT frame now addressed to `mac`: the fdb's port, or flooded. */
+/**
+ * A bridged-DNAT frame now addressed to `mac`: the fdb's port, or flooded. `node`: the node's
+ * context when sent at once (undefined when a resumed ARP queue sends it later).
+ */
 function toMac(
   ctx: Ctx,
   nodeName: string,
+  known: NodeCtx | undefined,
   inPort: string,
   skb: Skb,
   mac: string,
@@ -172,8 +176,7 @@ function toMac(
       callIptables,
     });
   if (port !== undefined) {
-    // Possibly later (a resumed ARP queue): the node's context as it is now.
-    const node = nodeCtx(ctx, nodeName)!;
+    const node = known ?? nodeCtx(ctx, nodeName)!;
     return bridgeFinish(ctx, node, inPort, skb, { kind: 'port', port }, callIptables, true);
   }
   ctx.rec.capture(skb, { kind: 'node', name: nodeName }, 'cni0', 'in');
