@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FDB_AGEING_MS, fdbLearn, fdbPort, podMac } from './bridge-fdb';
-import { podByIp } from './net';
+import { podByIp } from './bridge-ports';
 import { labWorld } from './test-fixtures';
 
 describe("cni0's fdb", () => {

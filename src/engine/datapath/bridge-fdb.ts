@@ -17,7 +17,7 @@
  */
 import type { Cluster, Pod } from '../model/cluster';
 import type { World } from '../sim/world';
-import { podByIp, type BridgePort } from './net';
+import { podByIp, type BridgePort } from './bridge-ports';
 
 /** BR_DEFAULT_AGEING_TIME (include/linux/if_bridge.h: 300 * HZ). */
 export const FDB_AGEING_MS = 300_000;

@@ -13,7 +13,7 @@ import { podMac } from './bridge-fdb';
 import { dropped, nodeCtx, settle } from './hooks';
 import { forwardHook, postrouting } from './ipv4-hooks';
 import { deliverToOtherHost, deliverToPort } from './link';
-import { bridgePorts } from './net';
+import { bridgePorts } from './bridge-ports';
 import type { Skb } from './packet';
 import { place, why } from './recorder';
 import { portHairpin } from './state';

@@ -28,7 +28,7 @@ import { hostOutput, hostReceive } from './hosts';
 import { nodeOutput, nodeReceive } from './ipv4';
 import { podAnswer, transmit } from './link';
 import { firePodNeighbourTimers, nextPodNeighbourTimer } from './pod-arp';
-import { effectiveHost } from './net';
+import { effectiveHost } from './bridge-ports';
 import { withField } from './header-copy';
 import { DEFAULT_TTL, hostLabel, newSkb } from './packet';
 import { place, Recorder, why, type TraceDetail } from './recorder';
@@ -53,7 +53,8 @@ export {
   type NodeDatapath,
 } from './state';
 export { formatTcpFlags, hostLabel, parseTcpFlags } from './packet';
-export { effectiveHost, kernelNet } from './net';
+export { effectiveHost } from './bridge-ports';
+export { kernelNet } from './net';
 export { DATAPATH_MESSAGES, explainText } from './messages';
 
 export interface SendOptions {

@@ -8,18 +8,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostVethName, lanOf, type HostRef } from '../routing';
 import {
-  effectiveHost,
   fibLookup,
   fibLookupUncached,
   hostNet,
   lanHostByIp,
   martianSource,
   martianSourceUncached,
-  bridgeOwner,
-  podByIp,
-  podByPort,
-  portOfPod,
 } from './net';
+import { effectiveHost, bridgeOwner, podByIp, podByPort, portOfPod } from './bridge-ports';
 import { labWorld } from './test-fixtures';
 
 describe('fibLookup cache', () => {
