@@ -21,7 +21,7 @@
 import type { World } from '../sim/world';
 import { fdbLearn, podMac } from './bridge-fdb';
 import { dropped, nodeCtx } from './hooks';
-import { podByIp } from './net';
+import { podByIp } from './bridge-ports';
 import {
   ARP_BASE_REACHABLE_MS,
   ARP_DEFAULTS,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FDB_AGEING_MS, fdbLearn, fdbPort, podMac } from './bridge-fdb';
-import { podByIp } from './net';
+import { podByIp } from './bridge-ports';
 import { labWorld } from './test-fixtures';
 
 describe("cni0's fdb", () => {
@@ -37,6 +37,17 @@ describe("cni0's fdb", () => {
     const again = { ...bp.pod, meta: { ...bp.pod.meta, createdAt: bp.pod.meta.createdAt + 60 } };
     const recreated = { ...cluster, pods: [...without.pods, again] };
     expect(fdbPort(world, recreated, 'node-1', mac, 1)).toBeUndefined();
+  });
+
+  it('follows the entry to another port after a lookup remembered the pod', () => {
+    fdbLearn(world, 'node-1', bp.pod, bp.port, 0);
+    expect(fdbPort(world, cluster, 'node-1', mac, 1)?.port).toBe(bp.port);
+    // The MAC seen on another port (br_fdb_update moves the entry): that port leads elsewhere.
+    fdbLearn(world, 'node-1', bp.pod, 'veth-elsewhere', 2);
+    expect(fdbPort(world, cluster, 'node-1', mac, 3)).toBeUndefined();
+    // Learned again on its own port, in the same Cluster: found again.
+    fdbLearn(world, 'node-1', bp.pod, bp.port, 4);
+    expect(fdbPort(world, cluster, 'node-1', mac, 5)?.port).toBe(bp.port);
   });
 
   it('gives each pod object its own MAC', () => {

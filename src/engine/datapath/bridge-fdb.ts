@@ -17,7 +17,7 @@
  */
 import type { Cluster, Pod } from '../model/cluster';
 import type { World } from '../sim/world';
-import { podByIp, type BridgePort } from './net';
+import { podByIp, type BridgePort } from './bridge-ports';
 
 /** BR_DEFAULT_AGEING_TIME (include/linux/if_bridge.h: 300 * HZ). */
 export const FDB_AGEING_MS = 300_000;
@@ -25,8 +25,14 @@ export const FDB_AGEING_MS = 300_000;
 interface FdbEntry {
   port: string;
   /** The address of the pod whose MAC it is (how the lab finds that pod again). */
-  ip: string;
+  readonly ip: string;
   updated: number;
+  /**
+   * The pod found behind the entry for `cluster` (podByIp, checked against the MAC): every
+   * frame to a known MAC asks, and the answer holds while the Cluster object (final data: a
+   * pod added or deleted makes a new one) and the entry's port and address stay.
+   */
+  found: { readonly cluster: Cluster; readonly bp: BridgePort } | undefined;
 }
 
 const fdbs = new WeakMap<World, Map<string, Map<string, FdbEntry>>>();
@@ -62,7 +68,7 @@ export function fdbLearn(world: World, node: string, pod: Pod, port: string, now
   const fdb = fdbOf(world, node);
   const mac = podMac(pod);
   const e = fdb.get(mac);
-  if (e === undefined) fdb.set(mac, { port, ip: pod.podIP, updated: now });
+  if (e === undefined) fdb.set(mac, { port, ip: pod.podIP, updated: now, found: undefined });
   else {
     e.port = port;
     e.updated = now;
@@ -83,11 +89,18 @@ export function fdbPort(
   const fdb = fdbOf(world, node);
   const e = fdb.get(mac);
   if (e === undefined) return undefined;
+  if (now - e.updated >= FDB_AGEING_MS) {
+    fdb.delete(mac);
+    return undefined;
+  }
+  const found = e.found;
+  if (found !== undefined && found.cluster === cluster && found.bp.port === e.port) return found.bp;
   // The pod at that address, if it is still the one with that MAC and behind that port.
-  const bp = now - e.updated < FDB_AGEING_MS ? podByIp(cluster, node, e.ip) : undefined;
+  const bp = podByIp(cluster, node, e.ip);
   if (bp === undefined || bp.port !== e.port || podMac(bp.pod) !== mac) {
     fdb.delete(mac);
     return undefined;
   }
+  e.found = { cluster, bp };
   return bp;
 }

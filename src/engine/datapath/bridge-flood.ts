@@ -13,10 +13,10 @@ import { podMac } from './bridge-fdb';
 import { dropped, nodeCtx, settle } from './hooks';
 import { forwardHook, postrouting } from './ipv4-hooks';
 import { deliverToOtherHost, deliverToPort } from './link';
-import { bridgePorts } from './net';
+import { bridgePorts } from './bridge-ports';
 import type { Skb } from './packet';
 import { place, why } from './recorder';
-import { hairpinFlag } from './state';
+import { portHairpin } from './state';
 import type { Ctx, Outcome } from './types';
 
 /** Floods `skb` (for `mac`) on `nodeName`'s cni0; `inPort`: the port it came in on, if any. */
@@ -32,7 +32,7 @@ export function flood(
   if (node === undefined)
     return dropped(ctx, nodeRef, skb, 'cni0', 'no-route', why('datapath.drop.no-host'));
   const targets = bridgePorts(ctx.world.cluster, nodeName).filter(
-    (bp) => bp.port !== inPort || hairpinFlag(ctx.world, nodeName, bp.port),
+    (bp) => bp.port !== inPort || portHairpin(ctx.world, node.dp, bp.port),
   );
   if (ctx.rec.on)
     ctx.rec.add(skb, {

@@ -29,10 +29,11 @@ import { flood } from './bridge-flood';
 import { dropped, nodeCtx, releaseConntrack, settle, type NodeCtx } from './hooks';
 import { forwardHook, postrouting, prerouting } from './ipv4-hooks';
 import { deliverToPort } from './link';
-import { fibLookup, martianSource, podByPort } from './net';
+import { fibLookup, martianSource } from './net';
+import { podByPort } from './bridge-ports';
 import type { Skb } from './packet';
 import { place, why } from './recorder';
-import { hairpinFlag, nodeSysctl } from './state';
+import { kernelSysctl, portHairpin } from './state';
 import type { BridgeDst, Ctx, DropReason, Outcome } from './types';
 
 /** br_handle_frame() on `node`'s cni0 for a frame from `inPort` addressed to `dst`. */
@@ -54,8 +55,7 @@ export function bridgeInput(
       why('datapath.drop.no-host'),
     );
   }
-  const callIptables =
-    nodeSysctl(ctx.world, nodeName, 'net.bridge.bridge-nf-call-iptables', '1') === '1';
+  const callIptables = kernelSysctl(node.kernel, 'net.bridge.bridge-nf-call-iptables', '1') === '1';
   if (ctx.rec.on)
     bridgeStep(
       ctx,
@@ -105,14 +105,14 @@ export function bridgeInput(
         const nexthop = fib.nexthop;
         // The hh fast path first: no pending packet is built for a REACHABLE neighbour.
         const mac = cni0Reachable(ctx, nodeName, nexthop);
-        if (mac !== undefined) return toMac(ctx, nodeName, inPort, skb, mac, callIptables);
+        if (mac !== undefined) return toMac(ctx, nodeName, node, inPort, skb, mac, callIptables);
         const res = cni0Resolve(ctx, nodeName, nexthop, {
           skb,
           inIface: 'cni0',
-          resume: (later, mac) => toMac(later, nodeName, inPort, skb, mac, callIptables),
+          resume: (later, mac) => toMac(later, nodeName, undefined, inPort, skb, mac, callIptables),
         });
         if (res.kind === 'queued') return queuedOutcome(ctx, nodeName, skb, nexthop, res.state);
-        return toMac(ctx, nodeName, inPort, skb, res.mac, callIptables);
+        return toMac(ctx, nodeName, node, inPort, skb, res.mac, callIptables);
       } else if (target.kind === 'port') {
         // Routed elsewhere: the destination MAC becomes the bridge's own (PACKET_HOST).
         target = { kind: 'host' };
@@ -122,7 +122,7 @@ export function bridgeInput(
     }
   }
 
-  return bridgeFinish(ctx, nodeName, inPort, skb, target, callIptables, prerouted);
+  return bridgeFinish(ctx, node, inPort, skb, target, callIptables, prerouted);
 }
 
 /** The trace's bridge step of a frame from `inPort` (to `outPort`, or up to the bridge). */
@@ -151,10 +151,14 @@ function refuse(ctx: Ctx, node: NodeCtx, skb: Skb, reason: DropReason, e: Explan
   return settle(ctx, node, skb, { kind: 'drop', reason, why: e }, 'cni0', { local: false });
 }
 
-/** A bridged-DNAT frame now addressed to `mac`: the fdb's port, or flooded. */
+/**
+ * A bridged-DNAT frame now addressed to `mac`: the fdb's port, or flooded. `node`: the node's
+ * context when sent at once (undefined when a resumed ARP queue sends it later).
+ */
 function toMac(
   ctx: Ctx,
   nodeName: string,
+  known: NodeCtx | undefined,
   inPort: string,
   skb: Skb,
   mac: string,
@@ -172,8 +176,10 @@ function toMac(
       ...(port !== undefined ? { outPort: port } : {}),
       callIptables,
     });
-  if (port !== undefined)
-    return bridgeFinish(ctx, nodeName, inPort, skb, { kind: 'port', port }, callIptables, true);
+  if (port !== undefined) {
+    const node = known ?? nodeCtx(ctx, nodeName)!;
+    return bridgeFinish(ctx, node, inPort, skb, { kind: 'port', port }, callIptables, true);
+  }
   ctx.rec.capture(skb, { kind: 'node', name: nodeName }, 'cni0', 'in');
   return flood(ctx, nodeName, skb, mac, inPort);
 }
@@ -181,20 +187,20 @@ function toMac(
 /** br_handle_frame_finish() for a frame to the bridge itself or to a known port. */
 function bridgeFinish(
   ctx: Ctx,
-  nodeName: string,
+  node: NodeCtx,
   inPort: string,
   skb: Skb,
   target: BridgeDst,
   callIptables: boolean,
   prerouted: boolean,
 ): Outcome {
-  const node = nodeCtx(ctx, nodeName)!;
+  const nodeName = node.name;
   // br_handle_frame_finish(). tcpdump puts cni0 in promiscuous mode, so it sees every frame here.
   ctx.rec.capture(skb, node.ref, 'cni0', 'in');
   if (target.kind === 'host') return ctx.stack.nodeReceive(ctx, nodeName, 'cni0', skb, prerouted);
 
   // br_forward() → should_deliver(): back out the in port only with the port's hairpin flag.
-  if (target.port === inPort && !hairpinFlag(ctx.world, nodeName, inPort)) {
+  if (target.port === inPort && !portHairpin(ctx.world, node.dp, inPort)) {
     releaseConntrack(ctx, node, skb, 'cni0');
     return dropped(
       ctx,

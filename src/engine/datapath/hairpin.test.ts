@@ -88,6 +88,20 @@ describe('hairpin matrix: bridge-nf-call-iptables × hairpin flag × SEP masquer
         });
       }
 
+  it('a node already crossed sees later flag and sysctl changes (its NodeCtx is kept)', () => {
+    const world = labWorld({ webOn: 'node-1' });
+    const web = podRef(world, 'web');
+    const pod = world.cluster.pods.find((p) => p.meta.name === web.name)!;
+    const vip = clusterIP(world, 'web');
+    const syn = (sport: number) => sendPacket(world, web, tcp(web.ip, sport, vip, 80, 'S'));
+    expect(syn(51000).outcome).toMatchObject({ kind: 'delivered' });
+    setHairpinFlag(world, 'node-1', hostVethName(pod), false);
+    expect(syn(51001).outcome).toMatchObject({ kind: 'dropped', reason: 'hairpin' });
+    // sysctl -w net.bridge.bridge-nf-call-iptables=0: routed by cni0, the flag does not matter.
+    world.kernel('node-1')!.sysctls['net.bridge.bridge-nf-call-iptables'] = '0';
+    expect(syn(51002).outcome).toMatchObject({ kind: 'delivered' });
+  });
+
   it('kubelet hairpinMode none leaves the flag off: dropped by the bridge', () => {
     const world = labWorld({ webOn: 'node-1', hairpinMode: 'none' });
     const web = podRef(world, 'web');

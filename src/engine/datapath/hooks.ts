@@ -41,6 +41,11 @@ export interface NodeCtx {
   /** kube-proxy's nf_tables state (nftables mode). */
   readonly nft?: NftState;
   readonly dp: NodeDatapath;
+  /**
+   * The node's kernel (its sysctls, ipvs state): the NodeCtx is kept per kernel object, so this
+   * is what world.kernel(name) answers while the NodeCtx is current, without its Map lookup.
+   */
+  readonly kernel: NodeKernel;
 }
 
 /** What a NodeCtx was built from: it is reused while these are the same objects. */
@@ -79,6 +84,7 @@ export function nodeCtx(ctx: Ctx, name: string): NodeCtx | undefined {
     nf: kernel.netfilter,
     ...(nft !== undefined ? { nft } : {}),
     dp: nodeDatapath(world, name),
+    kernel,
   };
   nodeCtxs.set(kernel, { world, cluster: world.cluster, dummy: kernel.kubeIpvs0, nft, node });
   return node;

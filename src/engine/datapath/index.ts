@@ -28,7 +28,7 @@ import { hostOutput, hostReceive } from './hosts';
 import { nodeOutput, nodeReceive } from './ipv4';
 import { podAnswer, transmit } from './link';
 import { firePodNeighbourTimers, nextPodNeighbourTimer } from './pod-arp';
-import { effectiveHost } from './net';
+import { effectiveHost } from './bridge-ports';
 import { withField } from './header-copy';
 import { DEFAULT_TTL, hostLabel, newSkb } from './packet';
 import { place, Recorder, why, type TraceDetail } from './recorder';
@@ -53,7 +53,8 @@ export {
   type NodeDatapath,
 } from './state';
 export { formatTcpFlags, hostLabel, parseTcpFlags } from './packet';
-export { effectiveHost, kernelNet } from './net';
+export { effectiveHost } from './bridge-ports';
+export { kernelNet } from './net';
 export { DATAPATH_MESSAGES, explainText } from './messages';
 
 export interface SendOptions {
@@ -91,8 +92,10 @@ const shared = new WeakMap<World, Shared>();
 function sharedOf(world: World): Shared {
   let s = shared.get(world);
   if (s === undefined) {
+    // The World's datapath state is made once and never replaced: the allocator keeps it.
+    const dp = datapathState(world);
     s = {
-      packetIds: () => datapathState(world).nextPacketId++,
+      packetIds: () => dp.nextPacketId++,
       off: new Recorder(world, 0, 'none', false),
     };
     shared.set(world, s);
@@ -100,15 +103,14 @@ function sharedOf(world: World): Shared {
   return s;
 }
 
-/** The Recorder of a run at `detail` whose first step is `firstSeq`. */
-function recorderFor(world: World, detail: TraceDetail, firstSeq: number): Recorder {
-  if (detail === 'off') return sharedOf(world).off;
-  return new Recorder(world, firstSeq, detail, true);
-}
-
-/** Allocates the trace packet ids of `world` (datapathState's nextPacketId). */
-function packetIds(world: World): () => number {
-  return sharedOf(world).packetIds;
+/**
+ * A run's context: the Recorder at `detail` whose first step is `firstSeq`, and the World's
+ * packet id allocator (datapathState's nextPacketId), from one lookup of the World's Shared.
+ */
+function runCtx(world: World, detail: TraceDetail, firstSeq: number): Ctx {
+  const s = sharedOf(world);
+  const rec = detail === 'off' ? s.off : new Recorder(world, firstSeq, detail, true);
+  return { world, rec, stack: STACK, hops: 0, newPacketId: s.packetIds };
 }
 
 /**
@@ -122,9 +124,8 @@ export function sendPacket(
   packet: PacketHeader,
   opts: SendOptions = {},
 ): SendResult {
-  const detail = opts.detail ?? 'all';
-  const rec = recorderFor(world, detail, opts.firstSeq ?? 0);
-  const ctx: Ctx = { world, rec, stack: STACK, hops: 0, newPacketId: packetIds(world) };
+  const ctx = runCtx(world, opts.detail ?? 'all', opts.firstSeq ?? 0);
+  const rec = ctx.rec;
   const skb = newSkb(
     ctx.newPacketId(),
     // Headers are never changed in place (a rewrite makes a new one): the sender's is kept.
@@ -162,9 +163,8 @@ export interface KernelTimersResult {
  * unreachable once it never did.
  */
 export function runNeighbourTimers(world: World, opts: SendOptions = {}): KernelTimersResult {
-  const detail = opts.detail ?? 'all';
-  const rec = recorderFor(world, detail, opts.firstSeq ?? 0);
-  const ctx: Ctx = { world, rec, stack: STACK, hops: 0, newPacketId: packetIds(world) };
+  const ctx = runCtx(world, opts.detail ?? 'all', opts.firstSeq ?? 0);
+  const rec = ctx.rec;
   const outcomes = fireNeighbourTimers(ctx);
   outcomes.push(...firePodNeighbourTimers(ctx, (pod, ip) => podAnswer(ctx, pod, ip)));
   return { steps: rec.steps, outcomes };

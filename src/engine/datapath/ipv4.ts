@@ -25,7 +25,7 @@ import { fibLookup, martianSource, type FibResult } from './net';
 import { withField } from './header-copy';
 import { DEFAULT_TTL, type HookDevices, type Skb } from './packet';
 import { place, why } from './recorder';
-import { nodeSysctl } from './state';
+import { kernelSysctl } from './state';
 import type { Ctx, DropReason, Outcome } from './types';
 
 /** Runs the steps of a hook in order; the first fate that is not ACCEPT ends it. */
@@ -91,7 +91,7 @@ export function nodeReceive(
     );
   }
   if (fib.type === 'local') return localDeliver(ctx, node, skb, iface);
-  if (nodeSysctl(ctx.world, name, 'net.ipv4.ip_forward', '1') !== '1') {
+  if (kernelSysctl(node.kernel, 'net.ipv4.ip_forward', '1') !== '1') {
     return refuse(ctx, node, skb, iface, 'no-route', why('datapath.drop.forwarding-off'));
   }
   return forward(ctx, node, skb, iface, fib);

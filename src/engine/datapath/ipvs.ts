@@ -53,11 +53,9 @@ const PASS: IpvsVerdict = { kind: 'pass' };
 const protoOf = (h: PacketHeader): IpvsProtocol | undefined =>
   h.proto === 'tcp' ? 'TCP' : h.proto === 'udp' ? 'UDP' : undefined;
 
-function ipvsOf(ctx: Ctx, node: NodeCtx): IpvsState | undefined {
-  const kernel = ctx.world.kernel(node.name);
-  return kernel === undefined || kernel.ipvs.services.length + kernel.ipvs.conns.length === 0
-    ? undefined
-    : kernel.ipvs;
+function ipvsOf(node: NodeCtx): IpvsState | undefined {
+  const ipvs = node.kernel.ipvs;
+  return ipvs.services.length + ipvs.conns.length === 0 ? undefined : ipvs;
 }
 
 const serviceName = (s: { protocol: string; addr: string; port: number }): string =>
@@ -98,7 +96,7 @@ function ipvsStart(
       protocol: NonNullable<ReturnType<typeof protoOf>>;
       now: number;
     } {
-  const ipvs = ipvsOf(ctx, node);
+  const ipvs = ipvsOf(node);
   const h = skb.header;
   if (h.proto === 'icmp' && ipvs !== undefined)
     return ipvsOutIcmp(ctx, node, ipvs, skb, hook, iface)
@@ -136,7 +134,7 @@ export function ipvsRequest(
       c.vaddr === pkt.dst &&
       c.vport === pkt.dport,
   );
-  const sysctl = ctx.world.kernel(node.name)?.sysctls ?? {};
+  const sysctl = node.kernel.sysctls;
   // A connection whose real server is gone: expire_nodest_conn=1 ends it on this packet.
   if (conn !== undefined && (conn.dest === undefined || !conn.dest.available)) {
     if (sysctl['net.ipv4.vs.expire_nodest_conn'] !== '0') {

@@ -10,7 +10,8 @@ import { cni0Reachable, cni0Resolve, queuedOutcome } from './arp';
 import { fdbLearn, fdbPort } from './bridge-fdb';
 import { flood } from './bridge-flood';
 import { dropped, leaveNamespace } from './hooks';
-import { hostNet, lanHostByIp, podByIp, portOfPod, primaryAddress } from './net';
+import { hostNet, lanHostByIp, primaryAddress } from './net';
+import { bridgeOwner, portOfPod } from './bridge-ports';
 import type { Answer } from './neighbour';
 import { hostLabel, type Skb } from './packet';
 import { podQueue } from './pod-arp';
@@ -92,10 +93,9 @@ export function cni0Xmit(ctx: Ctx, node: string, skb: Skb, mac: string): Outcome
 
 /** Who answers ARP for `ip` on `node`'s bridge segment: the bridge (cni0's address) or a pod. */
 export function bridgeNeighbour(ctx: Ctx, node: string, ip: string): BridgeDst | undefined {
-  const net = hostNet(ctx.world.cluster, { kind: 'node', name: node });
-  if (net !== undefined && primaryAddress(net, 'cni0') === ip) return { kind: 'host' };
-  const bp = podByIp(ctx.world.cluster, node, ip);
-  return bp === undefined ? undefined : { kind: 'port', port: bp.port };
+  const owner = bridgeOwner(ctx.world.cluster, node, ip);
+  if (owner === 'cni0') return { kind: 'host' };
+  return owner === undefined ? undefined : { kind: 'port', port: owner.port };
 }
 
 /**

@@ -8,17 +8,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostVethName, lanOf, type HostRef } from '../routing';
 import {
-  effectiveHost,
   fibLookup,
   fibLookupUncached,
   hostNet,
   lanHostByIp,
   martianSource,
   martianSourceUncached,
-  podByIp,
-  podByPort,
-  portOfPod,
 } from './net';
+import { effectiveHost, bridgeOwner, podByIp, podByPort, portOfPod } from './bridge-ports';
 import { labWorld } from './test-fixtures';
 
 describe('fibLookup cache', () => {
@@ -152,5 +149,46 @@ describe('fibLookup cache', () => {
     expect(effectiveHost(moved, ref)).toEqual({ kind: 'node', name: pod.nodeName });
     expect(portOfPod(cluster, ref)?.pod).toBe(pod);
     expect(effectiveHost(cluster, ref)).toBe(ref);
+  });
+
+  it("a pod ref's network follows the Cluster it is asked of", () => {
+    const cluster = labWorld().cluster;
+    const pod = cluster.pods.find((p) => !p.hostNetwork && p.podIP !== '')!;
+    const ref: HostRef = { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name };
+    const eth0 = (c: typeof cluster) =>
+      hostNet(c, ref)?.interfaces.find((i) => i.name === 'eth0')?.addresses[0]?.address;
+    expect(eth0(cluster)).toBe(pod.podIP);
+    // The same ref (kept by the datapath) of a Cluster where the pod got another address.
+    const readdressed = { ...pod, podIP: '10.244.0.250' };
+    const other = { ...cluster, pods: cluster.pods.map((p) => (p === pod ? readdressed : p)) };
+    expect(eth0(other)).toBe('10.244.0.250');
+    expect(eth0(cluster)).toBe(pod.podIP);
+  });
+
+  it("who answers ARP on a bridge follows the Cluster: cni0's address and the pods", () => {
+    const cluster = labWorld().cluster;
+    const pod = cluster.pods.find((p) => !p.hostNetwork && p.podIP !== '')!;
+    const node = cluster.nodes.find((n) => n.meta.name === pod.nodeName)!;
+    const gw = (c: typeof cluster) =>
+      hostNet(c, { kind: 'node', name: node.meta.name })
+        ?.interfaces.find((i) => i.name === 'cni0')
+        ?.addresses.find((a) => a.family === 'inet')?.address;
+    const cni0 = gw(cluster)!;
+    expect(bridgeOwner(cluster, node.meta.name, cni0)).toBe('cni0');
+    expect(bridgeOwner(cluster, node.meta.name, pod.podIP)).toEqual(
+      podByIp(cluster, node.meta.name, pod.podIP),
+    );
+    // The node's podCIDR changed (a new Cluster object): cni0 holds another address.
+    const renumbered = { ...node, podCIDR: '10.250.0.0/24' };
+    const other = {
+      ...cluster,
+      nodes: cluster.nodes.map((n) => (n === node ? renumbered : n)),
+      pods: cluster.pods.filter((p) => p !== pod),
+    };
+    expect(gw(other)).toBe('10.250.0.1');
+    expect(bridgeOwner(other, node.meta.name, '10.250.0.1')).toBe('cni0');
+    expect(bridgeOwner(other, node.meta.name, cni0)).toBeUndefined();
+    expect(bridgeOwner(other, node.meta.name, pod.podIP)).toBeUndefined();
+    expect(bridgeOwner(cluster, node.meta.name, cni0)).toBe('cni0');
   });
 });

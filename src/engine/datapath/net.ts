@@ -3,39 +3,43 @@
  * local table, then the main table: longest prefix first), and the neighbours on a link
  * (who answers ARP for a next hop). Reads the lab topology (routing/topology.ts).
  */
-import type { Cluster, Pod } from '../model/cluster';
+import type { Cluster } from '../model/cluster';
 import { cidrParse, ipToInt, prefixMask } from '../model/ip';
 import { defaultAddrType, type AddrType } from '../netfilter';
-import {
-  hostNetwork,
-  hostVethName,
-  withDummyInterface,
-  type HostNetwork,
-  type HostRef,
-} from '../routing';
+import { hostNetwork, withDummyInterface, type HostNetwork, type HostRef } from '../routing';
 import type { World } from '../sim/world';
 
 const LAN_MASK = prefixMask(24);
 
 /** Networks built per Cluster object (a Cluster is final data), found without building keys. */
 interface NetCache {
-  /** Pods by ref object: the datapath's pod refs are kept objects (per Pod, per host key). */
-  readonly pods: WeakMap<HostRef, { readonly net: HostNetwork | undefined }>;
   /** Pods by `namespace/name`, nodes and external clients by name. */
   readonly byName: Map<string, HostNetwork | undefined>;
 }
 
 const cache = new WeakMap<Cluster, NetCache>();
 
+/**
+ * Pods' networks by ref object, for the Cluster they were found in: the datapath's pod refs
+ * are kept objects (per Pod, per host key), and each packet to or from a pod asks (one lookup
+ * by the ref, not one by the Cluster and another by the ref).
+ */
+const podNets = new WeakMap<
+  HostRef,
+  { readonly cluster: Cluster; readonly net: HostNetwork | undefined }
+>();
+
 /** The host's interfaces and routes (cached per Cluster object: a Cluster is final data). */
 export function hostNet(cluster: Cluster, ref: HostRef): HostNetwork | undefined {
-  let c = cache.get(cluster);
-  if (c === undefined) cache.set(cluster, (c = { pods: new WeakMap(), byName: new Map() }));
   if (ref.kind === 'pod') {
-    const known = c.pods.get(ref);
-    if (known !== undefined) return known.net;
+    const known = podNets.get(ref);
+    if (known !== undefined && known.cluster === cluster) return known.net;
+  }
+  let c = cache.get(cluster);
+  if (c === undefined) cache.set(cluster, (c = { byName: new Map() }));
+  if (ref.kind === 'pod') {
     const net = byName(c, cluster, ref, `pod/${ref.namespace}/${ref.name}`);
-    c.pods.set(ref, { net });
+    podNets.set(ref, { cluster, net });
     return net;
   }
   return byName(c, cluster, ref, ref.kind === 'node' ? ref.name : `${ref.kind}/${ref.name}`);
@@ -72,13 +76,28 @@ interface InetAddr {
   readonly broadcast?: string | undefined;
 }
 
-/** Per network (final data once built): every packet asks, so the list is made once. */
-const inetCache = new WeakMap<HostNetwork, readonly InetAddr[]>();
+/**
+ * What is remembered per network (final data once built): its addresses, and the answers of
+ * fibLookup and martianSource (a host's packets go to and come from few addresses). One
+ * object, so that a packet's receive (martian check, then route) looks the network up once.
+ */
+interface NetMemo {
+  readonly inet: readonly InetAddr[];
+  readonly fib: Map<string, FibResult | null>;
+  readonly martian: Map<string, string | null>;
+}
+
+const netMemos = new WeakMap<HostNetwork, NetMemo>();
+
+function memoOf(net: HostNetwork): NetMemo {
+  let m = netMemos.get(net);
+  if (m === undefined)
+    netMemos.set(net, (m = { inet: collectInetAddrs(net), fib: new Map(), martian: new Map() }));
+  return m;
+}
 
 function inetAddrs(net: HostNetwork): readonly InetAddr[] {
-  let cached = inetCache.get(net);
-  if (cached === undefined) inetCache.set(net, (cached = collectInetAddrs(net)));
-  return cached;
+  return memoOf(net).inet;
 }
 
 function collectInetAddrs(net: HostNetwork): InetAddr[] {
@@ -156,14 +175,12 @@ function routeCidr(text: string): { network: number; mask: number; prefix: numbe
   return c ?? undefined;
 }
 
-/** Lookups per network (final data): a host's packets go to few destinations. */
-const fibCache = new WeakMap<HostNetwork, Map<string, FibResult | null>>();
+/** Answers kept per network (and per kind) before the memo starts again. */
 const FIB_CACHE_SIZE = 4096;
 
 /** fib_lookup(): the local table first, then the main table's longest matching prefix. */
 export function fibLookup(net: HostNetwork, dst: string): FibResult | undefined {
-  let byDst = fibCache.get(net);
-  if (byDst === undefined) fibCache.set(net, (byDst = new Map()));
+  const byDst = memoOf(net).fib;
   let hit = byDst.get(dst);
   if (hit === undefined) {
     if (byDst.size >= FIB_CACHE_SIZE) byDst.clear();
@@ -196,117 +213,6 @@ export function fibLookupUncached(net: HostNetwork, dst: string): FibResult | un
   };
 }
 
-/** A pod with its own network namespace behind a port of `node`'s bridge. */
-export interface BridgePort {
-  readonly pod: Pod;
-  readonly ref: HostRef;
-  /** The host-side veth (the bridge port's name). */
-  readonly port: string;
-}
-
-/** Per Pod object (final data): every frame crossing the bridge asks. */
-const ports = new WeakMap<Pod, BridgePort>();
-
-function portOf(pod: Pod): BridgePort {
-  let bp = ports.get(pod);
-  if (bp === undefined) {
-    bp = {
-      pod,
-      ref: { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name },
-      port: hostVethName(pod),
-    };
-    ports.set(pod, bp);
-  }
-  return bp;
-}
-
-const hasVeth = (p: Pod, node: string): boolean =>
-  p.nodeName === node && !p.hostNetwork && p.podIP !== '';
-
-/**
- * The cluster's pods found by name, by address and by bridge port (per Cluster object: a
- * Cluster is final data, a scale or delete makes a new one). Every frame asks; a scan of the
- * pod list per frame cost more than the rest of the bridge. Each map keeps the first pod the
- * list order gives, as the scans it replaces did (net-cache.test.ts).
- */
-interface PodIndex {
-  /** namespace → name → pod. */
-  readonly byName: Map<string, Map<string, Pod>>;
-  /** node → pod IP → the pod with a veth there. */
-  readonly byIp: Map<string, Map<string, Pod>>;
-  /** node → host-side veth name → the pod with a veth there. */
-  readonly byPort: Map<string, Map<string, Pod>>;
-}
-
-const podIndexes = new WeakMap<Cluster, PodIndex>();
-
-function firstIn<K, V>(outer: Map<string, Map<K, V>>, a: string, b: K, value: V): void {
-  let inner = outer.get(a);
-  if (inner === undefined) outer.set(a, (inner = new Map()));
-  if (!inner.has(b)) inner.set(b, value);
-}
-
-function podIndex(cluster: Cluster): PodIndex {
-  let idx = podIndexes.get(cluster);
-  if (idx === undefined) {
-    idx = { byName: new Map(), byIp: new Map(), byPort: new Map() };
-    for (const p of cluster.pods) {
-      firstIn(idx.byName, p.meta.namespace, p.meta.name, p);
-      if (p.hostNetwork || p.podIP === '') continue;
-      firstIn(idx.byIp, p.nodeName, p.podIP, p);
-      firstIn(idx.byPort, p.nodeName, portOf(p).port, p);
-    }
-    podIndexes.set(cluster, idx);
-  }
-  return idx;
-}
-
-/** The pod that answers ARP for `ip` on `node`'s bridge. */
-export function podByIp(cluster: Cluster, node: string, ip: string): BridgePort | undefined {
-  const pod = podIndex(cluster).byIp.get(node)?.get(ip);
-  return pod === undefined ? undefined : portOf(pod);
-}
-
-/**
- * The ports of `node`'s bridge in br->port_list order: br_add_if() adds a port at the head
- * (list_add_rcu), so the newest port comes first; br_flood() walks them in that order.
- */
-export function bridgePorts(cluster: Cluster, node: string): BridgePort[] {
-  const out: BridgePort[] = [];
-  for (const p of cluster.pods) if (hasVeth(p, node)) out.push(portOf(p));
-  return out.reverse();
-}
-
-/** The pod a host-side veth leads to. */
-export function podByPort(cluster: Cluster, node: string, port: string): BridgePort | undefined {
-  const pod = podIndex(cluster).byPort.get(node)?.get(port);
-  return pod === undefined ? undefined : portOf(pod);
-}
-
-/**
- * The pod a pod ref names, remembered per ref object (refs are read-only, and the datapath's
- * are kept ones: every packet a pod sends asks twice) for the Cluster it was found in.
- */
-function findPod(cluster: Cluster, ref: HostRef & { kind: 'pod' }): Pod | undefined {
-  const known = podsByRef.get(ref);
-  if (known !== undefined && known.cluster === cluster) return known.pod;
-  const pod = podIndex(cluster).byName.get(ref.namespace)?.get(ref.name);
-  podsByRef.set(ref, { cluster, pod });
-  return pod;
-}
-
-const podsByRef = new WeakMap<
-  HostRef,
-  { readonly cluster: Cluster; readonly pod: Pod | undefined }
->();
-
-/** The pod's node and bridge port, for a pod with its own network namespace. */
-export function portOfPod(cluster: Cluster, ref: HostRef): BridgePort | undefined {
-  if (ref.kind !== 'pod') return undefined;
-  const pod = findPod(cluster, ref);
-  return pod !== undefined && !pod.hostNetwork && pod.podIP !== '' ? portOf(pod) : undefined;
-}
-
 /** Who answers ARP for `ip` on the LAN (eth0 of a node or of an external client). */
 export function lanHostByIp(cluster: Cluster, from: string, ip: string): HostRef | undefined {
   // lanOf(): the /24 around an address (compared as integers, not as its dotted network).
@@ -317,21 +223,9 @@ export function lanHostByIp(cluster: Cluster, from: string, ip: string): HostRef
   return client === undefined ? undefined : { kind: 'external', name: client.name };
 }
 
-/** A hostNetwork pod is its node, as far as packets go. */
-export function effectiveHost(cluster: Cluster, ref: HostRef): HostRef | undefined {
-  if (ref.kind !== 'pod') return ref;
-  const pod = findPod(cluster, ref);
-  if (pod === undefined) return undefined;
-  return pod.hostNetwork ? { kind: 'node', name: pod.nodeName } : ref;
-}
-
-/** Answers per network (final data): a host's packets come from few sources. */
-const martianCache = new WeakMap<HostNetwork, Map<string, string | null>>();
-
 /** Source addresses ip_route_input() refuses (fib_validate_source / martian source). */
 export function martianSource(net: HostNetwork, src: string): string | undefined {
-  let bySrc = martianCache.get(net);
-  if (bySrc === undefined) martianCache.set(net, (bySrc = new Map()));
+  const bySrc = memoOf(net).martian;
   let hit = bySrc.get(src);
   if (hit === undefined) {
     if (bySrc.size >= FIB_CACHE_SIZE) bySrc.clear();

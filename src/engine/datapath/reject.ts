@@ -21,10 +21,11 @@ import type { PacketHeader } from '../../protocol/trace';
 import type { RejectWith } from '../netfilter';
 import { dropped, nodeCtx, releaseConntrack, type NodeCtx } from './hooks';
 import { deliverToPort } from './link';
-import { fibLookup, podByPort, primaryAddress } from './net';
+import { fibLookup, primaryAddress } from './net';
+import { podByPort } from './bridge-ports';
 import { newSkb, parseTcpFlags, type Skb } from './packet';
 import { place, why } from './recorder';
-import { nodeSysctl } from './state';
+import { kernelSysctl } from './state';
 import type { Ctx, Outcome, RejectedAt } from './types';
 
 /** ICMP destination-unreachable codes of --reject-with (ipt_REJECT.c reject_tg). */
@@ -69,7 +70,7 @@ function tcpReset(h: PacketHeader): PacketHeader {
 /** __icmp_send()'s choice of source address. */
 function icmpSource(ctx: Ctx, node: NodeCtx, h: PacketHeader, at: RejectedAt): string {
   if (at.local) return h.dst;
-  const inbound = nodeSysctl(ctx.world, node.name, 'net.ipv4.icmp_errors_use_inbound_ifaddr', '0');
+  const inbound = kernelSysctl(node.kernel, 'net.ipv4.icmp_errors_use_inbound_ifaddr', '0');
   if (inbound === '1' && at.inIface !== undefined) {
     const addr = primaryAddress(node.net, at.inIface);
     if (addr !== undefined) return addr;

@@ -12,6 +12,7 @@ import type { PacketHeader } from '../../protocol/trace';
 import { createConntrackTable, kubeProxyConfig, type CtTable } from '../conntrack';
 import { CaptureRing, type CaptureRecord } from './capture-ring';
 import { createWalkStore, type WalkStore } from '../netfilter';
+import type { NodeKernel } from '../sim/node-kernel';
 import type { World } from '../sim/world';
 
 /** How many capture records a World keeps (the oldest go first). */
@@ -76,7 +77,12 @@ export function nodeConntrack(world: World, node: string): CtTable {
  * allowed on every port; `none` leaves it off. A `bridge link set` override wins.
  */
 export function hairpinFlag(world: World, node: string, port: string): boolean {
-  const override = nodeDatapath(world, node).hairpin[port];
+  return portHairpin(world, nodeDatapath(world, node), port);
+}
+
+/** hairpinFlag with the node's datapath state at hand (a NodeCtx's `dp`). */
+export function portHairpin(world: World, dp: NodeDatapath, port: string): boolean {
+  const override = dp.hairpin[port];
   if (override !== undefined) return override;
   return world.cluster.kubelet.hairpinMode !== 'none';
 }
@@ -95,7 +101,19 @@ export function setHairpinFlag(
 
 /** A node's sysctl as the lab set it (world.kernel(n).sysctls), or `fallback`. */
 export function nodeSysctl(world: World, node: string, key: string, fallback: string): string {
-  return world.kernel(node)?.sysctls[key] ?? fallback;
+  return kernelSysctl(world.kernel(node), key, fallback);
+}
+
+/**
+ * nodeSysctl of a kernel at hand (a NodeCtx's): `sysctl -w` writes into the kernel's sysctls
+ * object, so reading it at each packet sees every write.
+ */
+export function kernelSysctl(
+  kernel: NodeKernel | undefined,
+  key: string,
+  fallback: string,
+): string {
+  return kernel?.sysctls[key] ?? fallback;
 }
 
 /** Appends to the capture ring. */
