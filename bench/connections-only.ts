@@ -1,6 +1,7 @@
 /**
  * `node --expose-gc dist-cli/bench-connections.mjs`: only the load-distribution part of the
- * bench (issue 3), for profiling (`node --cpu-prof`). CONNS sets the connection count (default
+ * bench (issue 3), for profiling (`node --cpu-prof`); `npm run bench` runs it this way too
+ * (BENCH_RESULT=1 adds a line with its figures for it). CONNS sets the connection count (default
  * 10,000). FINGERPRINT=1 instead prints digests of everything a run leaves observable — the
  * answers, the spread, iptables-save --counters and conntrack -L of both nodes, the trace (with
  * trace detail 'all' for a short run), the capture log (tcpdump) and the next random draws — so that a speed-up can be
@@ -66,4 +67,8 @@ if (process.env.FINGERPRINT === '1') {
   fingerprint(conns, 'none');
   fingerprint(Math.min(conns, 200), 'all');
   fingerprint(Math.min(conns, 200), 'matched');
-} else connectionsBench(conns);
+} else {
+  const figures = connectionsBench(conns);
+  // For bench.mjs, which runs this section in a process of its own (bench/run.ts).
+  if (process.env.BENCH_RESULT === '1') console.log(`BENCH-RESULT ${JSON.stringify(figures)}`);
+}
