@@ -6,7 +6,8 @@
  * shared between parses.
  */
 import type { ParsedArgs } from './rule-parse';
-import { newRule, type AddrSpec, type Counters, type Match, type Target } from './types';
+import { newRule } from './new-rule';
+import type { AddrSpec, Counters, Match, Target } from './types';
 
 /**
  * Parts that many rules have in common, shared between parses like the rest of a cached

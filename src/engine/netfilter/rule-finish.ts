@@ -8,7 +8,8 @@ import { foldNativePortMatches, hasPortRange } from './matches';
 import { ILLEGAL, MAXNAMELEN, type Cmd } from './cli-options';
 import { parseRuleAddr } from './rule-args';
 import type { ParsedArgs } from './rule-parse';
-import { newRule, type Counters, type Match, type Rule, type Target } from './types';
+import { newRule } from './new-rule';
+import type { Counters, Match, Rule, Target } from './types';
 
 export interface LoadedMatch {
   readonly name: string;

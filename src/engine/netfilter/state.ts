@@ -3,15 +3,8 @@
  */
 import { sortedUserChains, tableIndex, tableRefs } from './table-index';
 import { BUILTIN_CHAINS } from './tables';
-import {
-  newRule,
-  type Chain,
-  type NetfilterState,
-  type NftNetns,
-  type Rule,
-  type Table,
-  type TableName,
-} from './types';
+import { newRule } from './new-rule';
+import type { Chain, NetfilterState, NftNetns, Rule, Table, TableName } from './types';
 
 /** A node's state at boot on an nf_tables system: no tables until something writes one. */
 export function createNetfilter(): NetfilterState {

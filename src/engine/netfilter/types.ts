@@ -226,7 +226,7 @@ export type TargetKind = Target['kind'];
 
 /**
  * A rule. The parsers build every rule with all of these fields, absent ones undefined
- * (newRule()): one object layout for every rule, so the walk's reads of them stay monomorphic
+ * (new-rule.ts newRule()): one object layout for every rule, so the walk's reads of them stay monomorphic
  * and the commit's nftHandle goes into a field the object already has (JSON omits undefined,
  * so a rule's JSON is the same).
  */
@@ -245,32 +245,6 @@ export interface Rule {
   readonly counters: Counters;
   /** Set when a commit puts the rule in nf_tables (see NftTableIds); not part of its identity. */
   nftHandle?: number | undefined;
-}
-
-/** A rule with every field of Rule present, in the order its JSON shows them. */
-export function newRule(
-  src: AddrSpec | undefined,
-  dst: AddrSpec | undefined,
-  inIface: IfaceSpec | undefined,
-  outIface: IfaceSpec | undefined,
-  protocol: Rule['protocol'],
-  fragment: Rule['fragment'],
-  matches: readonly Match[],
-  target: Target,
-  counters: Counters,
-): Rule {
-  return {
-    src,
-    dst,
-    inIface,
-    outIface,
-    protocol,
-    fragment,
-    matches,
-    target,
-    counters,
-    nftHandle: undefined,
-  };
 }
 
 export interface Chain {
