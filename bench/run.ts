@@ -237,6 +237,8 @@ function childPhases(scenarioFile: string): void {
 /** Times the real iptables-restore of the node's restore input in a throwaway namespace. */
 function realRestore(restoreInput: string): number | string {
   if (process.getuid?.() !== 0) return 'skipped: not root';
+  if (spawnSync('iptables-restore', ['--version']).status !== 0)
+    return 'skipped: iptables-restore is not installed (Debian package iptables; `npm test` installs it)';
   const ns = `kpl-bench-${process.pid}`;
   if (spawnSync('ip', ['netns', 'add', ns]).status !== 0) return 'skipped: cannot create a netns';
   try {

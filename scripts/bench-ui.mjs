@@ -14,12 +14,12 @@
  * LAB_BENCH_PORT picks the preview port (default 4373); CHROMIUM_PATH the browser.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { frameRates, measureOtherEngines } from './bench-ui-engines.mjs';
-import { startPreview, waitForServer } from '../e2e/cross-browser/preview-server.mjs';
+import { startPreview, stopPreview, waitForServer } from '../e2e/cross-browser/preview-server.mjs';
 
 const root = join(import.meta.dirname, '..');
 const port = Number(process.env.LAB_BENCH_PORT ?? 4373);
@@ -41,6 +41,11 @@ function shellSize() {
   return { assets, gzip, monaco: assets.some((a) => /ScenarioEditor|monaco/i.test(a)) };
 }
 
+function shellLine(shell) {
+  const warning = shell.monaco ? '  (Monaco in the shell!)' : '';
+  return `  app shell before Monaco (gzip)            ${kB(shell.gzip)}   target ≤ 250 kB${warning}`;
+}
+
 /** The built-in scenario on four nodes with 60 pods (2 CoreDNS, 57 web, the client). */
 function sixtyPods(base) {
   const node = (n) =>
@@ -53,6 +58,15 @@ async function main() {
   if (build.status !== 0) throw new Error(`vite build failed\n${build.stderr}`);
   const shell = shellSize();
 
+  if (!existsSync(chromiumPath)) {
+    // The figures need a browser; `npm test` installs Debian's chromium (scripts/test-all.sh).
+    console.log('web lab (vite build)');
+    console.log(shellLine(shell));
+    console.log(
+      `  first paint and frame rates: skipped: no Chromium at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`,
+    );
+    return;
+  }
   const server = startPreview(root, port);
   const url = `http://127.0.0.1:${port}/`;
   const browser = await chromium.launch({
@@ -89,9 +103,7 @@ async function main() {
       sixtyPods,
     );
     console.log('web lab (vite build + vite preview, headless Chromium, 1280×720)');
-    console.log(
-      `  app shell before Monaco (gzip)            ${kB(shell.gzip)}   target ≤ 250 kB${shell.monaco ? '  (Monaco in the shell!)' : ''}`,
-    );
+    console.log(shellLine(shell));
     console.log(
       `  first contentful paint, median of 3       ${paints[1].toFixed(0)} ms   target ≤ 1000 ms`,
     );
@@ -107,7 +119,7 @@ async function main() {
     for (const line of await measureOtherEngines(url, sixtyPods)) console.log(line);
   } finally {
     await browser.close();
-    process.kill(-server.pid, 'SIGTERM');
+    stopPreview(server);
   }
 }
 

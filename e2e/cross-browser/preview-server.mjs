@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 
 /**
  * `vite preview` of the built lab on 127.0.0.1:`port`, in its own process group (stop it with
- * `process.kill(-child.pid)`).
+ * stopPreview).
  */
 export function startPreview(root, port) {
   return spawn(
@@ -24,4 +24,13 @@ export async function waitForServer(url, deadlineMs) {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`vite preview did not start on ${url}`);
+}
+
+/** Stops a server of startPreview (its whole process group); one that has already exited is fine. */
+export function stopPreview(child) {
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch (error) {
+    if (error?.code !== 'ESRCH') throw error;
+  }
 }

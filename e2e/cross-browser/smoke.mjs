@@ -17,7 +17,7 @@ import { firefoxBinary, launchFirefox } from './firefox-bidi.mjs';
 import { startRecordingProxy } from './recording-proxy.mjs';
 import { runSmoke } from './smoke-flow.mjs';
 import { launchWebKit, webkitBinaries } from './webkit-webdriver.mjs';
-import { startPreview, waitForServer } from './preview-server.mjs';
+import { startPreview, stopPreview, waitForServer } from './preview-server.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const port = Number(process.env.LAB_PORT ?? 4173);
@@ -123,7 +123,7 @@ try {
     }
   }
 } finally {
-  process.kill(-server.pid, 'SIGTERM');
+  stopPreview(server);
 }
 mkdirSync(join(root, 'reports'), { recursive: true });
 writeFileSync(join(root, 'reports', 'cross-browser.json'), `${JSON.stringify(results, null, 2)}\n`);
