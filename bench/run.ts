@@ -25,6 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { main } from '../src/cli/main';
 import { connectionsInOwnProcess } from './connections-process';
 import { ipvsBench } from './ipvs';
+import { machineLine } from './machine';
 import { nftablesBench } from './nftables';
 import { scaleBench } from './scale';
 import {
@@ -277,7 +278,8 @@ function row(label: string, t: Took, range?: { min: number; max: number }): stri
 async function bench(): Promise<void> {
   const runs = Number(process.env.BENCH_CLI_RUNS ?? 3);
   console.log('kube-proxy-lab benchmark (iptables mode; figures per node; medians)');
-  console.log('wall time (median [min–max]) and CPU time (user + system, every thread)\n');
+  console.log('wall time (median [min–max]) and CPU time (user + system, every thread)');
+  console.log(`${machineLine()}\n`);
   const s10k = syncFigures(10_000);
   console.log('kube-proxy sync, 10,000 Services × 10 endpoints (per node)');
   console.log(row('scenario parse (12 MB of YAML)', s10k.parse));
