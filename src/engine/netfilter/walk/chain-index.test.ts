@@ -1,11 +1,13 @@
 /**
  * builtinChain looks at a table's first chains before the name index: for any table, with its
- * chains in any order (built-in ones first or not), it finds what chainByName finds. jumpTarget
- * remembers per target object: through tables sharing targets, chains added, removed, replaced
- * or moved in place and arrays replaced, it finds what chainByName finds.
+ * chains in any order (built-in ones first or not), it finds what chainByName finds. The walk's
+ * lookups use the table's index (table-index.ts), which each commit hands over or patches:
+ * through a random series of batches (chains created, flushed, renamed, deleted; whole tables
+ * restored), every generation's lookups find the chain the table holds by that name.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createNetfilter, iptablesCommand, iptablesRestore } from '../index';
 import type { Chain, Table } from '../types';
 import { builtinChain, chainByName, jumpTarget } from './chain-index';
 
@@ -44,56 +46,62 @@ describe('builtinChain', () => {
   });
 });
 
-describe('jumpTarget', () => {
-  it('finds what chainByName finds, whatever changed since', () => {
-    const targets = NAMES.map((name) => ({ kind: 'jump' as const, chain: name, goto: false }));
-    const op = fc.oneof(
-      fc.record({
-        kind: fc.constant('look' as const),
-        t: fc.nat(5),
-        target: fc.nat(NAMES.length - 1),
-      }),
-      fc.record({ kind: fc.constant('replace' as const), t: fc.nat(5), at: fc.nat(20) }),
-      fc.record({ kind: fc.constant('remove' as const), t: fc.nat(5), at: fc.nat(20) }),
-      fc.record({
-        kind: fc.constant('add' as const),
-        t: fc.nat(5),
-        name: fc.constantFrom(...NAMES),
-      }),
-      fc.record({ kind: fc.constant('copy' as const), t: fc.nat(5) }),
-      fc.record({ kind: fc.constant('reverse' as const), t: fc.nat(5) }),
-    );
+const USER = ['KUBE-SERVICES', 'KUBE-SVC-A', 'KUBE-SEP-B', 'KUBE-POSTROUTING', 'X', 'Y'];
+
+/** What a lookup must answer: the chain of that name the table holds. */
+function held(table: Table, name: string): Chain | undefined {
+  return table.chains.find((c) => c.name === name);
+}
+
+describe('chainByName and jumpTarget', () => {
+  it('answer from any table, indexed or not', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.uniqueArray(fc.constantFrom(...NAMES), { maxLength: NAMES.length }), {
-          minLength: 6,
-          maxLength: 6,
-        }),
-        fc.array(op, { maxLength: 60 }),
-        (names, ops) => {
-          const tables: Table[] = names.map((n) => ({ name: 'filter', chains: n.map(chain) }));
-          for (const o of ops) {
-            const table = tables[o.t]!;
-            const chains = table.chains;
-            if (o.kind === 'look') {
-              const target = targets[o.target]!;
-              expect(jumpTarget(table, target)).toBe(chainByName(table, target.chain));
-            } else if (o.kind === 'replace' && chains.length > 0) {
-              const i = o.at % chains.length;
-              chains[i] = chain(chains[i]!.name);
-            } else if (o.kind === 'remove' && chains.length > 0)
-              chains.splice(o.at % chains.length, 1);
-            else if (o.kind === 'add' && !chains.some((c) => c.name === o.name))
-              chains.push(chain(o.name));
-            else if (o.kind === 'copy') table.chains = [...chains];
-            else if (o.kind === 'reverse') chains.reverse();
+        fc.uniqueArray(fc.constantFrom(...NAMES), { maxLength: NAMES.length }),
+        (names) => {
+          const table: Table = { name: 'filter', chains: names.map(chain) };
+          for (const name of NAMES) {
+            expect(chainByName(table, name)).toBe(held(table, name));
+            expect(jumpTarget(table, { chain: name })).toBe(held(table, name));
           }
-          for (const table of tables)
-            for (const target of targets)
-              expect(jumpTarget(table, target)).toBe(chainByName(table, target.chain));
         },
       ),
-      { numRuns: 500 },
+      { numRuns: 200 },
+    );
+  });
+
+  it('find the chain each committed generation holds, through any series of batches', () => {
+    const name = fc.constantFrom(...USER);
+    const op = fc.oneof(
+      name.map((n) => `-N ${n}`),
+      name.map((n) => `-X ${n}`),
+      name.map((n) => `-F ${n}`),
+      fc.tuple(name, name).map(([a, b]) => `-E ${a} ${b}`),
+      fc.tuple(name, name).map(([a, b]) => `-A ${a} -j ${b}`),
+      fc.record({
+        restore: fc.uniqueArray(name, { maxLength: USER.length }),
+        noflush: fc.boolean(),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+        const state = createNetfilter();
+        for (const o of ops) {
+          // Failed commands (EBUSY, no such chain, exists) change nothing: as with iptables.
+          if (typeof o === 'string') iptablesCommand(state, ['-t', 'nat', ...o.split(' ')]);
+          else {
+            const decl = o.restore.map((n) => `:${n} - [0:0]`).join('\n');
+            iptablesRestore(state, `*nat\n${decl}\nCOMMIT\n`, { noflush: o.noflush });
+          }
+          const table = state.tables.nat;
+          if (table === undefined) continue;
+          for (const n of [...NAMES, ...USER]) {
+            expect(chainByName(table, n)).toBe(held(table, n));
+            expect(jumpTarget(table, { chain: n })).toBe(held(table, n));
+          }
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

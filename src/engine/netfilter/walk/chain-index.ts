@@ -1,25 +1,14 @@
 /**
- * Chain lookup by name in O(1) for the walk. A kube-proxy node can hold tens of thousands of
- * chains and every jump looks one up, so a name → position index is cached per `chains` array.
- * The cache needs no invalidation: a hit is verified against the live array (chain names are
- * unique in a table), and a miss rebuilds the index.
- *
- * A jump's target is also remembered per chains array and target object (jumpTarget): a
- * packet's walk takes a few jumps per table, and finding the chain from the target object costs
- * less than hashing its name in an index of thousands. Rules with the same text may share their
- * target object across tables (the parse cache): the memo is per chains array, and a position
- * is used only when the live array still holds a chain of that name there.
+ * Chain lookup by name for the walk. A kube-proxy node holds tens of thousands of chains and
+ * every jump looks one up: the walk uses the table's own name → chain index (table-index.ts),
+ * which the commit that made the table handed over or patched, as the kernel resolves jumps
+ * when a table is loaded (translate_table() turns them into offsets) rather than when a packet
+ * first takes them. A committed table is never changed structurally (every batch commits a new
+ * Table object, netfilter/draft.ts), so the index needs no checking; a table that never had
+ * one (built some other way, or read back from JSON) gets it on its first lookup.
  */
+import { tableIndex } from '../table-index';
 import type { Chain, Table } from '../types';
-
-const cache = new WeakMap<readonly Chain[], Map<string, number>>();
-
-function build(chains: readonly Chain[]): Map<string, number> {
-  const index = new Map<string, number>();
-  chains.forEach((c, i) => index.set(c.name, i));
-  cache.set(chains, index);
-  return index;
-}
 
 /** Built-in chains a table can have (nat has four, filter three, mangle five). */
 const MAX_BUILTIN = 5;
@@ -38,35 +27,10 @@ export function builtinChain(table: Table, hook: string): Chain | undefined {
 
 /** The table's chain called `name`, or undefined. */
 export function chainByName(table: Table, name: string): Chain | undefined {
-  const chains = table.chains;
-  const cached = cache.get(chains);
-  if (cached !== undefined) {
-    const i = cached.get(name);
-    const c = i === undefined ? undefined : chains[i];
-    if (c !== undefined && c.name === name) return c;
-  }
-  const i = build(chains).get(name);
-  return i === undefined ? undefined : chains[i];
+  return tableIndex(table).byName.get(name);
 }
 
-/**
- * Per chains array, the position of each jump target's chain. Weak at both levels: a table's
- * replaced chains array, and the rules of its past, are not kept alive by this memo.
- */
-const jumps = new WeakMap<readonly Chain[], WeakMap<object, number>>();
-
-/** chainByName(table, target.chain), remembered per chains array and target object. */
+/** The chain a jump or goto goes to. */
 export function jumpTarget(table: Table, target: { readonly chain: string }): Chain | undefined {
-  const chains = table.chains;
-  let byTarget = jumps.get(chains);
-  if (byTarget === undefined) jumps.set(chains, (byTarget = new WeakMap()));
-  const i = byTarget.get(target);
-  if (i !== undefined) {
-    // The live array may have changed in place: the position must still hold that name.
-    const c = chains[i];
-    if (c !== undefined && c.name === target.chain) return c;
-  }
-  const c = chainByName(table, target.chain);
-  if (c !== undefined) byTarget.set(target, cache.get(chains)!.get(target.chain)!);
-  return c;
+  return tableIndex(table).byName.get(target.chain);
 }
