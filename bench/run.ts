@@ -333,7 +333,7 @@ async function bench(): Promise<void> {
     console.log(`  CLI 1k / iptables-restore ${ratio.toFixed(3).padStart(10)}   ${verdict(ratio, 0.1, '')}`); // prettier-ignore
   } else console.log(`  CLI 1k / iptables-restore   ${real ?? 'not run'}`);
   console.log('targets (issue 3)');
-  console.log(`  10,000 connections        ${ms(load.ms).padStart(10)}   ${verdict(load.ms, 1000, ' ms')}   (cpu ${ms(load.cpu)})`); // prettier-ignore
+  console.log(`  10,000 connections        ${ms(load.ms).padStart(10)}   ${verdict(load.ms, 1000, ' ms')}   (median of the fresh processes; cpu ${ms(load.cpu)})`); // prettier-ignore
   console.log(`  heap after expiry − before ${mib(load.heapGrowth)} (trace, capture and event rings, bounded)`); // prettier-ignore
 
   nftablesBench();
