@@ -1,7 +1,8 @@
 /**
  * The lab's layout: the top bar; the graph with the packet picker, the lane inside the host
- * and the conntrack table in the middle; the panels on the right; and a free slot for a side
- * panel (lessons) that other features fill.
+ * and the conntrack table in the middle (below the graph, or beside it when the middle is much
+ * wider than tall: app.css); the panels on the right; and a free slot for a side panel
+ * (lessons) that other features fill.
  */
 import type { ReactNode } from 'react';
 import { Graph } from '../graph/Graph';
@@ -23,11 +24,13 @@ export function App({ sidePanel }: { sidePanel?: ReactNode }) {
       <Notice />
       <main className="workspace">
         <section className="center">
-          <SendBar />
-          <Graph />
-          <PlaybackBar />
-          <Lane />
-          <ConntrackStrip />
+          <div className="center-body">
+            <SendBar />
+            <Graph />
+            <PlaybackBar />
+            <Lane />
+            <ConntrackStrip />
+          </div>
         </section>
         {panelsOpen && <Panels />}
         {sidePanel !== undefined && (

@@ -1,0 +1,80 @@
+/**
+ * The lab on a 1280×720 projector: with "Graph only" and the lessons folded the middle is much
+ * wider than tall, so the lane and the conntrack table go beside the graph and the graph keeps
+ * the height (app.css, @container center). Stacked, they left it a 375 px strip (293 px with
+ * Large text) and fitView drew the topology at 0.79 (0.61) of its size: 11px labels at 7–9px.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { LabPage } from './lab-page';
+
+/** The scale React Flow draws the topology at (1 = the node labels at their CSS size). */
+async function graphZoom(page: Page): Promise<number> {
+  return page
+    .locator('.react-flow__viewport')
+    .first()
+    .evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a);
+}
+
+async function box(locator: Locator) {
+  const b = await locator.boundingBox();
+  if (b === null) throw new Error('not rendered');
+  return b;
+}
+
+/** Sends the DNS query and steps to its first packet's jump into KUBE-SVC-… on node-1. */
+async function toKubeServices(lab: LabPage): Promise<void> {
+  await lab.send();
+  for (let i = 0; i < 40 && !(await lab.currentStation()).startsWith('KUBE-SVC-'); i++)
+    await lab.stepForward();
+  expect(await lab.currentStation()).toMatch(/^KUBE-SVC-/);
+}
+
+test('Graph only on a 1280×720 projector: lane and conntrack beside a full-size graph, with and without Large text', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const lab = new LabPage(page);
+  await lab.open();
+  await page.getByTestId('lessons-toggle').click();
+  await page.getByRole('button', { name: 'Graph only' }).click();
+  await toKubeServices(lab);
+
+  for (const large of [false, true]) {
+    if (large) await page.getByRole('button', { name: 'Large text' }).click();
+    const graph = await box(page.locator('.graph'));
+    const lane = await box(page.locator('.lane'));
+    const conntrack = await box(page.locator('.conntrack'));
+    // Beside the graph, one above the other, not below it.
+    expect(lane.x).toBeGreaterThanOrEqual(graph.x + graph.width - 1);
+    expect(conntrack.x).toBeGreaterThanOrEqual(graph.x + graph.width - 1);
+    expect(conntrack.y).toBeGreaterThanOrEqual(lane.y + lane.height - 1);
+    expect(graph.height).toBeGreaterThan(500);
+    await expect.poll(() => graphZoom(page)).toBeGreaterThanOrEqual(1);
+    // The step's explanation and its rule wrap in the column instead of being cut off.
+    for (const part of ['.lane .why', '.lane .rule-text']) {
+      const text = page.locator(part);
+      await expect(text).toBeVisible();
+      const b = await box(text);
+      expect(b.x + b.width).toBeLessThanOrEqual(lane.x + lane.width + 1);
+      expect(b.y + b.height).toBeLessThanOrEqual(lane.y + lane.height + 1);
+      expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    }
+    await expect(page.getByTestId('conntrack-rows')).toContainText('dport=53 [UNREPLIED]');
+    await lab.shot(large ? '31-projector-large' : '30-projector');
+  }
+});
+
+test('with the side panels open (1280×720) the lane and conntrack stay below the graph', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const lab = new LabPage(page);
+  await lab.open();
+  await toKubeServices(lab);
+  const graph = await box(page.locator('.graph'));
+  const lane = await box(page.locator('.lane'));
+  expect(lane.y).toBeGreaterThanOrEqual(graph.y + graph.height - 1);
+  expect(lane.x).toBeLessThanOrEqual(graph.x + 1);
+  // Stacked, the graph is as wide as the middle: narrower beside the lane it would be smaller.
+  expect(lane.width).toBeGreaterThanOrEqual(graph.width - 1);
+});
