@@ -59,6 +59,10 @@ test('Graph only on a 1280×720 projector: lane and conntrack beside a full-size
       expect(b.y + b.height).toBeLessThanOrEqual(lane.y + lane.height + 1);
       expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
     }
+    // The lane's row of stations is scrolled to show the current one.
+    const current = await box(page.locator('.station.current'));
+    expect(current.x).toBeGreaterThanOrEqual(lane.x);
+    expect(current.x + current.width).toBeLessThanOrEqual(lane.x + lane.width);
     await expect(page.getByTestId('conntrack-rows')).toContainText('dport=53 [UNREPLIED]');
     await lab.shot(large ? '31-projector-large' : '30-projector');
   }

@@ -2,7 +2,8 @@
  * The smoke test every browser runs, on a driver with goto / eval / click / press / screenshot:
  * the lab loads from `vite preview`, its engine worker starts, the graph renders, the default
  * DNS query (pod/default/client → kube-dns 10.96.0.10:53/UDP) is sent and stepped through to
- * its end with the → key, the conntrack row appears on the way, the events tab shows dig's
+ * its end with the → key, the conntrack row appears on the way, "Graph only" with the lessons
+ * folded puts the lane and the conntrack table beside the graph, the events tab shows dig's
  * answer, a command typed in the terminal runs, text typed in the YAML editor reaches the
  * scenario, and the lab switched to Chinese sends a packet too. Screenshots are kept; errors and foreign requests are checked by the caller.
  */
@@ -37,6 +38,20 @@ async function openTab(page, names) {
   await page.click('[data-smoke=tab]');
   await page.eval(
     `(() => { document.querySelector('[data-smoke=tab]').removeAttribute('data-smoke'); return true; })()`,
+  );
+}
+
+/** Clicks the button whose text matches `names` (a regular expression's source). */
+async function clickButton(page, names) {
+  const marked = await page.eval(`(() => {
+    const button = [...document.querySelectorAll('button')].find((b) => /^(${names})$/.test(b.textContent.trim()));
+    if (button) button.dataset.smoke = 'button';
+    return Boolean(button);
+  })()`);
+  check(marked, `a button named ${names}`);
+  await page.click('[data-smoke=button]');
+  await page.eval(
+    `(() => { document.querySelector('[data-smoke=button]').removeAttribute('data-smoke'); return true; })()`,
   );
 }
 
@@ -122,6 +137,32 @@ export async function runSmoke(page, { url, shotsDir, name }) {
   check(lastHost === 'pod/default/client', `the reply back at pod/default/client (at ${lastHost})`);
   await shot('03-delivered');
 
+  // The projector layout (a CSS container query): with "Graph only" and the lessons folded
+  // the middle is much wider than tall, so the lane and the conntrack table sit beside the
+  // graph, which then has the whole height and is fitted to it again (zoom ≥ 1). Put back
+  // afterwards: the tabs below need the panels.
+  const projector = async () => {
+    await clickButton(page, 'Graph only|只看拓扑');
+    await page.click('[data-testid=lessons-toggle]');
+  };
+  await projector();
+  const beside = await waitFor(
+    page,
+    `(() => {
+      const graph = document.querySelector('.graph')?.getBoundingClientRect();
+      const lane = document.querySelector('.lane')?.getBoundingClientRect();
+      const ct = document.querySelector('.conntrack')?.getBoundingClientRect();
+      if (!graph || !lane || !ct) return false;
+      const view = document.querySelector('.react-flow__viewport');
+      const zoom = view ? new DOMMatrix(getComputedStyle(view).transform).a : 0;
+      const ok = lane.left >= graph.right - 1 && ct.left >= graph.right - 1 && ct.top >= lane.bottom - 1;
+      return ok && zoom >= 1 ? { graph: Math.round(graph.width) + 'x' + Math.round(graph.height) + ' at ' + zoom.toFixed(2) } : false;
+    })()`,
+    'the lane and the conntrack table beside the graph, drawn at full size or larger (Graph only, lessons folded)',
+  );
+  await shot('03b-projector');
+  await projector();
+
   await openTab(page, 'Events|事件');
   await waitFor(
     page,
@@ -182,5 +223,5 @@ export async function runSmoke(page, { url, shotsDir, name }) {
     '第 0 步，共 N 步',
   );
   await shot('07-zh-CN');
-  return { graph, total, conntrackAt, packetPlaces: packetAt.size, shots };
+  return { graph, total, conntrackAt, packetPlaces: packetAt.size, projector: beside.graph, shots };
 }

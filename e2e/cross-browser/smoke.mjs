@@ -109,7 +109,7 @@ try {
         ...r.foreign.map((u) => `request left the lab: ${u}`),
       ];
       const ms = Date.now() - started;
-      const what = `${r.version}: loaded, worker ready, graph (${r.seen.graph.nodes} nodes, ${r.seen.graph.pods} pods), ${r.seen.total} steps, conntrack row at step ${r.seen.conntrackAt}`;
+      const what = `${r.version}: loaded, worker ready, graph (${r.seen.graph.nodes} nodes, ${r.seen.graph.pods} pods), ${r.seen.total} steps, conntrack row at step ${r.seen.conntrackAt}, projector graph ${r.seen.projector}`;
       if (problems.length > 0) {
         console.log(`  ✘ ${name}: ${what}\n    ${problems.join('\n    ')}`);
         results.push({ browser: name, status: 'failed', version: r.version, problems });

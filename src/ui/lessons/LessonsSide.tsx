@@ -46,7 +46,11 @@ export function LessonsSide({ host }: { host: LessonHost }) {
         aria-expanded={!folded}
         onClick={toggle}
       >
-        {folded ? `◂ ${t(lang, 'lessons')}` : `${t(lang, 'lessons')} ▸`}
+        {/* Vertical when folded: on the span, as WebKit lays a button's own text out
+            horizontally whatever its writing-mode (WebKitGTK 2.50: “◂ Less” cut off). */}
+        <span className="lessons-fold-label">
+          {folded ? `◂ ${t(lang, 'lessons')}` : `${t(lang, 'lessons')} ▸`}
+        </span>
       </button>
       {!folded && (
         <Suspense fallback={<p className="muted">{t(lang, 'loading')}</p>}>

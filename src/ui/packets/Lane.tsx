@@ -19,9 +19,24 @@ export function Lane() {
   const entry = entries?.[cursor];
   const list = useRef<HTMLOListElement>(null);
   useEffect(() => {
-    const el = list.current?.querySelector<HTMLElement>('.station.current');
-    if (el && list.current) list.current.scrollLeft = el.offsetLeft - list.current.clientWidth / 3;
-  }, [cursor]);
+    const row = list.current;
+    const el = row?.querySelector<HTMLElement>('.station.current');
+    if (!row || !el) return;
+    // The current station a third of the way in. Measured against the row itself: offsetLeft
+    // counts from the nearest positioned ancestor, which is not the row, and was off by the
+    // lane's own x once the lane sat beside the graph.
+    const show = () => {
+      const from = row.getBoundingClientRect().left;
+      row.scrollLeft += el.getBoundingClientRect().left - from - row.clientWidth / 3;
+    };
+    show();
+    // Again when the row or the station changes size without the cursor moving (Large text,
+    // "Graph only" moving the lane): the station could slide out of view.
+    const observer = new ResizeObserver(show);
+    observer.observe(row);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [cursor, entries]);
   if (entries === undefined || entry === undefined) {
     return (
       <section className="lane lane-empty" aria-label={t('lane.label')}>
