@@ -7,6 +7,9 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { LabPage } from './lab-page';
 
+// A 1280×720 projector (also the suite's default viewport, set here so it stays the one tested).
+test.use({ viewport: { width: 1280, height: 720 } });
+
 /** The scale React Flow draws the topology at (1 = the node labels at their CSS size). */
 async function graphZoom(page: Page): Promise<number> {
   return page
@@ -32,7 +35,6 @@ async function toKubeServices(lab: LabPage): Promise<void> {
 test('Graph only on a 1280×720 projector: lane and conntrack beside a full-size graph, with and without Large text', async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
   const lab = new LabPage(page);
   await lab.open();
   await page.getByTestId('lessons-toggle').click();
@@ -71,7 +73,6 @@ test('Graph only on a 1280×720 projector: lane and conntrack beside a full-size
 test('with the side panels open (1280×720) the lane and conntrack stay below the graph', async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
   const lab = new LabPage(page);
   await lab.open();
   await toKubeServices(lab);

@@ -27,33 +27,25 @@ async function waitFor(page, expression, what, timeoutMs = 20_000) {
 /** "Step 3 of 58" / "第 3 步，共 58 步" as the string "3/58" ('' before a packet is sent). */
 const POSITION = `((document.querySelector('[data-testid=position]')?.textContent ?? '').match(/\\d+/g) ?? []).join('/')`;
 
-/** Clicks the panel tab whose name matches `names` (a regular expression's source). */
-async function openTab(page, names) {
+/**
+ * Clicks the element of `selector` whose text matches `names` (a regular expression's source):
+ * marked for the driver's click by selector, then unmarked.
+ */
+async function clickNamed(page, selector, names, what) {
   const marked = await page.eval(`(() => {
-    const tab = [...document.querySelectorAll('[role=tab]')].find((t) => /^(${names})$/.test(t.textContent.trim()));
-    if (tab) tab.dataset.smoke = 'tab';
-    return Boolean(tab);
+    const el = [...document.querySelectorAll('${selector}')].find((e) => /^(${names})$/.test(e.textContent.trim()));
+    if (el) el.dataset.smoke = 'named';
+    return Boolean(el);
   })()`);
-  check(marked, `a tab named ${names}`);
-  await page.click('[data-smoke=tab]');
+  check(marked, `${what} named ${names}`);
+  await page.click('[data-smoke=named]');
   await page.eval(
-    `(() => { document.querySelector('[data-smoke=tab]').removeAttribute('data-smoke'); return true; })()`,
+    `(() => { document.querySelector('[data-smoke=named]').removeAttribute('data-smoke'); return true; })()`,
   );
 }
 
-/** Clicks the button whose text matches `names` (a regular expression's source). */
-async function clickButton(page, names) {
-  const marked = await page.eval(`(() => {
-    const button = [...document.querySelectorAll('button')].find((b) => /^(${names})$/.test(b.textContent.trim()));
-    if (button) button.dataset.smoke = 'button';
-    return Boolean(button);
-  })()`);
-  check(marked, `a button named ${names}`);
-  await page.click('[data-smoke=button]');
-  await page.eval(
-    `(() => { document.querySelector('[data-smoke=button]').removeAttribute('data-smoke'); return true; })()`,
-  );
-}
+const openTab = (page, names) => clickNamed(page, '[role=tab]', names, 'a tab');
+const clickButton = (page, names) => clickNamed(page, 'button', names, 'a button');
 
 /** Runs the story; returns what it saw (step count, the step the conntrack row appeared at). */
 export async function runSmoke(page, { url, shotsDir, name }) {
