@@ -1,13 +1,14 @@
 /**
- * The lab on a 1280×720 projector: with "Graph only" and the lessons folded the middle is much
- * wider than tall, so the lane and the conntrack table go beside the graph and the graph keeps
- * the height (app.css, @container center). Stacked, they left it a 375 px strip (293 px with
- * Large text) and fitView drew the topology at 0.79 (0.61) of its size: 11px labels at 7–9px.
+ * The lab on a 1280×720 or 1280×800 projector: with "Graph only" and the lessons folded the
+ * middle is much wider than tall, so the lane and the conntrack table go beside the graph and
+ * the graph keeps the height (app.css, @container center). Stacked at 1280×720, they left it a
+ * 375 px strip (293 px with Large text) and fitView drew the topology at 0.79 (0.61) of its
+ * size: 11px labels at 7–9px; at 1280×800, 0.95 (0.85).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { LabPage } from './lab-page';
 
-// A 1280×720 projector (also the suite's default viewport, set here so it stays the one tested).
+// 1280×720 (also the suite's default viewport, set here so it stays the one tested).
 test.use({ viewport: { width: 1280, height: 720 } });
 
 /** The scale React Flow draws the topology at (1 = the node labels at their CSS size). */
@@ -32,43 +33,47 @@ async function toKubeServices(lab: LabPage): Promise<void> {
   expect(await lab.currentStation()).toMatch(/^KUBE-SVC-/);
 }
 
-test('Graph only on a 1280×720 projector: lane and conntrack beside a full-size graph, with and without Large text', async ({
-  page,
-}) => {
-  const lab = new LabPage(page);
-  await lab.open();
-  await page.getByTestId('lessons-toggle').click();
-  await page.getByRole('button', { name: 'Graph only' }).click();
-  await toKubeServices(lab);
+// The two common projector sizes: 16:9 (1280×720) and 16:10 (1280×800, WXGA).
+for (const height of [720, 800]) {
+  test(`Graph only on a 1280×${height} projector: lane and conntrack beside a full-size graph, with and without Large text`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height });
+    const lab = new LabPage(page);
+    await lab.open();
+    await page.getByTestId('lessons-toggle').click();
+    await page.getByRole('button', { name: 'Graph only' }).click();
+    await toKubeServices(lab);
 
-  for (const large of [false, true]) {
-    if (large) await page.getByRole('button', { name: 'Large text' }).click();
-    const graph = await box(page.locator('.graph'));
-    const lane = await box(page.locator('.lane'));
-    const conntrack = await box(page.locator('.conntrack'));
-    // Beside the graph, one above the other, not below it.
-    expect(lane.x).toBeGreaterThanOrEqual(graph.x + graph.width - 1);
-    expect(conntrack.x).toBeGreaterThanOrEqual(graph.x + graph.width - 1);
-    expect(conntrack.y).toBeGreaterThanOrEqual(lane.y + lane.height - 1);
-    expect(graph.height).toBeGreaterThan(500);
-    await expect.poll(() => graphZoom(page)).toBeGreaterThanOrEqual(1);
-    // The step's explanation and its rule wrap in the column instead of being cut off.
-    for (const part of ['.lane .why', '.lane .rule-text']) {
-      const text = page.locator(part);
-      await expect(text).toBeVisible();
-      const b = await box(text);
-      expect(b.x + b.width).toBeLessThanOrEqual(lane.x + lane.width + 1);
-      expect(b.y + b.height).toBeLessThanOrEqual(lane.y + lane.height + 1);
-      expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    for (const large of [false, true]) {
+      if (large) await page.getByRole('button', { name: 'Large text' }).click();
+      const graph = await box(page.locator('.graph'));
+      const lane = await box(page.locator('.lane'));
+      const conntrack = await box(page.locator('.conntrack'));
+      // Beside the graph, one above the other, not below it.
+      expect(lane.x).toBeGreaterThanOrEqual(graph.x + graph.width - 1);
+      expect(conntrack.x).toBeGreaterThanOrEqual(graph.x + graph.width - 1);
+      expect(conntrack.y).toBeGreaterThanOrEqual(lane.y + lane.height - 1);
+      expect(graph.height).toBeGreaterThan(500);
+      await expect.poll(() => graphZoom(page)).toBeGreaterThanOrEqual(1);
+      // The step's explanation and its rule wrap in the column instead of being cut off.
+      for (const part of ['.lane .why', '.lane .rule-text']) {
+        const text = page.locator(part);
+        await expect(text).toBeVisible();
+        const b = await box(text);
+        expect(b.x + b.width).toBeLessThanOrEqual(lane.x + lane.width + 1);
+        expect(b.y + b.height).toBeLessThanOrEqual(lane.y + lane.height + 1);
+        expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      }
+      // The lane's row of stations is scrolled to show the current one.
+      const current = await box(page.locator('.station.current'));
+      expect(current.x).toBeGreaterThanOrEqual(lane.x);
+      expect(current.x + current.width).toBeLessThanOrEqual(lane.x + lane.width);
+      await expect(page.getByTestId('conntrack-rows')).toContainText('dport=53 [UNREPLIED]');
+      await lab.shot(`${large ? '31' : '30'}-projector-1280x${height}${large ? '-large' : ''}`);
     }
-    // The lane's row of stations is scrolled to show the current one.
-    const current = await box(page.locator('.station.current'));
-    expect(current.x).toBeGreaterThanOrEqual(lane.x);
-    expect(current.x + current.width).toBeLessThanOrEqual(lane.x + lane.width);
-    await expect(page.getByTestId('conntrack-rows')).toContainText('dport=53 [UNREPLIED]');
-    await lab.shot(large ? '31-projector-large' : '30-projector');
-  }
-});
+  });
+}
 
 test('with the side panels open (1280×720) the lane and conntrack stay below the graph', async ({
   page,
