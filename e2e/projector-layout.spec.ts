@@ -1,9 +1,9 @@
 /**
  * The lab on a 1280×720 or 1280×800 projector: with "Graph only" and the lessons folded the
  * middle is much wider than tall, so the lane and the conntrack table go beside the graph and
- * the graph keeps the height (app.css, @container center). Stacked at 1280×720, they left it a
- * 375 px strip (293 px with Large text) and fitView drew the topology at 0.79 (0.61) of its
- * size: 11px labels at 7–9px; at 1280×800, 0.95 (0.85).
+ * the graph keeps the height (app.css, @container center). Stacked at 1280×720 (measured by
+ * switching the container query off), fitView drew the topology at 0.79 of its size (0.68 with
+ * Large text): 11px labels at 7.5–8.7px; at 1280×800, 0.95 (0.85).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { LabPage } from './lab-page';
