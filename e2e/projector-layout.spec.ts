@@ -88,3 +88,49 @@ test('with the side panels open (1280×720) the lane and conntrack stay below th
   // Stacked, the graph is as wide as the middle: narrower beside the lane it would be smaller.
   expect(lane.width).toBeGreaterThanOrEqual(graph.width - 1);
 });
+
+test('Large text on a small screen: the graph says it is drawn small and how to give it room (English and 中文)', async ({
+  page,
+}) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  const hint = page.getByTestId('small-graph-hint');
+  // Without Large text there is no hint, whatever the zoom (0.67 here).
+  await expect.poll(() => graphZoom(page)).toBeLessThan(0.7);
+  await expect(hint).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Large text' }).click();
+  // The wider panels leave the graph 419×200 px: fitView draws it at about 0.42.
+  await expect.poll(() => graphZoom(page)).toBeLessThan(0.5);
+  const pct = Math.round((await graphZoom(page)) * 100);
+  await expect(hint).toContainText(`Graph drawn at ${pct}%.`);
+  await expect(hint).toContainText('Graph only, and fold Lessons');
+  await lab.shot('32-small-graph-hint');
+
+  // In Chinese too.
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+  await expect(hint).toContainText(`拓扑图按 ${pct}% 绘制`);
+  await expect(hint).toContainText('只看拓扑');
+  await page.getByRole('combobox', { name: '语言' }).selectOption('en');
+
+  // Its button closes the panels; the hint then asks only for the lessons to fold.
+  await hint.getByRole('button', { name: 'Graph only' }).click();
+  await expect(page.getByRole('button', { name: 'Graph only' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect(hint).toContainText('For a projector: fold Lessons.');
+  // Folded, the graph is drawn at full size beside the lane, and the hint is gone.
+  await page.getByTestId('lessons-toggle').click();
+  await expect.poll(() => graphZoom(page)).toBeGreaterThanOrEqual(1);
+  await expect(hint).toHaveCount(0);
+
+  // Dismissed, it stays away until Large text is turned on again.
+  await page.getByRole('button', { name: 'Graph only' }).click();
+  await expect(hint).toBeVisible();
+  await hint.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(hint).toHaveCount(0);
+  await page.getByRole('button', { name: 'Large text' }).click();
+  await page.getByRole('button', { name: 'Large text' }).click();
+  await expect(hint).toBeVisible();
+});

@@ -10,6 +10,7 @@ import { useLab } from '../store';
 import { layoutGraph } from './layout';
 import { NODE_TYPES } from './nodes';
 import { PacketLayer } from './PacketLayer';
+import { SmallGraphHint } from './SmallGraphHint';
 
 /** Fits the whole cluster into view again whenever the graph's box or the cluster changes. */
 function FitOnResize({
@@ -59,6 +60,7 @@ export function Graph() {
           <Controls showInteractive={false} aria-label={t('graph.controls')} />
           <PacketLayer layout={layout} />
           <FitOnResize box={box} layoutKey={layout} />
+          <SmallGraphHint />
         </ReactFlow>
       </ReactFlowProvider>
     </div>

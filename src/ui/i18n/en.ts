@@ -28,6 +28,8 @@ export const EN = {
     pickSource: 'Send from {{name}}',
     pickService: 'Send to Service {{name}} ({{ip}})',
     bridgeNfOff: 'net.bridge.bridge-nf-call-iptables = 0: bridged frames skip iptables',
+    small: 'Graph drawn at {{pct}}%. For a projector: Graph only, and fold Lessons.',
+    smallFocused: 'Graph drawn at {{pct}}%. For a projector: fold Lessons.',
   },
   send: {
     label: 'Send packets',

@@ -29,6 +29,8 @@ export const ZH: Catalogue = {
     pickSource: '从 {{name}} 发送',
     pickService: '发往 Service {{name}}（{{ip}}）',
     bridgeNfOff: 'net.bridge.bridge-nf-call-iptables = 0：桥接的帧不经过 iptables',
+    small: '拓扑图按 {{pct}}% 绘制。投影时：点“只看拓扑”，并收起“课程练习”。',
+    smallFocused: '拓扑图按 {{pct}}% 绘制。投影时：收起“课程练习”。',
   },
   send: {
     label: '发送数据包',
