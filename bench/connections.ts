@@ -3,14 +3,8 @@
  * pods, every packet through the nodes' kernels and the pods' socket layers; the spread per pod,
  * and the heap before, with the connections' entries live, and after they closed and expired.
  */
-import {
-  flowControls,
-  generateLoadScenario,
-  hostView,
-  loadServiceIP,
-  setTraceDetail,
-  World,
-} from '../src/engine';
+import { generateLoadScenario, hostView, setTraceDetail, World } from '../src/engine';
+import { runConnections } from './load-loop';
 
 function ms(v: number): string {
   return `${v.toFixed(1)} ms`;
@@ -30,38 +24,17 @@ interface LoadFigures {
   readonly firstThousandMs: number;
 }
 
-/**
- * Load distribution at scale: `count` TCP connections from the client pod, each to one of the
- * 1,000 Services in turn (open, one HTTP request, close), every packet through the nodes'
- * kernels (bridge, iptables, conntrack, NAT) and the pods' socket layers. The trace is off (a
- * bulk run: nobody animates 10,000 connections); rule and policy counters, conntrack, NAT, the
- * random draws and the capture log (what tcpdump prints) are kept as with the trace on.
- */
+/** runConnections (bench/load-loop.ts) with the CPU time it took (user + system, every thread). */
 function loadBatch(world: World, services: number, count: number, start: number): LoadFigures {
-  const client = flowControls(world, { kind: 'pod', namespace: 'default', name: 'client' });
-  const perPod = new Map<string, number>();
-  let failed = 0;
   const c = process.cpuUsage();
-  const t = performance.now();
-  let firstThousandMs = NaN;
-  for (let i = 0; i < count; i++) {
-    if (i === 1_000) firstThousandMs = performance.now() - t;
-    const name = `c${start + i}`;
-    const opened = client.open(name, 'tcp', loadServiceIP((start + i) % services), 80);
-    const answer = opened.ok ? client.send(name, undefined, 1000) : opened;
-    const pod = answer.ok ? /^(\S+) /.exec(answer.text)?.[1] : undefined;
-    if (pod === undefined) failed++;
-    else perPod.set(pod, (perPod.get(pod) ?? 0) + 1);
-    if (opened.ok) client.close(name);
-  }
-  const wall = performance.now() - t;
+  const loop = runConnections(world, services, count, start, () => performance.now());
   const d = process.cpuUsage(c);
   return {
-    ms: wall,
+    ms: loop.ms,
     cpu: (d.user + d.system) / 1000,
-    perPod: [...perPod.values()],
-    failed,
-    firstThousandMs: Number.isNaN(firstThousandMs) ? wall : firstThousandMs,
+    perPod: [...loop.perPod.values()],
+    failed: loop.failed,
+    firstThousandMs: loop.firstThousandMs,
   };
 }
 
@@ -105,6 +78,8 @@ export function connectionsBench(conns = 10_000): {
   ms: number;
   cpu: number;
   heapGrowth: number;
+  /** Answers per pod in the order the pods first answered (the other host must match it). */
+  perPod: readonly number[];
 } {
   const c = connectionFigures(1_000, conns);
   const spread = (f: LoadFigures) => {
@@ -135,5 +110,10 @@ export function connectionsBench(conns = 10_000): {
   console.log(
     `  heap: before ${mib(c.heapStart)}, after ${n(conns)} ${mib(c.heapLive)}, expired ${mib(c.heapExpired)}; after ${n(conns / 5)} more, expired ${mib(c.heapExpired2)}\n`,
   );
-  return { ms: c.first.ms, cpu: c.first.cpu, heapGrowth: c.heapExpired2 - c.heapStart };
+  return {
+    ms: c.first.ms,
+    cpu: c.first.cpu,
+    heapGrowth: c.heapExpired2 - c.heapStart,
+    perPod: c.first.perPod,
+  };
 }

@@ -13,7 +13,8 @@
  *  6. load distribution: 10,000 TCP connections (every packet through the kernels and socket
  *     layers) over 1,000 Services sharing 10 pods, the spread per pod, and the heap before,
  *     with the connections' entries live, and after they closed and expired (in a process of
- *     its own: connectionsInOwnProcess()).
+ *     its own: connectionsInOwnProcess()); then the same run where the web lab runs the engine,
+ *     a Web Worker in headless Chromium (connectionsInChromium()).
  *
  * BENCH_ONLY=sync runs section 1 alone (its figures are the noisiest: repeat them).
  */
@@ -23,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { main } from '../src/cli/main';
-import { connectionsInOwnProcess } from './connections-process';
+import { connectionsInChromium, connectionsInOwnProcess } from './connections-process';
 import { ipvsBench } from './ipvs';
 import { machineLine } from './machine';
 import { nftablesBench } from './nftables';
@@ -305,6 +306,7 @@ async function bench(): Promise<void> {
   // BENCH_ONLY=sync: only the figures above (to repeat the noisy sync figures on their own).
   if (process.env.BENCH_ONLY === 'sync') return;
   const load = connectionsInOwnProcess();
+  const browserLoad = connectionsInChromium(load.perPod);
 
   const dir = mkdtempSync(join(tmpdir(), 'kpl-bench-'));
   const cli: Record<number, CliFigures> = {};
@@ -348,7 +350,10 @@ async function bench(): Promise<void> {
     console.log(`  CLI 1k / iptables-restore ${ratio.toFixed(3).padStart(10)}   ${verdict(ratio, 0.1, '')}`); // prettier-ignore
   } else console.log(`  CLI 1k / iptables-restore   ${real ?? 'not run'}`);
   console.log('targets (issue 3)');
-  console.log(`  10,000 connections        ${ms(load.ms).padStart(10)}   ${verdict(load.ms, 1000, ' ms')}   (median of the fresh processes; cpu ${ms(load.cpu)})`); // prettier-ignore
+  console.log(`  10,000 connections        ${ms(load.ms).padStart(10)}   ${verdict(load.ms, 1000, ' ms')}   (Node ${process.version}: median of the fresh processes; cpu ${ms(load.cpu)})`); // prettier-ignore
+  if ('median' in browserLoad)
+    console.log(`    the same, web lab's host ${ms(browserLoad.median.ms).padStart(10)}   ${verdict(browserLoad.median.ms, 1000, ' ms')}   (a Web Worker in headless Chromium: median of new pages)`); // prettier-ignore
+  else console.log(`    the same, web lab's host   ${browserLoad.skipped}`);
   console.log(`  heap after expiry − before ${mib(load.heapGrowth)} (trace, capture and event rings, bounded)`); // prettier-ignore
 
   nftablesBench();
