@@ -1,11 +1,16 @@
 /**
  * The web lab's first paint and frame rates in Firefox (Gecko, over WebDriver BiDi) and WebKit
  * (WebKitGTK under Xvfb), with the drivers of the cross-browser smoke test: the same page
- * measurements as in Chromium, run as expressions in the page. A browser that is not installed
- * is reported as not measured.
+ * measurements as in Chromium, run as expressions in the page, and the bench's 10,000-connection
+ * run in a Web Worker of the page (as bench/run.ts times it in Chromium). A browser that is not
+ * installed is reported as not measured.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { firefoxBinary, launchFirefox } from '../e2e/cross-browser/firefox-bidi.mjs';
 import { launchWebKit, webkitBinaries } from '../e2e/cross-browser/webkit-webdriver.mjs';
+
+const WORKER_BUNDLE = join(import.meta.dirname, '..', 'dist-cli', 'bench-connections-worker.js');
 
 const FIRST_CONTENTFUL_PAINT = `new Promise((resolve) => {
   const find = () => performance.getEntriesByName('first-contentful-paint')[0];
@@ -78,6 +83,28 @@ export async function frameRates(page, sixtyPods) {
   return { pods, idleFps, startupFps, fps };
 }
 
+/**
+ * The bench's 10,000-connection run (issue 3) in a Web Worker of the page, where the lab runs
+ * the engine: dist-cli/bench-connections-worker.js, a new worker (a new JS runtime) each run;
+ * the median of three, or null when the bundle is not built.
+ */
+async function loadRun(page) {
+  if (!existsSync(WORKER_BUNDLE)) return null;
+  const source = readFileSync(WORKER_BUNDLE, 'utf8');
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await page.eval(`new Promise((resolve, reject) => {
+      const url = URL.createObjectURL(new Blob([${JSON.stringify(source)}], { type: 'text/javascript' }));
+      const worker = new Worker(url);
+      worker.onmessage = (e) => { worker.terminate(); resolve(e.data); };
+      worker.onerror = (e) => reject(new Error(e.message));
+    })`);
+    if (r.failed !== 0) throw new Error(`the load run had ${r.failed} failed connections`);
+    times.push(r.ms);
+  }
+  return times.sort((a, b) => a - b)[1];
+}
+
 async function measure(page, url, sixtyPods) {
   const paints = [];
   for (let i = 0; i < 3; i++) {
@@ -85,7 +112,7 @@ async function measure(page, url, sixtyPods) {
     paints.push(await page.eval(FIRST_CONTENTFUL_PAINT));
   }
   paints.sort((a, b) => a - b);
-  return { paint: paints[1], ...(await frameRates(page, sixtyPods)) };
+  return { paint: paints[1], ...(await frameRates(page, sixtyPods)), load: await loadRun(page) };
 }
 
 /** Measures in each installed engine; returns a line of figures (or why not) per engine. */
@@ -108,7 +135,8 @@ export async function measureOtherEngines(url, sixtyPods) {
       lines.push(
         `  ${name} ${page.version}: first contentful paint ${paint}, ` +
           `${m.pods}-pod animation ${m.fps.toFixed(1)} frames/s ` +
-          `(${m.startupFps.toFixed(1)} while loading; idle ${m.idleFps.toFixed(1)})`,
+          `(${m.startupFps.toFixed(1)} while loading; idle ${m.idleFps.toFixed(1)}); ` +
+          `10,000 connections in a Web Worker ${m.load === null ? 'not built' : `${m.load.toFixed(0)} ms`}`,
       );
     } catch (err) {
       lines.push(`  ${name}: not measured: ${err instanceof Error ? err.message : String(err)}`);

@@ -8,7 +8,8 @@
  *     settled (target ≥ 55); also printed: the same in the first seconds, while Monaco and the
  *     lessons still load, and the idle page's rate (what the machine gives);
  *
- * then first paint and frame rates in Firefox and WebKit where installed (bench-ui-engines.mjs).
+ * then first paint, frame rates and the 10,000-connection engine run in Firefox and WebKit where
+ * installed (bench-ui-engines.mjs).
  *
  * Builds the lab first (vite build). Figures, not assertions: this machine is shared.
  * LAB_BENCH_PORT picks the preview port (default 4373); CHROMIUM_PATH the browser.
