@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh machine: installs what the tests need and is
-# missing (Debian packages: iptables, conntrack, nfacct, nftables, iproute2, curl, dig and
+# missing (Debian packages: iptables, conntrack, nfacct, nftables, iproute2, curl, dig, nc and
 # tcpdump for the differential tests against the real kernel; chromium for the end-to-end
 # tests; firefox-esr, webkit2gtk-driver and xvfb for the smoke test in Firefox and WebKit), then
 # the format/type/lint/unit checks, the kernel differential tests, the build, the e2e suite and
@@ -18,6 +18,7 @@ command -v ip >/dev/null 2>&1 || need+=(iproute2)
 # Real clients for the experiments' differential tests (tests/kernel/experiments-*.test.ts).
 command -v curl >/dev/null 2>&1 || need+=(curl)
 command -v dig >/dev/null 2>&1 || need+=(bind9-dnsutils)
+command -v nc >/dev/null 2>&1 || need+=(netcat-openbsd)
 command -v ping >/dev/null 2>&1 || need+=(iputils-ping)
 command -v tcpdump >/dev/null 2>&1 || need+=(tcpdump)
 [ -x /usr/bin/chromium ] || need+=(chromium)

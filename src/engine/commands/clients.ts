@@ -16,22 +16,28 @@ import { tcpdump } from './tcpdump';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
 
-type Parsed = { ok: true; spec: ProgramSpec } | { ok: false; stderr: string; exitCode: number };
+type Failed = { ok: false; stderr: string; exitCode: number; stdout?: string };
+type Parsed = { ok: true; spec: ProgramSpec; stdout?: string } | Failed;
 
 function program(parse: (argv: readonly string[], stdin: string) => Parsed) {
   return (ctx: CommandContext, argv: string[]): CommandResult => {
     // The hosts module parses argv as a program sees it, argv[0] included.
     const parsed = parse(argv, ctx.stdin);
-    if (!parsed.ok) return { stdout: '', stderr: parsed.stderr, exitCode: parsed.exitCode };
-    return ctx.world.runProgram(parsed.spec);
+    if (!parsed.ok)
+      return { stdout: parsed.stdout ?? '', stderr: parsed.stderr, exitCode: parsed.exitCode };
+    const r = ctx.world.runProgram(parsed.spec);
+    // What the tool said about its arguments comes before what it did.
+    return parsed.stdout === undefined ? r : { ...r, stdout: parsed.stdout + r.stdout };
   };
 }
 
 function wrap<T>(
   kind: ProgramSpec['kind'],
-  r: { ok: true; opts: T } | { ok: false; stderr: string; exitCode: number },
+  r: { ok: true; opts: T; stdout?: string } | Failed,
 ): Parsed {
-  return r.ok ? { ok: true, spec: { kind, opts: r.opts } as ProgramSpec } : r;
+  if (!r.ok) return r;
+  const spec = { kind, opts: r.opts } as ProgramSpec;
+  return r.stdout === undefined ? { ok: true, spec } : { ok: true, spec, stdout: r.stdout };
 }
 
 export function registerClients(registry: CommandRegistry): void {

@@ -3,19 +3,35 @@
  * run returns the tool's own complaint where it is known, else a one-line lab message.
  */
 import type { RRType } from '../dns/message';
+import { curlSeconds, digUint, strtonum } from './numbers';
 import type { CurlOptions, CurlTarget, DigOptions, NcOptions, NslookupOptions } from './types';
 
 export type Parsed<T> =
-  | { readonly ok: true; readonly opts: T }
-  | { readonly ok: false; readonly stderr: string; readonly exitCode: number };
+  | {
+      readonly ok: true;
+      readonly opts: T;
+      /** What the tool prints on stdout about its arguments before it runs (nslookup). */
+      readonly stdout?: string;
+    }
+  | {
+      readonly ok: false;
+      readonly stderr: string;
+      readonly exitCode: number;
+      /** What the tool printed on stdout before it gave up (dig's "invalid …" line). */
+      readonly stdout?: string;
+    };
 
-function fail<T>(stderr: string, exitCode: number): Parsed<T> {
-  return { ok: false, stderr, exitCode };
+function fail<T>(stderr: string, exitCode: number, stdout?: string): Parsed<T> {
+  return stdout === undefined
+    ? { ok: false, stderr, exitCode }
+    : { ok: false, stderr, exitCode, stdout };
 }
 
-function seconds(v: string | undefined): number | undefined {
-  const n = Number(v);
-  return v !== undefined && Number.isFinite(n) && n >= 0 ? Math.round(n * 1000) : undefined;
+const CURL_TRY = "curl: try 'curl --help' or 'curl --manual' for more information\n";
+
+/** curl's complaint about `option` (the command-line word as typed), exit 2 (PARAM_…). */
+function curlOptionError<T>(option: string, problem: string): Parsed<T> {
+  return fail(`curl: option ${option}: ${problem}\n${CURL_TRY}`, 2);
 }
 
 function curlTarget(url: string): CurlTarget | Parsed<CurlOptions> {
@@ -30,8 +46,9 @@ function curlTarget(url: string): CurlTarget | Parsed<CurlOptions> {
 
 /**
  * `curl [-sSv] [-m SECONDS] [--connect-timeout SECONDS] URL…` with http://HOST[:PORT][/PATH]
- * URLs, fetched in order. (A malformed URL among several fails the whole command here; curl
- * would fetch the others.)
+ * URLs, fetched in order. Short options combine as curl's do (`-sSm5`, `-sSm 5`); a number is
+ * read as curl reads it (numbers.ts curlSeconds), 0 being no limit. (A malformed URL among
+ * several fails the whole command here; curl would fetch the others.)
  */
 export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
   let silent = false;
@@ -42,25 +59,38 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
   const urls: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] as string;
+    // The seconds of `option` (as typed): attached to it, else the next word.
+    const seconds = (option: string, attached: string): Parsed<number | undefined> => {
+      const text = attached !== '' ? attached : argv[++i];
+      if (text === undefined) return curlOptionError(option, 'requires parameter');
+      const r = curlSeconds(text);
+      return typeof r === 'string' ? curlOptionError(option, r) : { ok: true, opts: r.ms };
+    };
     if (a === '--silent') silent = true;
     else if (a === '--show-error') showError = true;
     else if (a === '--verbose') verbose = true;
-    else if (a === '-m' || a === '--max-time') maxTimeMs = seconds(argv[++i]);
-    else if (a === '--connect-timeout') connectTimeoutMs = seconds(argv[++i]);
-    else if (/^-m\d/.test(a)) maxTimeMs = seconds(a.slice(2));
-    else if (/^-[sSv]+$/.test(a)) {
+    else if (a === '--max-time' || a === '--connect-timeout') {
+      const r = seconds(a, '');
+      if (!r.ok) return r;
+      if (a === '--max-time') maxTimeMs = r.opts;
+      else connectTimeoutMs = r.opts;
+    } else if (/^-[sSv]*m/.test(a)) {
+      const m = a.indexOf('m');
+      const flags = a.slice(1, m);
+      silent ||= flags.includes('s');
+      showError ||= flags.includes('S');
+      verbose ||= flags.includes('v');
+      const r = seconds(a, a.slice(m + 1));
+      if (!r.ok) return r;
+      maxTimeMs = r.opts;
+    } else if (/^-[sSv]+$/.test(a)) {
       silent ||= a.includes('s');
       showError ||= a.includes('S');
       verbose ||= a.includes('v');
-    } else if (a.startsWith('-'))
-      return fail(
-        `curl: option ${a}: is unknown\ncurl: try 'curl --help' or 'curl --manual' for more information\n`,
-        2,
-      );
+    } else if (a.startsWith('-')) return curlOptionError(a, 'is unknown');
     else urls.push(a);
   }
-  if (urls.length === 0)
-    return fail("curl: try 'curl --help' or 'curl --manual' for more information\n", 2);
+  if (urls.length === 0) return fail(CURL_TRY, 2);
   const targets: CurlTarget[] = [];
   for (const url of urls) {
     const t = curlTarget(url);
@@ -82,7 +112,23 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
   };
 }
 
-/** `nc [-zvun] [-w SECONDS] HOST PORT`, stdin as the data to send. */
+/** netcat-openbsd's usage (usage(1)), on stderr. */
+const NC_USAGE = [
+  'usage: nc [-46CDdFhklNnrStUuvZz] [-I length] [-i interval] [-M ttl]',
+  '\t  [-m minttl] [-O length] [-P proxy_username] [-p source_port]',
+  '\t  [-q seconds] [-s sourceaddr] [-T keyword] [-V rtable] [-W recvlimit]',
+  '\t  [-w timeout] [-X proxy_protocol] [-x proxy_address[:port]]',
+  '\t  [destination] [port]',
+  '',
+].join('\n');
+
+/** INT_MAX / 1000: the largest -w nc takes. */
+const NC_MAX_WAIT = Math.floor(2147483647 / 1000);
+
+/**
+ * `nc [-zvun] [-w SECONDS] HOST PORT`, stdin as the data to send. Options as getopt() reads
+ * them (`-zvw 2`, `-zvw2`); -w as strtonum(…, 0, INT_MAX / 1000).
+ */
 export function parseNcArgs(argv: readonly string[], stdin = ''): Parsed<NcOptions> {
   let zero = false;
   let verbose = false;
@@ -91,22 +137,51 @@ export function parseNcArgs(argv: readonly string[], stdin = ''): Parsed<NcOptio
   const rest: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] as string;
-    if (a === '-w') waitMs = seconds(argv[++i]);
-    else if (/^-[zvun]*w\d+$/.test(a) || /^-[zvun]+$/.test(a)) {
-      const w = /w(\d+)$/.exec(a);
-      if (w !== null) waitMs = seconds(w[1]);
-      const letters = a.replace(/w\d+$/, '');
-      zero ||= letters.includes('z');
-      verbose ||= letters.includes('v');
-      udp ||= letters.includes('u');
-    } else if (a.startsWith('-')) return fail(`nc: invalid option -- '${a.slice(1, 2)}'\n`, 1);
-    else rest.push(a);
+    if (!a.startsWith('-') || a === '-') {
+      rest.push(a);
+      continue;
+    }
+    for (let j = 1; j < a.length; j++) {
+      const letter = a[j]!;
+      if (letter === 'z') zero = true;
+      else if (letter === 'v') verbose = true;
+      else if (letter === 'u') udp = true;
+      else if (letter === 'n') continue;
+      else if (letter === 'w') {
+        const text = j + 1 < a.length ? a.slice(j + 1) : argv[++i];
+        if (text === undefined)
+          return fail(`nc: option requires an argument -- 'w'\n${NC_USAGE}`, 1);
+        const wait = strtonum(text, 0, NC_MAX_WAIT);
+        if (typeof wait === 'string') return fail(`nc: timeout ${wait}: ${text}\n`, 1);
+        waitMs = wait * 1000;
+        break;
+      } else return fail(`nc: invalid option -- '${letter}'\n${NC_USAGE}`, 1);
+    }
   }
   const [host, portText] = rest;
-  const port = Number(portText);
-  if (host === undefined || !Number.isInteger(port) || port < 1 || port > 65535)
-    return fail('usage: nc [-46CDdFhklNnrStUuvZz] [-I length] [-i interval] [-M ttl]\n', 1);
+  if (host === undefined) return fail(NC_USAGE, 1);
+  if (portText === undefined) return fail('nc: missing port number\n', 1);
+  // nc scans a range `LOW-HIGH`; the lab's nc connects to one port.
+  if (/^\d+-\d+$/.test(portText))
+    return fail(`nc: the lab's nc takes one port, not a range (${portText})\n`, 1);
+  const port = strtonum(portText, 1, 65535);
+  if (typeof port === 'string') return fail(`nc: port number ${port}: ${portText}\n`, 1);
   return { ok: true, opts: { host, port, udp, zero, verbose, waitMs, stdin } };
+}
+
+/** dig's usage() (after `Invalid option: …`), on stderr. */
+const DIG_USAGE = [
+  'Usage:  dig [@global-server] [domain] [q-type] [q-class] {q-opt}',
+  '            {global-d-opt} host [@local-server] {local-d-opt}',
+  '            [ host [@local-server] {local-d-opt} [...]]',
+  '',
+  'Use "dig -h" (or "dig -h | more") for complete list of options',
+  '',
+].join('\n');
+
+/** dig's parse_uint() failing: the reason on stdout, then fatal() on stderr. */
+function digParseError<T>(desc: string, text: string, reason: string, exitCode: number): Parsed<T> {
+  return fail(`dig: Couldn't parse ${desc}\n`, exitCode, `invalid ${desc} '${text}': ${reason}\n`);
 }
 
 const TYPES: readonly RRType[] = ['A', 'AAAA', 'CNAME', 'SOA', 'PTR', 'NS', 'TXT', 'SRV', 'ANY'];
@@ -124,20 +199,38 @@ export function parseDigArgs(argv: readonly string[]): Parsed<DigOptions> {
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] as string;
     const upper = a.toUpperCase() as RRType;
+    const setting = /^\+([a-z]+)=(.*)$/i.exec(a);
+    const key = setting?.[1]?.toLowerCase() ?? '';
+    const value = setting?.[2] ?? '';
     if (a.startsWith('@')) server = a.slice(1);
-    else if (a === '-p') port = Number(argv[++i]);
-    else if (a === '-x') {
+    else if (a.startsWith('-p')) {
+      const text = a.length > 2 ? a.slice(2) : argv[++i];
+      if (text === undefined) return fail(`Invalid option: -p\n${DIG_USAGE}`, 1);
+      const r = digUint(text, 0xffff);
+      if (typeof r === 'string') return digParseError('port number', text, r, 1);
+      port = r;
+    } else if (a === '-x') {
       const ip = argv[++i] ?? '';
       name = `${ip.split('.').reverse().join('.')}.in-addr.arpa.`;
       type = 'PTR';
     } else if (a === '+short') short = true;
     else if (a === '+tcp' || a === '+vc') tcp = true;
-    else if (a.startsWith('+tries=')) tries = Math.max(1, Number(a.slice(7)) || 1);
-    else if (a.startsWith('+retry=')) tries = Math.max(1, (Number(a.slice(7)) || 0) + 1);
-    else if (a.startsWith('+timeout=')) timeoutMs = Math.max(1, Number(a.slice(9)) || 1) * 1000;
-    else if (a.startsWith('+')) continue;
+    // dig takes a unique prefix of an option's name: +ti… is +timeout, +tri… +tries, +ret… +retry.
+    else if (key.length >= 2 && 'timeout'.startsWith(key)) {
+      const r = digUint(value, 0xffff);
+      if (typeof r === 'string') return digParseError('timeout', value, r, 10);
+      timeoutMs = Math.max(1, r) * 1000;
+    } else if (key.length >= 3 && 'tries'.startsWith(key)) {
+      const r = digUint(value, 0xffffffff);
+      if (typeof r === 'string') return digParseError('tries', value, r, 10);
+      tries = Math.max(1, r);
+    } else if (key.length >= 3 && 'retry'.startsWith(key)) {
+      const r = digUint(value, 0xfffffffe);
+      if (typeof r === 'string') return digParseError('retries', value, r, 10);
+      tries = r + 1;
+    } else if (a.startsWith('+')) continue;
     else if (TYPES.includes(upper) && name !== undefined) type = upper;
-    else if (a.startsWith('-')) return fail(`Invalid option: ${a}\n`, 1);
+    else if (a.startsWith('-')) return fail(`Invalid option: ${a}\n${DIG_USAGE}`, 1);
     else name = a;
   }
   return {
@@ -156,17 +249,26 @@ export function parseDigArgs(argv: readonly string[]): Parsed<DigOptions> {
   };
 }
 
-/** `nslookup [-port=N] NAME [SERVER]`. */
+/**
+ * `nslookup [-port=N] NAME [SERVER]`. A bad port is not fatal to nslookup: it says so on stdout
+ * (parse_uint()'s line, as dig's) and keeps port 53.
+ */
 export function parseNslookupArgs(argv: readonly string[]): Parsed<NslookupOptions> {
   let port = 53;
+  let notes = '';
   const rest: string[] = [];
   for (const a of argv.slice(1)) {
-    if (a.startsWith('-port=')) port = Number(a.slice(6));
-    else if (a.startsWith('-')) continue;
+    if (a.startsWith('-port=')) {
+      const text = a.slice(6);
+      const r = digUint(text, 0xffff);
+      if (typeof r === 'string') notes += `invalid port '${text}': ${r}\n`;
+      else port = r;
+    } else if (a.startsWith('-')) continue;
     else rest.push(a);
   }
   const [name, server] = rest;
   if (name === undefined)
     return fail('nslookup: the lab runs nslookup with a name only (no interactive mode)\n', 1);
-  return { ok: true, opts: { name, server, port } };
+  const opts = { name, server, port };
+  return notes === '' ? { ok: true, opts } : { ok: true, opts, stdout: notes };
 }
