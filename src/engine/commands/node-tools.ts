@@ -4,8 +4,10 @@
  * iproute2's bridge print them (checked against the real tools in a network namespace).
  */
 import { conntrackCommand } from '../conntrack';
+import { strtodWhole } from '../hosts';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
+import { intSysctlValue } from './sysctl-value';
 
 const ok = (stdout: string): CommandResult => ({ stdout, stderr: '', exitCode: 0 });
 const fail = (stderr: string, exitCode = 1): CommandResult => ({ stdout: '', stderr, exitCode });
@@ -51,8 +53,16 @@ function sysctl(ctx: CommandContext, argv: string[]): CommandResult {
       }
       let value = current;
       if (eq >= 0) {
-        value = arg.slice(eq + 1);
-        node?.setSysctl(key, value);
+        // procps strips the value's blanks at both ends (and echoes what it wrote).
+        value = arg.slice(eq + 1).replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, '');
+        // The lab's sysctls are integers (their values say so); others keep the text.
+        const stored = /^-?\d+$/.test(current) ? intSysctlValue(key, value) : value;
+        if (stored === undefined) {
+          stderr += `sysctl: setting key "${key}": Invalid argument\n`;
+          exitCode = 1;
+          continue;
+        }
+        node?.setSysctl(key, stored);
       }
       stdout += valuesOnly ? `${value}\n` : `${key} = ${value}\n`;
     }
@@ -95,25 +105,39 @@ function bridge(ctx: CommandContext, argv: string[]): CommandResult {
       out += `    hairpin ${node.hairpin(p.name) ? 'on' : 'off'} guard off root_block off fastleave off learning on flood on mcast_flood on bcast_flood on mcast_router 1 mcast_to_unicast off neigh_suppress off vlan_tunnel off isolated off locked off \n`;
     }
   }
-  if (only !== undefined && out === '') return fail(`Cannot find device "${only}"\n`);
+  if (only !== undefined && out === '') return fail(`Cannot find device "${only}"\n`, 255);
   return ok(out);
 }
 
-/** coreutils `sleep NUMBER[smhd]`: in the lab, virtual time passes at once. */
+const SLEEP_TRY = "Try 'sleep --help' for more information.\n";
+
+/**
+ * coreutils `sleep NUMBER[smhd]…`: in the lab, virtual time passes at once. A word starting
+ * with `-` is an option to getopt (`-1` too); a number is what strtod() reads to the end
+ * (`.5`, `1.`, `1e-1`, `0x0.1`, leading blanks), before one optional unit letter. Messages as
+ * sleep prints them in the C locale (in a UTF-8 one it quotes ‘…’).
+ */
 function sleep(ctx: CommandContext, argv: string[]): CommandResult {
   const operands = argv.slice(1);
-  if (operands.length === 0)
-    return fail("sleep: missing operand\nTry 'sleep --help' for more information.\n");
+  if (operands.length === 0) return fail(`sleep: missing operand\n${SLEEP_TRY}`);
   let ms = 0;
   for (const op of operands) {
-    const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(op);
-    if (m === null) {
-      return fail(
-        `sleep: invalid time interval '${op}'\nTry 'sleep --help' for more information.\n`,
-      );
-    }
-    const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
-    ms += Math.round(Number(m[1]) * unit * 1000);
+    if (op.startsWith('--') && op.length > 2)
+      return fail(`sleep: unrecognized option '${op}'\n${SLEEP_TRY}`);
+    if (op.startsWith('-') && op.length > 1 && op !== '--')
+      return fail(`sleep: invalid option -- '${op[1]}'\n${SLEEP_TRY}`);
+    const unitLetter = /[smhd]$/.test(op) ? op.slice(-1) : '';
+    const number = strtodWhole(unitLetter === '' ? op : op.slice(0, -1));
+    if (!number.ok || !(number.value >= 0))
+      return fail(`sleep: invalid time interval '${op}'\n${SLEEP_TRY}`);
+    const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[
+      unitLetter as '' | 's' | 'm' | 'h' | 'd'
+    ];
+    const add = number.value * unit * 1000;
+    // `sleep inf` (or 1e400) waits for ever; the lab's clock cannot.
+    if (!Number.isFinite(add) || number.erange)
+      return fail(`sleep: the lab's virtual clock moves by a finite time only ('${op}')\n`);
+    ms += Math.round(add);
   }
   ctx.world.advanceClock(ms);
   return ok('');

@@ -5,10 +5,29 @@
  * (/etc/services) and addresses stay numeric: the lab's hosts have no reverse DNS for cluster
  * addresses (a real node's lookups would fail the same way; a pod's would go to CoreDNS).
  */
-import { createTcpdumpState, parseCaptureFilter, tcpdumpLine } from '../hosts';
+import { createTcpdumpState, parseCaptureFilter, strtolPrefix, tcpdumpLine } from '../hosts';
 import type { CommandContext, CommandResult } from './registry';
 
 const fail = (stderr: string): CommandResult => ({ stdout: '', stderr, exitCode: 1 });
+
+/**
+ * What tcpdump prints after a missing option argument: its version, the libraries' (Debian
+ * bookworm's tcpdump 4.99.3 build, with that release's libssl), and its usage.
+ */
+const TCPDUMP_USAGE = [
+  'tcpdump version 4.99.3',
+  'libpcap version 1.10.3 (with TPACKET_V3)',
+  'OpenSSL 3.0.19 27 Jan 2026',
+  'Usage: tcpdump [-AbdDefhHIJKlLnNOpqStuUvxX#] [ -B size ] [ -c count ] [--count]',
+  '\t\t[ -C file_size ] [ -E algo:secret ] [ -F file ] [ -G seconds ]',
+  '\t\t[ -i interface ] [ --immediate-mode ] [ -j tstamptype ]',
+  '\t\t[ -M secret ] [ --number ] [ --print ] [ -Q in|out|inout ]',
+  '\t\t[ -r file ] [ -s snaplen ] [ -T type ] [ --version ]',
+  '\t\t[ -V file ] [ -w file ] [ -W filecount ] [ -y datalinktype ]',
+  '\t\t[ --time-stamp-precision precision ] [ --micro ] [ --nano ]',
+  '\t\t[ -z postrotate-command ] [ -Z user ] [ expression ]',
+  '',
+].join('\n');
 
 function direction(
   iface: string,
@@ -33,15 +52,22 @@ export function tcpdump(ctx: CommandContext, argv: string[]): CommandResult {
     else if (/^-[nlS]+$/.test(a)) {
       numeric ||= a.includes('n');
       absolute ||= a.includes('S');
-    } else if (a === '-i') iface = args[++i];
-    else if (a.startsWith('-i') && a.length > 2) iface = a.slice(2);
-    else if (a === '-c') count = Number(args[++i]);
-    else if (/^-c\d+$/.test(a)) count = Number(a.slice(2));
-    else return fail(`tcpdump: unsupported in the lab: ${a}\n`);
+    } else if (a === '-i' || a === '-c' || (/^-[ic]/.test(a) && a.length > 2)) {
+      const value = a.length > 2 ? a.slice(2) : args[++i];
+      if (value === undefined)
+        return fail(`tcpdump: option requires an argument -- '${a[1]}'\n${TCPDUMP_USAGE}`);
+      if (a[1] === 'i') iface = value;
+      else {
+        // tcpdump 4.99: strtol(optarg, NULL, 10), at least 1 (`5x` is 5, `0x2` is 0).
+        count = strtolPrefix(value);
+        if (count <= 0) return fail(`tcpdump: invalid packet count ${value}\n`);
+      }
+    } else return fail(`tcpdump: unsupported in the lab: ${a}\n`);
   }
   if (iface === undefined) return fail('tcpdump: the lab needs -i IFACE (or -i any)\n');
-  if (count !== undefined && !(Number.isInteger(count) && count > 0))
-    return fail(`tcpdump: invalid packet count ${String(count)}\n`);
+  const interfaces = ctx.world.network?.()?.interfaces;
+  if (iface !== 'any' && interfaces !== undefined && !interfaces.some((i) => i.name === iface))
+    return fail(`tcpdump: ${iface}: No such device exists\n(No such device exists)\n`);
   const match = parseCaptureFilter(filter);
   if (typeof match !== 'function') return fail(`tcpdump: ${match.error}\n`);
   const any = iface === 'any';

@@ -1,0 +1,64 @@
+/**
+ * sleep's, sysctl's, bridge's and tcpdump's answers to bad command lines, compared with the real
+ * tools (coreutils 9.1 sleep in the C locale, procps sysctl, iproute2 bridge, tcpdump 4.99.3) in a
+ * throwaway network namespace: same stdout, stderr and exit status. Each case is a few command
+ * lines run in order on node-1 of the built-in scenario and in the namespace, so a write and the
+ * read after it (the kernel's value, not the text written) are compared too. None of them sends
+ * a packet or waits: sleeps are of invalid intervals, tcpdump fails before it captures.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
+import { runScript } from '../../src/engine/sim/run-script';
+import { World } from '../../src/engine/sim/world';
+import { netnsUnavailableReason, withNetns } from './netns';
+
+const skip = netnsUnavailableReason();
+if (skip !== undefined) console.log(`skipping the node tools' argument comparison: ${skip}`);
+
+// prettier-ignore
+const CASES: readonly (readonly string[])[] = [
+  ['sleep -1'], ['sleep --foo'], ['sleep -x'], ['sleep 1e'], ['sleep nan'], ['sleep abc'], ['sleep 0.1ms'],
+  ['sysctl -w net.ipv4.ip_forward=abc', 'sysctl net.ipv4.ip_forward'],
+  ['sysctl -w net.ipv4.ip_forward=1x'], ['sysctl -w net.ipv4.ip_forward=+1'], ['sysctl -w net.ipv4.ip_forward='],
+  ['sysctl -w net.ipv4.ip_forward=0x1', 'sysctl net.ipv4.ip_forward'],
+  ['sysctl -w net.ipv4.ip_forward=010', 'sysctl net.ipv4.ip_forward'],
+  ['sysctl -w "net.ipv4.ip_forward= 1 2"', 'sysctl -n net.ipv4.ip_forward'],
+  ['sysctl -w "net.ipv4.ip_forward=  0  "', 'sysctl net.ipv4.ip_forward'],
+  ['sysctl -w net.bridge.bridge-nf-call-iptables=2', 'sysctl net.bridge.bridge-nf-call-iptables'],
+  ['sysctl -w net.ipv4.ip_forward=-1', 'sysctl net.ipv4.ip_forward'],
+  ['sysctl -w net.netfilter.nf_conntrack_tcp_be_liberal=2'],
+  ['sysctl -w net.netfilter.nf_conntrack_tcp_be_liberal=1', 'sysctl net.netfilter.nf_conntrack_tcp_be_liberal'],
+  ['bridge link show dev nope'],
+  ['tcpdump -i nope -c 1'], ['tcpdump -c abc -i eth0'], ['tcpdump -c 0x2 -i nope'], ['tcpdump -i nope -c 5x'],
+  ['tcpdump -c 0 -i nope'], ['tcpdump -c -1 -i nope'],
+];
+
+/** The lines through the lab's runner on node-1, output of each in order. */
+function lab(lines: readonly string[]): string[] {
+  const { world } = World.fromScenario(DEFAULT_SCENARIO);
+  const out: string[] = [];
+  runScript(world, lines.map((l) => `node-1$ ${l}`).join('\n'), {
+    readFile: () => undefined,
+    onOutput: (_l, r) => out.push(`${r.stdout}|${r.stderr}|${r.exitCode}`),
+  });
+  return out;
+}
+
+describe.skipIf(skip !== undefined)(
+  'node tools: bad command lines as the real tools answer them',
+  () => {
+    it.each(CASES.map((lines) => [lines.join(' ; '), lines] as const))('%s', (_, lines) => {
+      const real = withNetns((run) => {
+        // The namespace's own sysctls, as a node's: forwarding on, and conntrack's loaded.
+        run(['sysctl', '-qw', 'net.ipv4.ip_forward=1']);
+        run(['iptables', '-t', 'nat', '-L', '-n']);
+        run(['sh', '-c', 'modprobe nf_conntrack 2>/dev/null; true']);
+        return lines.map((l) => {
+          const r = run(['env', 'LC_ALL=C', 'sh', '-c', l]);
+          return `${r.stdout}|${r.stderr}|${r.exitCode}`;
+        });
+      });
+      expect(lab(lines)).toEqual(real);
+    });
+  },
+);
