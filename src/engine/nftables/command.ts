@@ -19,6 +19,8 @@ import type { NftRunResult } from './transaction';
 
 const VERSION = 'nftables v1.0.6 (Lester Gooch #5)\n';
 const FAMILIES = ['ip', 'ip6', 'inet', 'arp', 'bridge', 'netdev'];
+/** nft's other commands (nft 1.0.6 parser_bison.y base_cmd), which the lab does not run. */
+const VERBS = ['add', 'replace', 'create', 'insert', 'delete', 'get', 'reset', 'flush', 'rename', 'import', 'export', 'monitor', 'describe', 'destroy']; // prettier-ignore
 
 function err(words: readonly string[], index: number, message: string): NftRunResult {
   const line = words.join(' ');
@@ -83,7 +85,22 @@ export function nftCommand(
   const words = argv.slice(i);
   if (words.length === 0) return { stdout: '', stderr: 'nft: no command specified\n', exitCode: 1 };
   if (words[0] !== 'list') {
-    return err(words, 0, `syntax error, unexpected string`);
+    if (VERBS.includes(words[0]!))
+      return {
+        stdout: '',
+        stderr: `lab: \`nft ${words[0]}\` is not modelled in kube-proxy-lab (nft here lists what kube-proxy and iptables-nft made)\n`,
+        exitCode: 1,
+      };
+    // Without a verb nft reads `add rule`: TABLE CHAIN then the rule (checked with one to three
+    // words; a longer line would be read as a rule's statements). The lab's own messages exit
+    // 1, nft's failure status.
+    if (words.length === 1) return err(words, 1, EXPECT_STRING);
+    if (words.length <= 3) return err(words, words.length, 'syntax error, unexpected newline');
+    return {
+      stdout: '',
+      stderr: `lab: \`nft ${words.join(' ')}\` is not modelled in kube-proxy-lab (nft here lists what kube-proxy and iptables-nft made)\n`,
+      exitCode: 1,
+    };
   }
   const what = words[1];
   if (what === undefined) return err(words, 1, 'syntax error, unexpected newline');
@@ -127,14 +144,17 @@ export function nftCommand(
     case 'set':
     case 'map': {
       // [FAMILY] TABLE [NAME]
+      // A family word is always the family (a keyword to nft's scanner, never a name).
       let at = 2;
       let family = 'ip';
-      if (words[at] !== undefined && FAMILIES.includes(words[at]!) && words[at + 1] !== undefined) {
+      if (words[at] !== undefined && FAMILIES.includes(words[at]!)) {
         family = words[at]!;
         at++;
       }
       const tableName = words[at];
       if (tableName === undefined) return err(words, at, EXPECT_STRING);
+      if (FAMILIES.includes(tableName))
+        return err(words, at, `syntax error, unexpected ${tableName}, expecting string`);
       const needsName = what !== 'table';
       const objName = needsName ? words[at + 1] : undefined;
       if (needsName && objName === undefined) return err(words, at + 1, EXPECT_STRING);
