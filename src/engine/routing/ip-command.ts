@@ -186,6 +186,21 @@ function ipLink(net: HostNetwork, opts: Options, args: readonly string[]): IpRes
 function ipRoute(net: HostNetwork, opts: Options, args: readonly string[]): IpResult {
   const verb = args[0];
   if (verb !== undefined && matches(verb, 'get')) {
+    // iproute2 6.1 iproute_get(): selectors and their values checked in order, as it does.
+    let selector: string | undefined;
+    for (let i = 1; i < args.length; i++) {
+      const a = args[i]!;
+      if (!['from', 'iif', 'oif', 'mark', 'dev'].includes(a)) continue;
+      const value = args[++i];
+      if (value === undefined) return err('Command line is not complete. Try option "help"\n');
+      if (a === 'from' && !ipIsValid(value.replace(/\/32$/, '')))
+        return err(`Error: inet prefix is expected rather than "${value}".\n`, 1);
+      if (a !== 'from' && a !== 'mark' && !net.interfaces.some((x) => x.name === value))
+        return err(`Cannot find device "${value}"\n`, 1);
+      if (a === 'mark' && !/^(?:0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$/.test(value))
+        return err(`Error: argument "${value}" is wrong: invalid mark value\n`);
+      selector ??= a;
+    }
     const dst = args
       .slice(1)
       .find(
@@ -195,6 +210,9 @@ function ipRoute(net: HostNetwork, opts: Options, args: readonly string[]): IpRe
     const addr = dst === 'to' ? (args[2] ?? '') : dst;
     if (!ipIsValid(addr))
       return err(`Error: any valid prefix is expected rather than "${addr}".\n`, 1);
+    // The lab answers for a packet the host sends itself; a source, an input or output
+    // device or a mark would change the lookup (policy routing, forwarding).
+    if (selector !== undefined) return notModelled(`route get … ${selector} …`);
     return renderRouteGet(net, addr);
   }
   if (
@@ -237,6 +255,23 @@ function ipRoute(net: HostNetwork, opts: Options, args: readonly string[]): IpRe
   return out(opts.family === 'inet6' ? renderRoutes6(net, dev) : renderRoutes(net, dev));
 }
 
+/**
+ * `ip rule [list|show]`: the kernel's three default rules (fib_default_rules_init()); the lab's
+ * hosts have no policy routing of their own.
+ */
+function ipRule(args: readonly string[]): IpResult {
+  const verb = args[0];
+  if (
+    verb !== undefined &&
+    !(matches(verb, 'list') || matches(verb, 'show') || matches(verb, 'lst'))
+  )
+    return notModelled(`rule ${verb}`);
+  if (args.length > 1) return notModelled(`rule ${args.join(' ')}`);
+  return out(
+    '0:\tfrom all lookup local\n32766:\tfrom all lookup main\n32767:\tfrom all lookup default\n',
+  );
+}
+
 /** Runs `ip` with argv (without the leading `ip`) against one host's network. */
 export function runIp(net: HostNetwork, args: readonly string[]): IpResult {
   const opts: Options = { family: 'all', brief: false };
@@ -267,6 +302,7 @@ export function runIp(net: HostNetwork, args: readonly string[]): IpResult {
   if (object === 'address') return ipAddr(net, opts, rest);
   if (object === 'link') return ipLink(net, opts, rest);
   if (object === 'route') return ipRoute(net, opts, rest);
+  if (object === 'rule') return ipRule(rest);
   if (object === 'help') return err(USAGE);
   if (object !== undefined) return notModelled(object);
   return err(`Object "${objectWord}" is unknown, try "ip help".\n`, 1);
