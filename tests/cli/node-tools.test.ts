@@ -39,6 +39,12 @@ describe('node tools', () => {
     expect(r.status).toBe(1);
   });
 
+  it('sysctl in a pod says the lab models node sysctls only, not that the key is missing', async () => {
+    const r = await run('pod/client$ sysctl net.ipv4.ip_forward');
+    expect(r.err).toBe("sysctl: the lab models the nodes' sysctls only; run it on a node\n");
+    expect(r.status).toBe(1);
+  });
+
   it('bridge link shows and sets the hairpin flag of a pod port', async () => {
     const r = await run(
       ['node-1$ bridge -d link | grep -c "hairpin on"', 'node-1$ bridge link | head -n 1'].join(

@@ -28,6 +28,10 @@ function sysctlPath(key: string): string {
 /** procps `sysctl [-n] [-w] KEY[=VALUE]…` over the node's sysctls. */
 function sysctl(ctx: CommandContext, argv: string[]): CommandResult {
   const node = ctx.world.nodeKernel();
+  // A pod's or client's namespace has its own net.* sysctls, which the lab does not model
+  // (saying "cannot stat" would claim they do not exist).
+  if (node === undefined)
+    return fail("sysctl: the lab models the nodes' sysctls only; run it on a node\n");
   let write = false;
   let valuesOnly = false;
   let stdout = '';
@@ -45,7 +49,7 @@ function sysctl(ctx: CommandContext, argv: string[]): CommandResult {
         continue;
       }
       const key = eq < 0 ? arg : arg.slice(0, eq);
-      const current = node?.sysctl(key);
+      const current = node.sysctl(key);
       if (current === undefined) {
         stderr += `sysctl: cannot stat ${sysctlPath(key)}: No such file or directory\n`;
         exitCode = 1;
@@ -62,7 +66,7 @@ function sysctl(ctx: CommandContext, argv: string[]): CommandResult {
           exitCode = 1;
           continue;
         }
-        node?.setSysctl(key, stored);
+        node.setSysctl(key, stored);
       }
       stdout += valuesOnly ? `${value}\n` : `${key} = ${value}\n`;
     }
