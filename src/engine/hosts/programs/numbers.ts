@@ -111,11 +111,13 @@ export function digUint(text: string, max: number): number | 'not a valid number
   return value > max ? 'out of range' : value;
 }
 
+const STRTOL_PREFIX = new RegExp(`^${C_SPACE}([+-]?\\d+)`);
+
 /**
  * C strtol(text, NULL, 10) where the rest of the text is not looked at (tcpdump -c): blanks, a
  * sign, the digits there are; 0 when there are none.
  */
 export function strtolPrefix(text: string): number {
-  const m = new RegExp(`^${C_SPACE}([+-]?\\d+)`).exec(text);
+  const m = STRTOL_PREFIX.exec(text);
   return m === null ? 0 : Number(m[1]);
 }
