@@ -122,6 +122,9 @@ const NC_USAGE = [
   '',
 ].join('\n');
 
+/** The option letters of netcat-openbsd 1.219's getopt string. */
+const NC_OPTIONS = '46CDdFhIiklMmNnOPpqrSsTtUuVvWwXxZz';
+
 /** INT_MAX / 1000: the largest -w nc takes. */
 const NC_MAX_WAIT = Math.floor(2147483647 / 1000);
 
@@ -155,7 +158,10 @@ export function parseNcArgs(argv: readonly string[], stdin = ''): Parsed<NcOptio
         if (typeof wait === 'string') return fail(`nc: timeout ${wait}: ${text}\n`, 1);
         waitMs = wait * 1000;
         break;
-      } else return fail(`nc: invalid option -- '${letter}'\n${NC_USAGE}`, 1);
+      } else if (NC_OPTIONS.includes(letter))
+        // A real nc option the lab's nc does not have (listening, proxies, source port…).
+        return fail(`nc: the lab's nc does not model -${letter} (it has -z, -v, -u, -n, -w)\n`, 1);
+      else return fail(`nc: invalid option -- '${letter}'\n${NC_USAGE}`, 1);
     }
   }
   const [host, portText] = rest;

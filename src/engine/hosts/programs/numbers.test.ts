@@ -65,6 +65,13 @@ describe('the command lines', () => {
       const r = parseNcArgs(['nc', ...argv, '10.0.0.1', '80']);
       expect(r.ok && [r.opts.waitMs, r.opts.zero, r.opts.verbose]).toEqual([2000, true, true]);
     }
+    // A real nc option the lab does not model is said to be one, not "invalid" (-Y is).
+    const listen = parseNcArgs(['nc', '-l', '80']);
+    expect(!listen.ok && listen.stderr).toBe(
+      "nc: the lab's nc does not model -l (it has -z, -v, -u, -n, -w)\n",
+    );
+    const bad = parseNcArgs(['nc', '-Y', 'x', '80']);
+    expect(!bad.ok && bad.stderr.split('\n')[0]).toBe("nc: invalid option -- 'Y'");
     expect(strtonum(' +7', 0, 10)).toBe(7);
     expect(strtonum('11', 0, 10)).toBe('too large');
   });
