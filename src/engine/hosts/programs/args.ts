@@ -2,6 +2,7 @@
  * The tools' command lines → program options (the subset the lab models). A line the lab cannot
  * run returns the tool's own complaint where it is known, else a one-line lab message.
  */
+import { ipIsValid } from '../../model/ip';
 import type { RRType } from '../dns/message';
 import { curlSeconds, digUint, strtonum } from './numbers';
 import type { CurlOptions, CurlTarget, DigOptions, NcOptions, NslookupOptions } from './types';
@@ -208,8 +209,15 @@ export function parseDigArgs(argv: readonly string[]): Parsed<DigOptions> {
     const setting = /^\+([a-z]+)=(.*)$/i.exec(a);
     const key = setting?.[1]?.toLowerCase() ?? '';
     const value = setting?.[2] ?? '';
-    if (a.startsWith('@')) server = a.slice(1);
-    else if (a.startsWith('-p')) {
+    if (a.startsWith('@')) {
+      server = a.slice(1);
+      // Real dig looks a server name up (getaddrinfo) first; the lab's dig does not.
+      if (!ipIsValid(server))
+        return fail(
+          `dig: the lab's dig takes the server as an IPv4 address (@10.96.0.10), not a name to look up: @${server}\n`,
+          1,
+        );
+    } else if (a.startsWith('-p')) {
       const text = a.length > 2 ? a.slice(2) : argv[++i];
       if (text === undefined) return fail(`Invalid option: -p\n${DIG_USAGE}`, 1);
       const r = digUint(text, 0xffff);
@@ -275,6 +283,12 @@ export function parseNslookupArgs(argv: readonly string[]): Parsed<NslookupOptio
   const [name, server] = rest;
   if (name === undefined)
     return fail('nslookup: the lab runs nslookup with a name only (no interactive mode)\n', 1);
+  // Real nslookup looks a server name up first; the lab's does not.
+  if (server !== undefined && !ipIsValid(server))
+    return fail(
+      `nslookup: the lab's nslookup takes the server as an IPv4 address (10.96.0.10), not a name to look up: ${server}\n`,
+      1,
+    );
   const opts = { name, server, port };
   return notes === '' ? { ok: true, opts } : { ok: true, opts, stdout: notes };
 }

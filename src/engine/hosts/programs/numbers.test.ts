@@ -101,4 +101,19 @@ describe('the command lines', () => {
     const ok = parseNslookupArgs(['nslookup', '-port=5353', 'x']);
     expect(ok.ok && [ok.opts.port, ok.stdout]).toEqual([5353, undefined]);
   });
+
+  it('dig @NAME and nslookup NAME SERVER-NAME say the lab takes the server as an address', () => {
+    // Real dig and nslookup would look the name up first; the lab's do not, and say so rather
+    // than time out querying a "server" that is not an address.
+    const dig = parseDigArgs(['dig', '@kube-dns.kube-system.svc.cluster.local', 'x']);
+    expect(!dig.ok && [dig.exitCode, dig.stderr]).toEqual([
+      1,
+      "dig: the lab's dig takes the server as an IPv4 address (@10.96.0.10), not a name to look up: @kube-dns.kube-system.svc.cluster.local\n",
+    ]);
+    const ns = parseNslookupArgs(['nslookup', 'x', 'kube-dns']);
+    expect(!ns.ok && ns.stderr).toMatch(
+      /^nslookup: the lab's nslookup takes the server as an IPv4/,
+    );
+    expect(parseDigArgs(['dig', '@10.96.0.10', 'x']).ok).toBe(true);
+  });
 });
