@@ -23,6 +23,7 @@ const CURL = [
   ['-m', '4e-320', URL], ['-m', '1e', URL], ['-m', '0x', URL], ['-m'], ['--max-time', 'abc', URL],
   ['--max-time'], ['--connect-timeout', 'abc', URL], ['--connect-timeout', '-2', URL],
   ['-mabc', URL], ['-m5x', URL], ['-sSmabc', URL], ['-sSm', 'abc', URL], ['-sSm'],
+  ['-W', URL], ['-sW', URL], ['-5', URL], ['--bogus', URL], ['--max-time=5', URL],
 ];
 
 // prettier-ignore

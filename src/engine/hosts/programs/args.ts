@@ -4,6 +4,7 @@
  */
 import { ipIsValid } from '../../model/ip';
 import type { RRType } from '../dns/message';
+import { CURL_LONG, CURL_SHORT } from './curl-options';
 import { curlSeconds, digUint, strtonum } from './numbers';
 import type { CurlOptions, CurlTarget, DigOptions, NcOptions, NslookupOptions } from './types';
 
@@ -33,6 +34,21 @@ const CURL_TRY = "curl: try 'curl --help' or 'curl --manual' for more informatio
 /** curl's complaint about `option` (the command-line word as typed), exit 2 (PARAM_…). */
 function curlOptionError<T>(option: string, problem: string): Parsed<T> {
   return fail(`curl: option ${option}: ${problem}\n${CURL_TRY}`, 2);
+}
+
+/**
+ * An option word the lab's curl does not take: curl's own `is unknown` when curl 7.88 has no
+ * such option either, else a lab line saying the lab's curl does not model it (`-I`, `-k`…).
+ */
+function curlUnmodelled<T>(word: string): Parsed<T> {
+  const letter = word.startsWith('--') ? undefined : /^-[sSv]*(.)/.exec(word)?.[1];
+  const known = letter !== undefined ? CURL_SHORT.includes(letter) : CURL_LONG.has(word.slice(2));
+  if (!known) return curlOptionError(word, 'is unknown');
+  const option = letter !== undefined ? `-${letter}` : word;
+  return fail(
+    `curl: the lab's curl does not model ${option} (it has -s, -S, -v, -m, --connect-timeout)\n`,
+    2,
+  );
 }
 
 function curlTarget(url: string): CurlTarget | Parsed<CurlOptions> {
@@ -88,7 +104,7 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
       silent ||= a.includes('s');
       showError ||= a.includes('S');
       verbose ||= a.includes('v');
-    } else if (a.startsWith('-')) return curlOptionError(a, 'is unknown');
+    } else if (a.startsWith('-')) return curlUnmodelled(a);
     else urls.push(a);
   }
   if (urls.length === 0) return fail(CURL_TRY, 2);

@@ -52,6 +52,17 @@ describe('the command lines', () => {
       const r = parseCurlArgs(['curl', ...argv, 'http://10.0.0.1/']);
       expect(r.ok && r.opts.maxTimeMs).toBe(5000);
     }
+    // curl 7.88 has -I and --insecure; the lab's curl says it does not model them.
+    for (const [word, option] of [
+      ['-I', '-I'],
+      ['-sSk', '-k'],
+      ['--insecure', '--insecure'],
+    ]) {
+      const r = parseCurlArgs(['curl', word!, 'http://x/']);
+      expect(!r.ok && r.stderr).toBe(
+        `curl: the lab's curl does not model ${option} (it has -s, -S, -v, -m, --connect-timeout)\n`,
+      );
+    }
     const both = parseCurlArgs(['curl', '-sS', '--connect-timeout', '2', '-m', '0', 'http://x/']);
     expect(both.ok && [both.opts.connectTimeoutMs, both.opts.maxTimeMs, both.opts.silent]).toEqual([
       2000,
