@@ -177,10 +177,11 @@ interface CliFigures {
  * peak RSS, and one that times the phases (parse, node boot with kube-proxy's first sync,
  * iptables-save).
  */
-function cliRun(scenarioFile: string, runs: number): CliFigures {
+function cliRun(scenarioFile: string, runs: number, before?: () => void): CliFigures {
   const options = { input: SCRIPT, encoding: 'utf8', maxBuffer: 1 << 30 } as const;
   const walls: number[] = [];
   for (let i = 0; i < runs; i++) {
+    before?.();
     const t = performance.now();
     const r = spawnSync(process.execPath, [CLI, 'run', scenarioFile], options);
     walls.push(performance.now() - t);
@@ -237,21 +238,34 @@ function childPhases(scenarioFile: string): void {
 }
 
 /**
- * Times the real iptables-restore of the node's restore input, each run into a new throwaway
- * namespace (an empty ruleset, as at kube-proxy's first sync): the wall times, sorted. The
- * ratio divides the CLI's median by these runs' median, so both sides of it are medians.
+ * The real iptables-restore of the node's restore input, one run at a time, each into a new
+ * throwaway namespace (an empty ruleset, as at kube-proxy's first sync). The CLI's runs of
+ * the same 1,000 Services alternate with these (cliRun's `before`): a neighbour that slows
+ * the machine for a while slows both sides of the ratio, not one. The ratio divides the CLI's
+ * median by these runs' median, so both sides of it are medians.
  */
-function realRestore(restoreInput: string, runs: number): number[] | string {
-  if (process.getuid?.() !== 0) return 'skipped: not root';
-  if (spawnSync('iptables-restore', ['--version']).status !== 0)
-    return 'skipped: iptables-restore is not installed (Debian package iptables; `npm test` installs it)';
-  const walls: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const took = restoreOnce(restoreInput, `kpl-bench-${process.pid}-${i}`);
-    if (typeof took === 'string') return took;
-    walls.push(took);
+class RealRestore {
+  readonly walls: number[] = [];
+  skipped: string | undefined;
+
+  constructor(private readonly restoreInput: string) {
+    if (process.getuid?.() !== 0) this.skipped = 'skipped: not root';
+    else if (spawnSync('iptables-restore', ['--version']).status !== 0)
+      this.skipped = 'skipped: iptables-restore is not installed (Debian package iptables; `npm test` installs it)'; // prettier-ignore
   }
-  return walls.sort((a, b) => a - b);
+
+  /** One more run, unless a run failed or the tool is missing. */
+  runOnce(): void {
+    if (this.skipped !== undefined) return;
+    const took = restoreOnce(this.restoreInput, `kpl-bench-${process.pid}-${this.walls.length}`);
+    if (typeof took === 'string') this.skipped = took;
+    else this.walls.push(took);
+  }
+
+  /** The wall times, sorted, or why there are none. */
+  result(): number[] | string {
+    return this.skipped ?? [...this.walls].sort((a, b) => a - b);
+  }
 }
 
 function restoreOnce(restoreInput: string, ns: string): number | string {
@@ -290,7 +304,7 @@ function row(label: string, t: Took, range?: { min: number; max: number }): stri
 }
 
 async function bench(): Promise<void> {
-  const runs = Number(process.env.BENCH_CLI_RUNS ?? 3);
+  const runs = Number(process.env.BENCH_CLI_RUNS ?? 5);
   console.log('kube-proxy-lab benchmark (iptables mode; figures per node; medians)');
   console.log('wall time (median [min–max]) and CPU time (user + system, every thread)');
   console.log(`${machineLine()}\n`);
@@ -316,10 +330,12 @@ async function bench(): Promise<void> {
     console.log(
       '  (`node bin/kube-proxy-lab.mjs run FILE`, as `npx kube-proxy-lab` starts it; the command sets V8 --no-turbo-inlining itself and loads the bundle with the V8 code cache `npm ci` made; cpu, peak RSS and the phases come from in-process runs with V8 defaults)',
     );
+    const { world } = World.fromScenario(generateScaleScenario(1_000));
+    const restore = new RealRestore(world.kernel('node-1')?.lastSync?.restoreInput ?? '');
     for (const n of [1_000, 10_000]) {
       const file = join(dir, `scale-${n}.yaml`);
       writeFileSync(file, generateScaleScenario(n));
-      const c = cliRun(file, runs);
+      const c = cliRun(file, runs, n === 1_000 ? () => restore.runOnce() : undefined);
       cli[n] = c;
       const range = `[${c.walls[0]!.toFixed(0)}–${c.walls[c.walls.length - 1]!.toFixed(0)}]`;
       console.log(
@@ -327,11 +343,9 @@ async function bench(): Promise<void> {
       );
       console.log(c.phases);
     }
-    const { world } = World.fromScenario(generateScaleScenario(1_000));
-    const input = world.kernel('node-1')?.lastSync?.restoreInput ?? '';
-    real = realRestore(input, runs);
+    real = restore.result();
     console.log(
-      `\nreal iptables-restore of the same 1,000-Service rules (nf_tables, a new throwaway netns each, ${runs} runs)`,
+      `\nreal iptables-restore of the same 1,000-Service rules (nf_tables, a new throwaway netns each, ${runs} runs, each just before one of the CLI's 1,000-Service runs)`,
     );
     console.log(
       `  iptables-restore   ${typeof real === 'string' ? real : `${ms(medianOf(real))} [${real.map((w) => w.toFixed(0)).join(', ')}]`}`,
