@@ -86,4 +86,32 @@ describe('--json', () => {
     const seqs = dig!.steps.map((s) => s.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
   });
+
+  it('a program that would wait for ever is stopped at the lab’s limit, and the lab says so', async () => {
+    // The web pods' Go server sets no read timeout: it waits for a request nc never sends, and
+    // nc (stdin at its end, no -N) waits for the server: a real one until Ctrl-C.
+    const r = await run('pod/client$ nc 10.96.1.1 80\nnode-1$ conntrack -L -p tcp');
+    expect(r.status).toBe(130);
+    expect(r.err).toBe(
+      'lab: nc was still running after 15 minutes (virtual time), so the lab stopped it as ' +
+        'Ctrl-C would (exit status 130); give -w SECONDS to set a limit\n' +
+        'conntrack v1.4.7 (conntrack-tools): 1 flow entries have been shown.\n',
+    );
+    // Nothing of nc's own: Ctrl-C prints nothing. The entry is still ESTABLISHED, 900 s
+    // into kube-proxy's 86,400 s (conntrack.tcpEstablishedTimeout, 24 h).
+    expect(r.out).toMatch(/^pod\/client\$ nc 10\.96\.1\.1 80\nnode-1\$ conntrack/);
+    expect(r.out).toMatch(/^tcp +6 85500 ESTABLISHED src=10\.244\.0\.5 dst=10\.96\.1\.1 /m);
+    // With -w, nc's own idle timeout ends it, and the lab adds nothing.
+    const bounded = await run('pod/client$ nc -w 2 10.96.1.1 80');
+    expect(bounded).toMatchObject({ status: 0, err: '' });
+  });
+
+  it('CoreDNS closes a TCP connection that sends no DNS message after its 3 s read timeout', async () => {
+    // curl's request is no DNS message: CoreDNS (miekg/dns serveTCPConn) reads "GE" as a
+    // length and waits for the rest until its ReadTimeout (3 s, core/dnsserver/server.go), then
+    // closes; curl gets an orderly close with no reply.
+    const r = await run('pod/client$ curl -sS http://10.96.0.10:53\nnode-1$ tcpdump -n -i cni0');
+    expect(r.err).toMatch(/^curl: \(52\) Empty reply from server\n/);
+    expect(r.out).toMatch(/^08:00:03\.000000 IP 10\.244\.0\.[23]\.53 > 10\.244\.0\.5\.\d+: Flags \[F\.\], seq 1, ack 78,/m); // prettier-ignore
+  });
 });

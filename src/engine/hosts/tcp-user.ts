@@ -202,6 +202,10 @@ export function tcpTimers(op: Op, stack: HostStack): void {
     }
     if (sock.delayedAckDue !== undefined && sock.delayedAckDue <= now) sendAck(op, stack, sock);
     if (sock.rtxDue !== undefined && sock.rtxDue <= now) onRetransmitTimer(op, stack, sock);
+    if (sock.readDeadline !== undefined && sock.readDeadline <= now) {
+      sock.readDeadline = undefined;
+      event(op, stack, sock, 'deadline');
+    }
   }
 }
 
@@ -210,7 +214,7 @@ export function tcpNextTimer(stack: HostStack): number | undefined {
   let next: number | undefined;
   for (const s of stack.sockets) {
     if (s.proto !== 'tcp') continue;
-    for (const t of [s.timeWaitUntil, s.delayedAckDue, s.rtxDue])
+    for (const t of [s.timeWaitUntil, s.delayedAckDue, s.rtxDue, s.readDeadline])
       if (t !== undefined && (next === undefined || t < next)) next = t;
   }
   return next;

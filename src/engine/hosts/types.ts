@@ -129,6 +129,16 @@ export interface TcpSocket {
   delayedAckDue?: number | undefined;
   /** TIME_WAIT end (absolute ms). */
   timeWaitUntil?: number | undefined;
+  /**
+   * The owner's read deadline (absolute ms), as Go's conn.SetReadDeadline sets one: when it
+   * passes before the owner has read what it waits for, the owner gets a `deadline` event.
+   */
+  readDeadline?: number | undefined;
+  /**
+   * The owner's reader is stuck in a message that cannot complete (CoreDNS read a DNS length
+   * prefix from bytes that were not DNS): it takes nothing more from the stream.
+   */
+  readStalled?: boolean | undefined;
   /** When the socket entered its current state. */
   since: number;
   /**
@@ -218,7 +228,9 @@ export type SocketEventKind =
   | 'timeout'
   | 'unreachable'
   | 'closed'
-  | 'unexpected-source';
+  | 'unexpected-source'
+  /** The socket's readDeadline passed. */
+  | 'deadline';
 
 export interface SocketEvent {
   readonly t: number;

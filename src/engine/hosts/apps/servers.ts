@@ -7,7 +7,11 @@
  *   `400 Bad Request` and the connection closes; EOF from the client → close.
  * - `tls`: kube-apiserver on 6443 and kubelet on 10250: plain HTTP gets Go's "Client sent an
  *   HTTP request to an HTTPS server." (HTTP/1.0 400), anything else is closed.
- * - `dns`: CoreDNS on 53/udp and 53/tcp (./dns/coredns.ts).
+ * - `dns`: CoreDNS on 53/udp and 53/tcp (./dns/coredns.ts). On TCP, miekg/dns serveTCPConn
+ *   gives a connection's first read CoreDNS's read timeout and each later one its idle timeout,
+ *   and closes the connection when a read fails: bytes that are not a DNS message (curl's
+ *   request) leave the reader waiting for the rest of the "message" its first two bytes
+ *   announced, until the deadline closes the connection with a FIN (curl: `Empty reply`).
  * - `udp-echo`: a UDP containerPort answers each datagram with one line naming the pod, the
  *   address it was reached at and the peer it saw, then what the peer sent:
  *   `web-…-g2952 (10.244.1.3:5353/udp): you are 10.244.0.5:40001, you sent: hello`.
@@ -53,6 +57,30 @@ function dnsReply(op: Op, p: Payload | undefined): Payload | undefined {
   };
 }
 
+/**
+ * CoreDNS's TCP timeouts (core/dnsserver/server.go NewServer, CoreDNS 1.11 and later, which
+ * Kubernetes ships since 1.29; the `timeouts` plugin would change them): ReadTimeout for a
+ * connection's first query, IdleTimeout for each one after.
+ */
+export const COREDNS_READ_TIMEOUT_MS = 3_000;
+export const COREDNS_IDLE_TIMEOUT_MS = 10_000;
+
+function dnsTcp(op: Op, stack: HostStack, sock: TcpSocket, ev: SocketEvent): void {
+  if (ev.kind === 'accepted') sock.readDeadline = op.ctx.now + COREDNS_READ_TIMEOUT_MS;
+  else if (ev.kind === 'deadline') tcpClose(op, stack, sock);
+  else if (ev.kind === 'data' && !sock.readStalled) {
+    if (ev.data?.kind !== 'dns') {
+      // Not a DNS message: its first two bytes read as a length the rest never reaches.
+      sock.readStalled = true;
+      return;
+    }
+    // A response instead of a query is read and dropped (MsgAcceptFunc), no answer.
+    const reply = dnsReply(op, ev.data);
+    if (reply !== undefined) tcpWrite(op, stack, sock, reply);
+    sock.readDeadline = op.ctx.now + COREDNS_IDLE_TIMEOUT_MS;
+  }
+}
+
 function tcpApp(
   op: Op,
   stack: HostStack,
@@ -61,17 +89,17 @@ function tcpApp(
   app: string,
   name: string,
 ) {
-  if (ev.kind === 'eof') return tcpClose(op, stack, sock);
+  if (ev.kind === 'eof') {
+    sock.readDeadline = undefined;
+    return tcpClose(op, stack, sock);
+  }
+  if (app === 'dns') return dnsTcp(op, stack, sock, ev);
   if (ev.kind !== 'data') return;
   if (app === 'http') return httpData(op, stack, sock, name, ev.data);
   if (app === 'tls') {
     if (parseRequest(text(ev.data)) !== undefined)
       tcpWrite(op, stack, sock, { kind: 'text', text: responseText(tlsPlainHttpResponse()) });
     return tcpClose(op, stack, sock);
-  }
-  if (app === 'dns') {
-    const reply = dnsReply(op, ev.data);
-    if (reply !== undefined) tcpWrite(op, stack, sock, reply);
   }
 }
 

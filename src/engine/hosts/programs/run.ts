@@ -232,6 +232,31 @@ export function programResult(
           : prog.kind === 'dig' && prog.dig !== undefined
             ? digOutput(prog.dig, prog.transcript, env)
             : nslookupOutput(prog.transcript);
-  const exitCode = prog.exitCode === 130 ? 130 : out.exitCode;
-  return { done: prog.done, stdout: out.stdout, stderr: out.stderr, exitCode };
+  const { stdout, stderr, exitCode } = out;
+  if (prog.exitCode !== 130) return { done: prog.done, stdout, stderr, exitCode };
+  return { done: prog.done, stdout, stderr: stderr + stoppedNote(prog.kind), exitCode: 130 };
 }
+
+/**
+ * What the lab says when it stopped a program at PROGRAM_LIMIT_MS. A real one would wait until
+ * the user pressed Ctrl-C, which prints nothing of its own (the terminal echoes `^C`), so
+ * without this line the transcript shows only silence and exit status 130 — and the virtual
+ * clock has moved on by a quarter of an hour, which ages every conntrack entry.
+ */
+function stoppedNote(kind: ProgramState['kind']): string {
+  const limit = STOP_OPTION[kind];
+  const minutes = PROGRAM_LIMIT_MS / 60_000;
+  return (
+    `lab: ${kind} was still running after ${minutes} minutes (virtual time), so the lab ` +
+    `stopped it as Ctrl-C would (exit status 130); give ${limit} to set a limit\n`
+  );
+}
+
+/** The option that bounds each program's run. */
+const STOP_OPTION: Record<ProgramState['kind'], string> = {
+  curl: '-m SECONDS',
+  nc: '-w SECONDS',
+  ping: '-c COUNT or -w DEADLINE',
+  dig: '+timeout=SECONDS',
+  nslookup: '-timeout=SECONDS',
+};
