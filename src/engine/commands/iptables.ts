@@ -7,6 +7,7 @@
 import { iptablesCommand, iptablesRestore, iptablesSave } from '../netfilter';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
+import { missingFileMessage } from './files';
 
 const SAVE_USAGE = "Look at manual page `iptables-save.8' for more information.\n";
 
@@ -63,7 +64,8 @@ function iptablesRestoreCommand(ctx: CommandContext, argv: string[]): CommandRes
       return fail(`iptables-restore: ${shown}\nTry \`iptables-restore -h' for more information.\n`);
     } else {
       input = ctx.world.readFile(arg);
-      if (input === undefined) return fail(`Can't open ${arg}: No such file or directory\n`);
+      if (input === undefined)
+        return fail(missingFileMessage(arg, `Can't open ${arg}: No such file or directory\n`));
     }
   }
   return iptablesRestore(ctx.world.netfilter(), input ?? ctx.stdin, { noflush, counters });

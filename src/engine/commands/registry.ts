@@ -15,6 +15,7 @@ import type { IpvsState } from '../ipvs';
 import type { HostNetwork } from '../routing';
 import type { Pipeline, Redirection } from './shell';
 import { parseCommandLine } from './shell';
+import { missingFileMessage } from './files';
 
 export type { HostRef } from '../routing/topology';
 
@@ -250,7 +251,7 @@ export function runPipeline(
       if (text === undefined) {
         return {
           stdout: '',
-          stderr: `${stderr}bash: ${r.target}: No such file or directory\n`,
+          stderr: `${stderr}${missingFileMessage(r.target, `bash: ${r.target}: No such file or directory\n`)}`,
           exitCode: 1,
         };
       }

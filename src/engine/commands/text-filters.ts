@@ -5,6 +5,7 @@
  */
 import type { CommandContext, CommandResult, CommandRegistry } from './registry';
 import { registerCommand } from './registry';
+import { missingFileMessage } from './files';
 
 const ok = (stdout: string, exitCode = 0): CommandResult => ({ stdout, stderr: '', exitCode });
 const fail = (stderr: string, exitCode: number): CommandResult => ({
@@ -165,7 +166,7 @@ function grep(ctx: CommandContext, argv: string[]): CommandResult {
     for (const file of operands) {
       const text = ctx.world.readFile(file);
       if (text === undefined) {
-        stderr += `grep: ${file}: No such file or directory\n`;
+        stderr += missingFileMessage(file, `grep: ${file}: No such file or directory\n`);
         status = 2;
       } else input += text.endsWith('\n') || text === '' ? text : `${text}\n`;
     }
@@ -280,7 +281,8 @@ function cat(ctx: CommandContext, argv: string[]): CommandResult {
   let stderr = '';
   for (const f of files) {
     const text = f === '-' ? ctx.stdin : ctx.world.readFile(f);
-    if (text === undefined) stderr += `cat: ${f}: No such file or directory\n`;
+    if (text === undefined)
+      stderr += missingFileMessage(f, `cat: ${f}: No such file or directory\n`);
     else stdout += text;
   }
   return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };

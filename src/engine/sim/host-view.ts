@@ -5,7 +5,6 @@
  */
 import { createNftState } from '../nftables';
 import type { ApplyResult, CommandWorld, HostRef, NodeKernelControls } from '../commands/registry';
-import { procNfConntrack } from '../conntrack';
 import {
   captureLog,
   hairpinFlag,
@@ -14,7 +13,7 @@ import {
   nodeConntrack,
   setHairpinFlag,
 } from '../datapath';
-import { procIpVsConn } from '../ipvs';
+import { hostFile } from './host-files';
 import { ipsetEnv } from './ipvs-node';
 import { deletePodNow, restartDeploymentNow, scaleDeploymentNow } from './control-plane';
 import { flowControls } from './flows';
@@ -61,23 +60,6 @@ export function hostNetfilter(world: World, host: HostRef): NetfilterState {
 }
 
 /** Kernel files a host shows under /proc (what `cat` reads there). */
-function procFile(world: World, host: HostRef, path: string): string | undefined {
-  if (host.kind !== 'node') return undefined;
-  if (path === '/proc/net/nf_conntrack') {
-    return procNfConntrack(nodeConntrack(world, host.name), world.clock.now());
-  }
-  if (path === '/proc/net/ip_vs_conn') {
-    const kernel = world.kernel(host.name);
-    return kernel === undefined ? undefined : procIpVsConn(kernel.ipvs, world.clock.now());
-  }
-  const sysctl = /^\/proc\/sys\/(.+)$/.exec(path);
-  if (sysctl !== null) {
-    const value = world.kernel(host.name)?.sysctls[sysctl[1]!.replace(/\//g, '.')];
-    return value === undefined ? undefined : `${value}\n`;
-  }
-  return undefined;
-}
-
 function nodeControls(world: World, node: string): NodeKernelControls | undefined {
   const kernel = world.kernel(node);
   if (kernel === undefined) return undefined;
@@ -127,7 +109,7 @@ export function hostView(
     nowSeconds: () => world.nowSeconds(),
     epochSeconds: world.epochSeconds,
     host,
-    readFile: (path) => (path.startsWith('/proc/') ? procFile(world, host, path) : readFile(path)),
+    readFile: (path) => hostFile(world, host, path, readFile),
     netfilter: () => hostNetfilter(world, host),
     // Pods and external clients have their own, empty nf_tables state.
     nftables: () =>

@@ -6,6 +6,7 @@
  */
 import type { CommandContext, CommandResult } from '../registry';
 import { kindPrefix, RESOURCE_TYPES } from './resources';
+import { missingFileMessage } from '../files';
 
 function groupOf(kind: string, apiVersion: string | undefined): string {
   const known = RESOURCE_TYPES.find((r) => r.kind === kind);
@@ -22,8 +23,10 @@ export function runApply(ctx: CommandContext, files: readonly string[]): Command
   let stderr = '';
   for (const file of files) {
     const text = file === '-' ? ctx.stdin : ctx.world.readFile(file);
-    if (text === undefined)
-      return { stdout, stderr: `${stderr}error: the path "${file}" does not exist\n`, exitCode: 1 };
+    if (text === undefined) {
+      const message = missingFileMessage(file, `error: the path "${file}" does not exist\n`);
+      return { stdout, stderr: `${stderr}${message}`, exitCode: 1 };
+    }
     const result = ctx.world.applyManifests(text);
     for (const a of result.applied)
       stdout += `${kindPrefix(a.kind, groupOf(a.kind, a.apiVersion))}/${a.name} ${a.action}\n`;

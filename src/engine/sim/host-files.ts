@@ -1,0 +1,70 @@
+/**
+ * The files of a simulated host the lab has: what `cat`, `grep FILE` and `< FILE` read on it.
+ * Paths in the host's system directories (commands/files.ts) come only from here; a file the
+ * lab does not model reads as missing, and the commands say it is not modelled.
+ */
+import { isHostSystemPath } from '../commands/files';
+import type { HostRef } from '../commands/registry';
+import { procNfConntrack } from '../conntrack';
+import { nodeConntrack } from '../datapath';
+import { resolvConfFor, resolvConfText } from '../hosts';
+import { procIpVsConn } from '../ipvs';
+import type { World } from './world';
+
+/**
+ * The file at `path` on `host`: the host's own for a system path (undefined when the lab does
+ * not model it), else the user's file through `userFile`.
+ */
+export function hostFile(
+  world: World,
+  host: HostRef,
+  path: string,
+  userFile: (path: string) => string | undefined,
+): string | undefined {
+  if (!isHostSystemPath(path)) return userFile(path);
+  const normal = path.replace(/\/{2,}/g, '/');
+  if (normal === '/etc/resolv.conf') return resolvConfText(resolvConfFor(world.cluster, host));
+  if (normal === '/etc/hosts') return podHosts(world, host);
+  return host.kind === 'node' ? procFile(world, host.name, normal) : undefined;
+}
+
+/**
+ * A pod's /etc/hosts as kubelet writes it (pkg/kubelet/kubelet_pods.go
+ * managedHostsFileContent): its header, the loopback names, then the pod IP with its host name
+ * (the pod's name, cut to 63 characters without a trailing '-' or '.', as
+ * truncatePodHostnameIfNeeded does). A hostNetwork pod gets the node's own file, which the lab
+ * does not model.
+ */
+function podHosts(world: World, host: HostRef): string | undefined {
+  if (host.kind !== 'pod') return undefined;
+  const pod = world.cluster.pods.find(
+    (p) => p.meta.namespace === host.namespace && p.meta.name === host.name,
+  );
+  if (pod === undefined || pod.hostNetwork) return undefined;
+  return (
+    '# Kubernetes-managed hosts file.\n' +
+    '127.0.0.1\tlocalhost\n' +
+    '::1\tlocalhost ip6-localhost ip6-loopback\n' +
+    'fe00::0\tip6-localnet\n' +
+    'fe00::0\tip6-mcastprefix\n' +
+    'fe00::1\tip6-allnodes\n' +
+    'fe00::2\tip6-allrouters\n' +
+    `${pod.podIP}\t${pod.meta.name.slice(0, 63).replace(/[-.]+$/, '')}\n`
+  );
+}
+
+function procFile(world: World, node: string, path: string): string | undefined {
+  if (path === '/proc/net/nf_conntrack') {
+    return procNfConntrack(nodeConntrack(world, node), world.clock.now());
+  }
+  if (path === '/proc/net/ip_vs_conn') {
+    const kernel = world.kernel(node);
+    return kernel === undefined ? undefined : procIpVsConn(kernel.ipvs, world.clock.now());
+  }
+  const sysctl = /^\/proc\/sys\/(.+)$/.exec(path);
+  if (sysctl !== null) {
+    const value = world.kernel(node)?.sysctls[sysctl[1]!.replace(/\//g, '.')];
+    return value === undefined ? undefined : `${value}\n`;
+  }
+  return undefined;
+}
