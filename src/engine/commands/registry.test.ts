@@ -25,6 +25,17 @@ describe('runCommandLine', () => {
     });
   });
 
+  it('says a real command it does not run is not modelled, rather than missing', () => {
+    // ss (iproute2) and ps (procps) are on every Debian node; bash would run them.
+    const ss = run('ss -tn');
+    expect(ss.exitCode).toBe(127);
+    expect(ss.stderr).toMatch(/^lab: ss is not modelled in kube-proxy-lab; it runs iptables, /);
+    // In a pipeline the note is on stderr, and the status is the last command's, as in bash.
+    const ps = run('/usr/bin/ps aux | grep kube-proxy');
+    expect(ps.stderr).toMatch(/^lab: ps is not modelled in kube-proxy-lab; /);
+    expect(ps.exitCode).toBe(1);
+  });
+
   it('pipes into grep, head, tail and wc', () => {
     expect(run('lines | grep mode').stdout).toBe('mode: ""\n');
     expect(run('lines | grep -i mode').stdout).toBe('mode: ""\nMODE two\n');

@@ -16,6 +16,7 @@ import type { HostNetwork } from '../routing';
 import type { Pipeline, Redirection } from './shell';
 import { parseCommandLine } from './shell';
 import { missingFileMessage } from './files';
+import { unmodelledCommandNote } from './unmodelled';
 
 export type { HostRef } from '../routing/topology';
 
@@ -189,7 +190,10 @@ export function lookupCommand(registry: CommandRegistry, name: string): CommandH
   return registry.commands.get(base);
 }
 
-/** Runs one argv (no pipes). Unknown commands fail like bash: `bash: foo: command not found`, 127. */
+/**
+ * Runs one argv (no pipes). Unknown commands fail like bash: `bash: foo: command not found`,
+ * 127; a real command the lab does not run says so instead (unmodelled.ts).
+ */
 export function runArgv(
   registry: CommandRegistry,
   ctx: CommandContext,
@@ -199,6 +203,8 @@ export function runArgv(
   if (name === undefined) return { stdout: ctx.stdin, stderr: '', exitCode: 0 };
   const handler = lookupCommand(registry, name);
   if (handler === undefined) {
+    const note = unmodelledCommandNote(name);
+    if (note !== undefined) return { stdout: '', stderr: note, exitCode: 127 };
     if (name.includes('/'))
       return { stdout: '', stderr: `bash: ${name}: No such file or directory\n`, exitCode: 127 };
     return { stdout: '', stderr: `bash: ${name}: command not found\n`, exitCode: 127 };

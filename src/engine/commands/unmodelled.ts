@@ -1,0 +1,36 @@
+/**
+ * Commands a node (Debian 12 with kubeadm's packages) or a pod's shell has that the lab does
+ * not run. bash's `command not found` would claim the host lacks them; they get a lab note
+ * instead. Any other unknown name still gets bash's answer.
+ */
+const UNMODELLED = new Set(
+  [
+    // iproute2, iptables, kubeadm's node packages (cri-tools, conntrack, socat, ebtables)
+    'ss tc nstat rtmon ip6tables ip6tables-save ip6tables-restore iptables-legacy',
+    'iptables-legacy-save iptables-legacy-restore xtables-monitor ebtables arptables',
+    'crictl ctr containerd kubelet kubeadm socat ethtool',
+    // procps, util-linux, kmod, systemd
+    'ps top free uptime kill pkill pgrep watch vmstat pmap dmesg mount umount',
+    'lsmod modprobe modinfo insmod rmmod systemctl journalctl hostnamectl',
+    // coreutils and the shell's builtins
+    'hostname uname whoami id ls pwd cd env printenv export set unset date sort uniq cut tr',
+    'tee xargs touch rm mkdir rmdir cp mv ln chmod chown stat readlink basename dirname',
+    'df du find which type seq printf true false test nproc sed awk less more vi nano',
+    'wget tracepath',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/** The commands the lab runs, for the note. */
+const MODELLED =
+  'iptables, iptables-save, iptables-restore, nft, ipvsadm, ipset, conntrack, ip, bridge, ' +
+  'sysctl, tcpdump, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, grep, head, tail, ' +
+  'wc, echo and lab';
+
+/** The lab's note for a real command it does not run, or undefined for any other name. */
+export function unmodelledCommandNote(name: string): string | undefined {
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  if (!UNMODELLED.has(base)) return undefined;
+  return `lab: ${base} is not modelled in kube-proxy-lab; it runs ${MODELLED}\n`;
+}
