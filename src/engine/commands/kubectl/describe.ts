@@ -10,6 +10,7 @@ import type { CommandResult } from '../registry';
 import { formatLabels } from './format';
 import { resolveResourceType } from './resources';
 import { DESCRIBE_TABWRITER, tabwrite } from './tabwriter';
+import { unmodelledTypeNote } from './unmodelled-types';
 
 function multiline(
   title: string,
@@ -111,7 +112,9 @@ export function runDescribe(
   if (type === undefined)
     return {
       stdout: '',
-      stderr: `error: the server doesn't have a resource type "${typed}"\n`,
+      stderr:
+        unmodelledTypeNote('describe', typed) ??
+        `error: the server doesn't have a resource type "${typed}"\n`,
       exitCode: 1,
     };
   if (type.resource !== 'services') {

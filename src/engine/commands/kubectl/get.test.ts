@@ -222,3 +222,24 @@ describe('kubectl errors', () => {
     );
   });
 });
+
+describe('resource types the lab does not serve', () => {
+  it('a real type (kubectl api-resources) gets a lab note; a made-up one, the server’s error', () => {
+    const ep = run('kubectl get ep');
+    expect(ep.exitCode).toBe(1);
+    expect(ep.stderr).toBe(
+      'lab: `kubectl get endpoints` is not modelled in kube-proxy-lab (its API serves pods, ' +
+        'services, endpointslices, nodes, deployments, replicasets and configmaps); kube-proxy ' +
+        'reads EndpointSlices: kubectl get endpointslices\n',
+    );
+    expect(run('kubectl get daemonsets.apps -A').stderr).toMatch(
+      /^lab: `kubectl get daemonsets` is not modelled in kube-proxy-lab \(/,
+    );
+    expect(run('kubectl describe ns default').stderr).toMatch(
+      /^lab: `kubectl describe namespaces` is not modelled/,
+    );
+    expect(run('kubectl get frobs').stderr).toBe(
+      'error: the server doesn\'t have a resource type "frobs"\n',
+    );
+  });
+});

@@ -14,6 +14,7 @@ import {
 } from './resources';
 import { formatLabels } from './format';
 import { GET_TABWRITER, tabwrite } from './tabwriter';
+import { unmodelledTypeNote } from './unmodelled-types';
 import { toJson, toYaml, type Json } from './yaml';
 
 export interface GetOptions {
@@ -65,7 +66,8 @@ export function parseResourceArgs(args: readonly string[]): Request[] | CommandR
     );
   }
   const resolve = (t: string): ResourceType | CommandResult =>
-    resolveResourceType(t) ?? fail(`error: the server doesn't have a resource type "${t}"\n`);
+    resolveResourceType(t) ??
+    fail(unmodelledTypeNote('get', t) ?? `error: the server doesn't have a resource type "${t}"\n`);
   if (args.some((a) => a.includes('/'))) {
     if (!args.every((a) => a.includes('/'))) {
       return fail(
