@@ -59,7 +59,6 @@ export function hostNetfilter(world: World, host: HostRef): NetfilterState {
   return state;
 }
 
-/** Kernel files a host shows under /proc (what `cat` reads there). */
 function nodeControls(world: World, node: string): NodeKernelControls | undefined {
   const kernel = world.kernel(node);
   if (kernel === undefined) return undefined;
