@@ -114,4 +114,19 @@ describe('--json', () => {
     expect(r.err).toMatch(/^curl: \(52\) Empty reply from server\n/);
     expect(r.out).toMatch(/^08:00:03\.000000 IP 10\.244\.0\.[23]\.53 > 10\.244\.0\.5\.\d+: Flags \[F\.\], seq 1, ack 78,/m); // prettier-ignore
   });
+
+  it('curl shows its progress meter when stdout is no terminal (a pipe, a file), as curl does', async () => {
+    const header =
+      '  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n' +
+      '                                 Dload  Upload   Total   Spent    Left  Speed\n';
+    const piped = await run('pod/client$ curl http://10.96.1.1/ | head -1');
+    expect(piped.out).toMatch(/\nweb-\w+-\w+ \(10\.244\.\d+\.\d+:8080\): you are /);
+    expect(piped.err.startsWith(header)).toBe(true);
+    expect(piped.err).toMatch(/\r100 {4}65 {2}100 {4}65 {4}0 {5}0 .*\n$/);
+    const toFile = await run('pod/client$ curl http://10.96.1.1/ > /dev/null');
+    expect(toFile.err.startsWith(header)).toBe(true);
+    // On the terminal, or with -s, no meter.
+    expect((await run('pod/client$ curl http://10.96.1.1/')).err).toBe('');
+    expect((await run('pod/client$ curl -s http://10.96.1.1/ | head -1')).err).toBe('');
+  });
 });

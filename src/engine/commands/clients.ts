@@ -25,9 +25,12 @@ function program(parse: (argv: readonly string[], stdin: string) => Parsed) {
     const parsed = parse(argv, ctx.stdin);
     if (!parsed.ok)
       return { stdout: parsed.stdout ?? '', stderr: parsed.stderr, exitCode: parsed.exitCode };
-    const r = ctx.world.runProgram(parsed.spec);
+    const r = ctx.world.runProgram(parsed.spec, { stdoutIsTty: ctx.stdoutIsTty ?? true });
     // What the tool said about its arguments comes before what it did.
-    return parsed.stdout === undefined ? r : { ...r, stdout: parsed.stdout + r.stdout };
+    if (parsed.stdout === undefined) return r;
+    const said = { fd: 1 as const, text: parsed.stdout };
+    const writes = r.writes === undefined ? {} : { writes: [said, ...r.writes] };
+    return { stdout: parsed.stdout + r.stdout, stderr: r.stderr, exitCode: r.exitCode, ...writes };
   };
 }
 
@@ -64,9 +67,13 @@ export function registerClients(registry: CommandRegistry): void {
   registerCommand(registry, 'ping', (ctx, argv) => {
     const parsed = parsePingArgs(argv);
     if (!parsed.ok) return { stdout: '', stderr: parsed.stderr, exitCode: parsed.exitCode };
-    const r = ctx.world.runProgram({ kind: 'ping', opts: parsed.opts });
+    const r = ctx.world.runProgram(
+      { kind: 'ping', opts: parsed.opts },
+      { stdoutIsTty: ctx.stdoutIsTty ?? true },
+    );
     // Garbage in a -i/-W value is warned about before ping starts.
-    return parsed.warn === undefined ? r : { ...r, stderr: parsed.warn + r.stderr };
+    if (parsed.warn === undefined) return r;
+    return { stdout: r.stdout, stderr: parsed.warn + r.stderr, exitCode: r.exitCode };
   });
   registerCommand(registry, 'tcpdump', tcpdump);
 }

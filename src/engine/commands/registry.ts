@@ -17,6 +17,7 @@ import type { Pipeline, Redirection } from './shell';
 import { parseCommandLine } from './shell';
 import { missingFileMessage } from './files';
 import { unmodelledCommandNote } from './unmodelled';
+import { mergeWrites, type StdioWrite } from '../model/stdio';
 
 export type { HostRef } from '../routing/topology';
 
@@ -65,7 +66,7 @@ export interface CommandWorld {
   /** Moves the lab's virtual clock forward (`sleep`): timers run, conntrack entries age. */
   advanceClock(ms: number): void;
   /** Runs a client program (curl, nc, dig, nslookup) on this host until it finishes. */
-  runProgram(spec: ProgramSpec): CommandResult;
+  runProgram(spec: ProgramSpec, io?: { readonly stdoutIsTty: boolean }): CommandResult;
   /** Packets seen on this host's interfaces since the previous command, for tcpdump. */
   captures(): readonly CaptureRecord[];
   /** The host's interfaces and routes as its kernel has them now (with kube-ipvs0 on IPVS nodes). */
@@ -157,12 +158,23 @@ export interface CommandContext {
   readonly world: CommandWorld;
   /** What the previous pipeline stage wrote to stdout ('' for the first stage). */
   readonly stdin: string;
+  /**
+   * Whether stdout is the terminal: false when it feeds the next stage of a pipeline or goes
+   * to a file (curl then shows its progress meter). Absent: the terminal.
+   */
+  readonly stdoutIsTty?: boolean;
 }
 
 export interface CommandResult {
   readonly stdout: string;
   readonly stderr: string;
   readonly exitCode: number;
+  /**
+   * The tool's writes in order, where `2>&1` depends on it (model/stdio.ts); their stdout and
+   * stderr texts are `stdout` and `stderr`. Absent: stdout, then stderr, as a tool that flushes
+   * stdout before each write to stderr (GNU's error()) or writes unbuffered (Go) gives them.
+   */
+  readonly writes?: readonly StdioWrite[];
 }
 
 /** `argv[0]` is the command name as typed. */
@@ -215,13 +227,18 @@ export function runArgv(
 function applyRedirections(
   redirections: readonly Redirection[],
   result: CommandResult,
+  stdoutIsTty: boolean,
 ): CommandResult {
   let { stdout, stderr } = result;
   const exitCode = result.exitCode;
   for (const r of redirections) {
     if (r.fd === 0) continue;
     if (r.target === '&1' && r.fd === 2) {
-      stdout += stderr;
+      const intact = stdout === result.stdout && stderr === result.stderr;
+      stdout =
+        intact && result.writes !== undefined
+          ? mergeWrites(result.writes, stdoutIsTty)
+          : stdout + stderr;
       stderr = '';
     } else if (r.target === '&2' && r.fd === 1) {
       stderr += stdout;
@@ -249,7 +266,14 @@ export function runPipeline(
   let stdin = '';
   let stderr = '';
   let last: CommandResult = { stdout: '', stderr: '', exitCode: 0 };
-  for (const command of pipeline.commands) {
+  const commands = pipeline.commands;
+  for (let i = 0; i < commands.length; i++) {
+    const command = commands[i]!;
+    // The last stage writes to the terminal unless its stdout goes to a file (`>&2` is the
+    // terminal too).
+    const stdoutIsTty =
+      i === commands.length - 1 &&
+      !command.redirections.some((r) => (r.fd === 1 || r.fd === 'both') && r.target !== '&2');
     let input = stdin;
     for (const r of command.redirections) {
       if (r.fd !== 0) continue;
@@ -265,7 +289,8 @@ export function runPipeline(
     }
     last = applyRedirections(
       command.redirections,
-      runArgv(registry, { world, stdin: input }, [...command.argv]),
+      runArgv(registry, { world, stdin: input, stdoutIsTty }, [...command.argv]),
+      stdoutIsTty,
     );
     stderr += last.stderr;
     stdin = last.stdout;

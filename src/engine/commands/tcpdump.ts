@@ -95,10 +95,14 @@ export function tcpdump(ctx: CommandContext, argv: string[]): CommandResult {
   );
   // tcpdump's banner and summary go to stderr (as it prints them when stdout is not a tty).
   const link = any ? 'LINUX_SLL2 (Linux cooked v2)' : 'EN10MB (Ethernet)';
-  const stderr =
+  const banner =
     (any ? 'tcpdump: data link type LINUX_SLL2\n' : '') +
     'tcpdump: verbose output suppressed, use -v[v]... for full protocol decode\n' +
-    `listening on ${iface}, link-type ${link}, snapshot length 262144 bytes\n` +
-    `${shown.length} packets captured\n${shown.length} packets received by filter\n0 packets dropped by kernel\n`;
-  return { stdout: lines.map((l) => `${l}\n`).join(''), stderr, exitCode: 0 };
+    `listening on ${iface}, link-type ${link}, snapshot length 262144 bytes\n`;
+  const stats = `${shown.length} packets captured\n${shown.length} packets received by filter\n0 packets dropped by kernel\n`; // prettier-ignore
+  const stdout = lines.map((l) => `${l}\n`).join('');
+  // The banner goes out before the first packet; tcpdump flushes stdout before its statistics,
+  // so `tcpdump … 2>&1 | cat` shows banner, packets, statistics (checked with tcpdump 4.99).
+  const writes = [{ fd: 2 as const, text: banner }, { fd: 1 as const, text: stdout }, { flush: true as const }, { fd: 2 as const, text: stats }]; // prettier-ignore
+  return { stdout, stderr: banner + stats, exitCode: 0, writes };
 }

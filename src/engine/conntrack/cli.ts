@@ -9,6 +9,7 @@
  * as if interrupted, with the footer the tool prints on SIGINT.
  */
 import { ipToInt, prefixMask } from '../model/ip';
+import { stdioAround, type StdioWrite } from '../model/stdio';
 import {
   IPS,
   PROTO_NUMBER,
@@ -30,6 +31,8 @@ export interface ToolOutput {
   readonly stdout: string;
   readonly stderr: string;
   readonly exitCode: number;
+  /** The writes in order, where `2>&1` depends on it (model/stdio.ts). */
+  readonly writes?: readonly StdioWrite[];
 }
 
 export interface ConntrackCommandOptions {
@@ -131,6 +134,16 @@ function out(stdout: string, stderr: string, exitCode = 0): ToolOutput {
   return { stdout, stderr, exitCode };
 }
 
+/**
+ * The entries (printf, stdout) between the warnings of the parse and the summary (fprintf to
+ * stderr, last): `conntrack -L 2>&1 | head` shows the summary first, as stdio buffers stdout
+ * into a pipe (model/stdio.ts).
+ */
+function listed(warn: string, lines: string, summary: string, exitCode = 0): ToolOutput {
+  const writes = stdioAround(warn, lines, summary);
+  return { stdout: lines, stderr: warn + summary, exitCode, writes };
+}
+
 function run(table: CtTable, p: Parsed, nowMs: number, opts: ConntrackCommandOptions): ToolOutput {
   const lineOpts = { extended: p.extended, id: p.id };
   const warn = p.warnings.map((w) => `${w}\n`).join('');
@@ -150,7 +163,11 @@ function run(table: CtTable, p: Parsed, nowMs: number, opts: ConntrackCommandOpt
       const lines = pool
         .filter((e) => matches({ ...e, state: e.tcp?.state }, p.tmpl))
         .map((e) => `${listLine(e, nowMs, acct, lineOpts)}\n`);
-      return out(lines.join(''), `${warn}${PREFIX}${lines.length} flow entries have been shown.\n`);
+      return listed(
+        warn,
+        lines.join(''),
+        `${PREFIX}${lines.length} flow entries have been shown.\n`,
+      );
     }
     case 'CT_DELETE': {
       const portid = table.nextPortid++;
@@ -162,7 +179,7 @@ function run(table: CtTable, p: Parsed, nowMs: number, opts: ConntrackCommandOpt
         ctDelete(table, e, nowMs, portid);
         n++;
       }
-      return out(text, `${warn}${PREFIX}${n} flow entries have been deleted.\n`, n === 0 ? 1 : 0);
+      return listed(warn, text, `${PREFIX}${n} flow entries have been deleted.\n`, n === 0 ? 1 : 0);
     }
     case 'CT_FLUSH': {
       const portid = table.nextPortid++;
@@ -190,7 +207,11 @@ function run(table: CtTable, p: Parsed, nowMs: number, opts: ConntrackCommandOpt
             matches(e, p.tmpl),
         )
         .map((e) => `${eventLine(e, lineOpts)}\n`);
-      return out(lines.join(''), `${warn}${PREFIX}${lines.length} flow events have been shown.\n`);
+      return listed(
+        warn,
+        lines.join(''),
+        `${PREFIX}${lines.length} flow events have been shown.\n`,
+      );
     }
     case 'CT_VERSION':
       return out('conntrack v1.4.7 (conntrack-tools)\n', warn);

@@ -117,9 +117,10 @@ export function hostView(
     nodeKernel: () => (host.kind === 'node' ? nodeControls(world, host.name) : undefined),
     network: () => kernelNet(world, host),
     advanceClock: (ms) => advanceNetwork(world, world.clock.now() + ms),
-    runProgram: (spec) => {
-      const run = runProgram(world, host, spec);
-      return { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode };
+    runProgram: (spec, io) => {
+      const run = runProgram(world, host, spec, io);
+      const writes = run.writes === undefined ? {} : { writes: run.writes };
+      return { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode, ...writes };
     },
     captures: () => {
       const label = host.kind === 'pod' ? `pod/${host.namespace}/${host.name}` : host.name;

@@ -37,6 +37,7 @@ import {
 import type { HostRef } from '../routing/topology';
 import { nextControlPlaneEvent, runControlPlaneEvents } from './control-plane';
 import type { World } from './world';
+import type { StdioWrite } from '../model/stdio';
 
 interface NetworkState {
   readonly hosts: HostsState;
@@ -211,6 +212,8 @@ export interface ProgramRun {
   readonly stdout: string;
   readonly stderr: string;
   readonly exitCode: number;
+  /** The writes in order, where `2>&1` depends on it (model/stdio.ts). */
+  readonly writes?: readonly StdioWrite[];
   /** The trace steps of every packet the program caused. */
   readonly steps: readonly TraceStep[];
 }
@@ -237,13 +240,18 @@ function withKernelAddresses(world: World, net: NetworkState, host: HostRef): vo
 }
 
 /** Runs curl/nc/dig/nslookup on a host until it finishes (virtual time passes as needed). */
-export function runProgram(world: World, host: HostRef, spec: ProgramSpec): ProgramRun {
+export function runProgram(
+  world: World,
+  host: HostRef,
+  spec: ProgramSpec,
+  io: { readonly stdoutIsTty: boolean } = { stdoutIsTty: true },
+): ProgramRun {
   const net = network(world);
   withKernelAddresses(world, net, host);
   const firstStep = net.nextSeq;
   const started = startProgram(net.hosts, host, spec, hostCtx(world));
   carry(world, net, started);
-  const env = { epochSeconds: world.epochSeconds };
+  const env = { epochSeconds: world.epochSeconds, stdoutIsTty: io.stdoutIsTty };
   for (;;) {
     const result = programResult(net.hosts, started.pid, env);
     if (result === undefined || result.done) {
@@ -251,6 +259,7 @@ export function runProgram(world: World, host: HostRef, spec: ProgramSpec): Prog
         stdout: result?.stdout ?? '',
         stderr: result?.stderr ?? '',
         exitCode: result?.exitCode ?? 1,
+        ...(result?.writes === undefined ? {} : { writes: result.writes }),
         steps: net.steps.filter((s) => s.seq >= firstStep),
       };
     }

@@ -39,7 +39,7 @@ const run = (o: CurlOptions, tr: TranscriptEntry[], stdoutIsTty = true) =>
 describe('curl output (7.88.1)', () => {
   it('prints the body only, on a terminal', () => {
     const o = opts('http://10.99.0.2:8080/');
-    expect(run(o, ok(o, '10.99.0.2'))).toEqual({
+    expect(run(o, ok(o, '10.99.0.2'))).toMatchObject({
       stdout: 'web-x: you are 10.99.0.1:47164\n',
       stderr: '',
       exitCode: 0,

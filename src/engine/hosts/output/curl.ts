@@ -20,6 +20,7 @@
 import { parseResponse } from '../apps/http';
 import type { CurlOptions, TranscriptEntry } from '../programs/types';
 import { PROGRESS_HEADER, meterLine } from './progress';
+import { stdioAround, type StdioWrite } from '../../model/stdio';
 
 export interface CurlEnv {
   readonly startedAt: number;
@@ -33,6 +34,13 @@ export interface ToolOutput {
   readonly stdout: string;
   readonly stderr: string;
   readonly exitCode: number;
+  /** The writes in order, where `2>&1` depends on it (model/stdio.ts). */
+  readonly writes?: readonly StdioWrite[];
+}
+
+/** curl's output, with its writes in order: the body comes after the response's verbose lines. */
+export interface CurlOutput extends ToolOutput {
+  readonly writes: readonly StdioWrite[];
 }
 
 const STRERROR: Readonly<Record<string, string>> = {
@@ -135,7 +143,7 @@ export function curlOutput(
   opts: CurlOptions,
   tr: readonly TranscriptEntry[],
   env: CurlEnv,
-): ToolOutput {
+): CurlOutput {
   const start = env.startedAt;
   const conn = env.conn ?? 0;
   const tty = env.stdoutIsTty ?? true;
@@ -183,10 +191,9 @@ export function curlOutput(
   }
   let stderr = '';
   const meter = !opts.silent && !tty;
+  const expectedHeader = res?.headers.find((h) => /^content-length:/i.test(h));
+  const expected = expectedHeader === undefined ? undefined : Number(expectedHeader.split(':')[1]);
   if (meter) {
-    const expectedHeader = res?.headers.find((h) => /^content-length:/i.test(h));
-    const expected =
-      expectedHeader === undefined ? undefined : Number(expectedHeader.split(':')[1]);
     stderr += `${PROGRESS_HEADER}\r${meterLine({ received: 0, elapsedMs: 0 })}`;
     let second = 1;
     // Once a second while waiting, strictly before the next line (a timeout that fires on the
@@ -198,15 +205,21 @@ export function curlOutput(
     }
     for (; start + second * 1000 < end; second++)
       stderr += `\r${meterLine({ received: 0, elapsedMs: second * 1000 })}`;
-    const received = fail === undefined ? body.length : 0;
-    stderr += `\r${meterLine({ expected: fail === undefined ? expected : undefined, received, elapsedMs: end - start })}\n`;
   } else {
     stderr += lines.map((l) => `${l.text}\n`).join('');
+  }
+  // The body is written as it arrives, after the response's verbose lines; the final meter,
+  // the connection's fate and the error come after it.
+  const beforeBody = stderr.length;
+  if (meter) {
+    const received = fail === undefined ? body.length : 0;
+    stderr += `\r${meterLine({ expected: fail === undefined ? expected : undefined, received, elapsedMs: end - start })}\n`;
   }
   stderr += last;
   if (fail !== undefined && (!opts.silent || opts.showError))
     stderr += `curl: (${fail.code}) ${fail.message}\n`;
-  return { stdout: body, stderr, exitCode: fail?.code ?? 0 };
+  const writes = stdioAround(stderr.slice(0, beforeBody), body, stderr.slice(beforeBody));
+  return { stdout: body, stderr, exitCode: fail?.code ?? 0, writes };
 }
 
 /**
@@ -217,7 +230,7 @@ export function curlOutputAll(
   opts: CurlOptions,
   tr: readonly TranscriptEntry[],
   env: CurlEnv,
-): ToolOutput {
+): CurlOutput {
   if (opts.more === undefined || opts.more.length === 0) return curlOutput(opts, tr, env);
   const parts: { index: number; start: number; entries: TranscriptEntry[] }[] = [
     { index: 0, start: env.startedAt, entries: [] },
@@ -230,6 +243,7 @@ export function curlOutputAll(
   let stderr = '';
   let exitCode = 0;
   let connections = 0;
+  const writes: StdioWrite[] = [];
   for (const part of parts) {
     const target = part.index === 0 ? opts : (opts.more[part.index - 1] ?? opts);
     const reused = part.entries.find((e) => e.kind === 'reused');
@@ -243,6 +257,7 @@ export function curlOutputAll(
     stdout += out.stdout;
     stderr += out.stderr;
     exitCode = out.exitCode;
+    writes.push(...out.writes);
   }
-  return { stdout, stderr, exitCode };
+  return { stdout, stderr, exitCode, writes };
 }

@@ -12,6 +12,7 @@
 import type { NcOptions, TranscriptEntry } from '../programs/types';
 import { strerror } from './curl';
 import type { ToolOutput } from './curl';
+import { stdioAround } from '../../model/stdio';
 
 /** The /etc/services entries (netbase 6.4) of ports a Kubernetes lab uses. */
 const SERVICES: Readonly<Record<string, string>> = {
@@ -59,7 +60,9 @@ export function ncOutput(opts: NcOptions, tr: readonly TranscriptEntry[]): ToolO
   if (connected !== undefined) {
     const shown = trying !== undefined && trying.addr !== opts.host ? ` (${trying.addr})` : '';
     const line = `Connection to ${opts.host}${shown} ${opts.port} port [${proto}/${serviceName(proto, opts.port)}] succeeded!\n`;
-    return { stdout, stderr: opts.verbose ? line : '', exitCode: 0 };
+    const stderr = opts.verbose ? line : '';
+    // The line is printed on connecting; what arrives later is written to stdout unbuffered.
+    return { stdout, stderr, exitCode: 0, writes: stdioAround(stderr, stdout, '') };
   }
   const failed = find(tr, 'connect-failed');
   const where = `nc: connect to ${opts.host} port ${opts.port} (${proto})`;

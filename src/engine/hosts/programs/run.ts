@@ -8,7 +8,7 @@ import type { ResolvConf } from '../dns/resolv';
 import { resolvConfFor } from '../dns/resolv';
 import type { Op } from '../net';
 import { udpClose } from '../udp';
-import { curlOutputAll } from '../output/curl';
+import { curlOutputAll, type ToolOutput } from '../output/curl';
 import { digOutput } from '../output/dig';
 import { ncOutput } from '../output/nc';
 import { nslookupOutput } from '../output/nslookup';
@@ -219,7 +219,7 @@ export function programResult(
 ): ProgramResult | undefined {
   const prog = hosts.programs[pid];
   if (prog === undefined) return undefined;
-  const out =
+  const out: ToolOutput =
     prog.kind === 'curl'
       ? curlOutputAll(prog.opts, prog.transcript, {
           startedAt: prog.startedAt,
@@ -233,8 +233,12 @@ export function programResult(
             ? digOutput(prog.dig, prog.transcript, env)
             : nslookupOutput(prog.transcript);
   const { stdout, stderr, exitCode } = out;
-  if (prog.exitCode !== 130) return { done: prog.done, stdout, stderr, exitCode };
-  return { done: prog.done, stdout, stderr: stderr + stoppedNote(prog.kind), exitCode: 130 };
+  const writes = out.writes === undefined ? {} : { writes: out.writes };
+  if (prog.exitCode !== 130) return { done: prog.done, stdout, stderr, exitCode, ...writes };
+  // The note comes last, after whatever the program had written.
+  const note = stoppedNote(prog.kind);
+  const stopped = out.writes === undefined ? {} : { writes: [...out.writes, { fd: 2 as const, text: note }] }; // prettier-ignore
+  return { done: prog.done, stdout, stderr: stderr + note, exitCode: 130, ...stopped };
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { DnsMessage, RRType } from '../dns/message';
 import type { ResolvConf } from '../dns/resolv';
 import type { SockAddr } from '../types';
+import type { StdioWrite } from '../../model/stdio';
 
 /** What a glibc stub resolver lookup (getaddrinfo, AF_UNSPEC) is doing. */
 export interface ResolverState {
@@ -220,4 +221,6 @@ export interface ProgramResult {
   readonly stdout: string;
   readonly stderr: string;
   readonly exitCode: number;
+  /** The writes in order, where `2>&1` depends on it (model/stdio.ts). */
+  readonly writes?: readonly StdioWrite[];
 }
