@@ -80,6 +80,11 @@ describe('host files', () => {
     expect(r.status).not.toBe(0);
   });
 
+  it('/dev/null reads as empty', async () => {
+    const r = await run('node-1$ cat /dev/null\nnode-1$ wc -l < /dev/null');
+    expect(r).toEqual({ status: 0, out: '0\n', err: '' });
+  });
+
   it("a user's file is read from where the lab runs", async () => {
     const r = await run('node-1$ cat notes/rules.txt\nnode-1$ cat /home/me/x');
     expect(r.out).toBe('MACHINE:notes/rules.txt\nMACHINE:/home/me/x\n');

@@ -23,6 +23,8 @@ export function hostFile(
 ): string | undefined {
   if (!isHostSystemPath(path)) return userFile(path);
   const normal = path.replace(/\/{2,}/g, '/');
+  // `< /dev/null`: reads nothing, at once.
+  if (normal === '/dev/null') return '';
   if (normal === '/etc/resolv.conf') return resolvConfText(resolvConfFor(world.cluster, host));
   if (normal === '/etc/hosts') return podHosts(world, host);
   return host.kind === 'node' ? procFile(world, host.name, normal) : undefined;
