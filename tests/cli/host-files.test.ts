@@ -5,20 +5,10 @@
  * runs.
  */
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/cli-run';
 
 /** Every file of "the machine running the lab" reads as MACHINE:path. */
-async function run(script: string) {
-  let out = '';
-  let err = '';
-  const status = await main(['run'], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    readFile: (path) => `MACHINE:${path}\n`,
-    readStdin: () => script,
-  });
-  return { status, out, err };
-}
+const run = (script: string) => runCli(script, { readFile: (path) => `MACHINE:${path}\n` });
 
 const NOT_MODELLED = (path: string) =>
   `lab: ${path} is not modelled on this host; the lab has /etc/resolv.conf, a pod's /etc/hosts, ` +

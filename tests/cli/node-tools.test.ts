@@ -3,19 +3,9 @@
  * real tools' (procps sysctl, iproute2 bridge, conntrack-tools 1.4.7), run in a namespace here.
  */
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/cli-run';
 
-async function run(script: string) {
-  let out = '';
-  let err = '';
-  const status = await main(['run'], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    readFile: () => undefined,
-    readStdin: () => script,
-  });
-  return { status, out, err };
-}
+const run = (script: string) => runCli(script);
 
 describe('node tools', () => {
   it('sysctl reads and writes the node setting the bridge consults', async () => {

@@ -4,18 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/cli-run';
 
-async function run(script: string) {
-  let out = '';
-  let err = '';
-  const status = await main(['run', '--echo'], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    readFile: () => undefined,
-    readStdin: () => script,
-  });
-  return { status, out, err };
-}
+const run = (script: string) => runCli(script, { echo: true });
 
 describe('traffic', () => {
   it('a pod reaches a Service: DNAT to a web pod, which sees the client pod address', async () => {

@@ -9,17 +9,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/cli-run';
 
 async function run(script: string) {
-  let out = '';
-  let err = '';
-  const status = await main(['run', '--echo'], {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    readFile: () => undefined,
-    readStdin: () => script,
-  });
-  return { status, out, err, all: out + err };
+  const r = await runCli(script, { echo: true });
+  return { ...r, all: r.out + r.err };
 }
 
 /** The output of each command, by prompt line. */
