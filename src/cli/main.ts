@@ -148,6 +148,8 @@ function run(io: CliIo, args: readonly string[]): number {
         return;
       }
       if (echo && line !== undefined) io.stdout(`${line}\n`);
+      // The command's stdout, then its stderr (issue 2's transcript; the web lab's terminal
+      // interleaves them as a real one does, lab-session.ts).
       io.stdout(result.stdout);
       io.stderr(result.stderr);
     },

@@ -8,8 +8,11 @@
 import type { CheckResult } from './lessons';
 import type { TraceStep } from './trace';
 
-/** v4: a send may be ICMP (`protocol: 'icmp'`, a ping). */
-export const LAB_PROTOCOL_VERSION = 4;
+/**
+ * v4: a send may be ICMP (`protocol: 'icmp'`, a ping). v5: a command's answer carries
+ * `terminal`, stdout and stderr in the order a terminal shows them.
+ */
+export const LAB_PROTOCOL_VERSION = 5;
 
 /** A scenario problem, positioned as the engine reports it (1-based line and column). */
 export interface LabDiagnostic {
@@ -121,6 +124,8 @@ export interface CommandAnswer {
   readonly prompt: string;
   readonly stdout: string;
   readonly stderr: string;
+  /** stdout and stderr as a terminal shows them: in the order the tool wrote them. */
+  readonly terminal: string;
   readonly exitCode: number;
   /** Every step of every packet the command caused. */
   readonly steps: readonly LabStep[];

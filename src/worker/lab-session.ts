@@ -14,6 +14,7 @@ import {
   hostView,
   loadScenario,
   measureScale,
+  mergeWrites,
   runCommandLine,
   runScript,
   traceCursor,
@@ -136,18 +137,20 @@ export class LabSession implements LabApi {
     const cursor = traceCursor(this.world);
     let stdout = '';
     let stderr = '';
+    let terminal = '';
     let exitCode = 0;
     runScript(this.world, prompt, {
       readFile: () => undefined,
       registry: this.registry,
-      onOutput: (_line, result) => {
+      onOutput: (_line, result, writes) => {
         stdout += result.stdout;
         stderr += result.stderr;
+        terminal += mergeWrites(writes, true);
         exitCode = result.exitCode;
       },
     });
     const steps = traceSince(this.world, cursor).map((s) => ({ ...s, text: explainText(s.why) }));
-    return { prompt, stdout, stderr, exitCode, steps };
+    return { prompt, stdout, stderr, terminal, exitCode, steps };
   }
 
   views(node: string): Views {
@@ -245,7 +248,7 @@ export class LabSession implements LabApi {
 }
 
 function failed(host: HostTarget, stderr: string): CommandAnswer {
-  return { prompt: `${host}$`, stdout: '', stderr, exitCode: 1, steps: [] };
+  return { prompt: `${host}$`, stdout: '', stderr, terminal: stderr, exitCode: 1, steps: [] };
 }
 
 /** Lines only in `after` (added) and only in `before` (removed), counting repeats. */

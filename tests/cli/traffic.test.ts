@@ -120,4 +120,22 @@ describe('--json', () => {
     expect((await run('pod/client$ curl http://10.96.1.1/')).err).toBe('');
     expect((await run('pod/client$ curl -s http://10.96.1.1/ | head -1')).err).toBe('');
   });
+
+  it("the transcript prints a command's stdout, then its stderr (curl -v)", async () => {
+    // The CLI's contract (issue 2); the web lab's terminal shows the real interleaving.
+    let screen = '';
+    const both = (t: string) => {
+      screen += t;
+    };
+    await main(['run'], {
+      stdout: both,
+      stderr: both,
+      readFile: () => undefined,
+      readStdin: () => 'pod/client$ curl -sv http://10.96.1.1/',
+    });
+    expect(screen).toMatch(
+      /^web-\S+ \(10\.244\.\d+\.\d+:8080\): you are 10\.244\.0\.5:\d+\n\* {3}Trying /,
+    );
+    expect(screen.endsWith('* Connection #0 to host 10.96.1.1 left intact\n')).toBe(true);
+  });
 });

@@ -107,6 +107,20 @@ describe('LabSession', () => {
     expect(lab.run('nowhere', 'ip addr').stderr).toContain('no node or external client named');
   });
 
+  it('gives the terminal stdout and stderr in the order a terminal shows them', () => {
+    const lab = new LabSession();
+    // conntrack -L: the entries, then the summary (stderr) last, as on a real terminal.
+    lab.run('pod/default/client', 'curl -s http://10.96.1.1/');
+    const ct = lab.run('node-1', 'conntrack -L');
+    expect(ct.terminal).toBe(ct.stdout + ct.stderr);
+    // curl -v: the body between the response headers and the connection's fate.
+    const v = lab.run('pod/default/client', 'curl -sv http://10.96.1.1/');
+    const lines = v.terminal.replace(/\r/g, '').split('\n');
+    const body = lines.findIndex((l) => l.startsWith('web-'));
+    expect([lines[body - 1], lines[body + 1]]).toEqual(['< ', '* Connection #0 to host 10.96.1.1 left intact']); // prettier-ignore
+    expect(v.terminal.length).toBe(v.stdout.length + v.stderr.length);
+  });
+
   it('diffs lines as multisets', () => {
     expect(diffLines(['a', 'b', 'b'], ['b', 'c'])).toEqual({ added: ['c'], removed: ['a', 'b'] });
   });

@@ -17,7 +17,7 @@ import type { Pipeline, Redirection } from './shell';
 import { parseCommandLine } from './shell';
 import { missingFileMessage } from './files';
 import { unmodelledCommandNote } from './unmodelled';
-import { mergeWrites, type StdioWrite } from '../model/stdio';
+import { mergeWrites, stdioAround, type StdioWrite } from '../model/stdio';
 
 export type { HostRef } from '../routing/topology';
 
@@ -229,6 +229,8 @@ function applyRedirections(
   result: CommandResult,
   stdoutIsTty: boolean,
 ): CommandResult {
+  // Nothing redirected: the tool's own writes stand.
+  if (!redirections.some((r) => r.fd !== 0)) return result;
   let { stdout, stderr } = result;
   const exitCode = result.exitCode;
   for (const r of redirections) {
@@ -266,6 +268,7 @@ export function runPipeline(
   let stdin = '';
   let stderr = '';
   let last: CommandResult = { stdout: '', stderr: '', exitCode: 0 };
+  let earlier = '';
   const commands = pipeline.commands;
   for (let i = 0; i < commands.length; i++) {
     const command = commands[i]!;
@@ -287,6 +290,7 @@ export function runPipeline(
       }
       input = text;
     }
+    earlier = stderr;
     last = applyRedirections(
       command.redirections,
       runArgv(registry, { world, stdin: input, stdoutIsTty }, [...command.argv]),
@@ -295,7 +299,15 @@ export function runPipeline(
     stderr += last.stderr;
     stdin = last.stdout;
   }
-  return { stdout: last.stdout, stderr, exitCode: last.exitCode };
+  // The earlier stages' stderr reaches the terminal before the last stage's output, which
+  // they feed.
+  const writes = [{ fd: 2 as const, text: earlier }, ...writesOf(last)];
+  return { stdout: last.stdout, stderr, exitCode: last.exitCode, writes };
+}
+
+/** A result's writes: its own, or stdout then stderr. */
+function writesOf(r: CommandResult): readonly StdioWrite[] {
+  return r.writes ?? stdioAround('', r.stdout, r.stderr);
 }
 
 /** Tokenizes and runs one command line (with pipes and `;`/`&&`/`||`). */
@@ -304,12 +316,28 @@ export function runCommandLine(
   ctx: { readonly world: CommandWorld },
   line: string,
 ): CommandResult {
+  return runCommandLineInOrder(registry, ctx, line).result;
+}
+
+/**
+ * runCommandLine, with the writes of its commands in order: what a terminal shows is
+ * `mergeWrites(writes, true)` (model/stdio.ts), curl -v's body among its verbose lines.
+ */
+export function runCommandLineInOrder(
+  registry: CommandRegistry,
+  ctx: { readonly world: CommandWorld },
+  line: string,
+): { readonly result: CommandResult; readonly writes: readonly StdioWrite[] } {
   const world = ctx.world;
   const parsed = parseCommandLine(line);
-  if (!parsed.ok) return { stdout: '', stderr: parsed.error, exitCode: parsed.exitCode };
+  if (!parsed.ok) {
+    const result = { stdout: '', stderr: parsed.error, exitCode: parsed.exitCode };
+    return { result, writes: writesOf(result) };
+  }
   let stdout = '';
   let stderr = '';
   let exitCode = 0;
+  const writes: StdioWrite[] = [];
   for (const { connector, pipeline } of parsed.list.items) {
     if (connector === '&&' && exitCode !== 0) continue;
     if (connector === '||' && exitCode === 0) continue;
@@ -317,6 +345,7 @@ export function runCommandLine(
     stdout += r.stdout;
     stderr += r.stderr;
     exitCode = r.exitCode;
+    writes.push(...writesOf(r));
   }
-  return { stdout, stderr, exitCode };
+  return { result: { stdout, stderr, exitCode }, writes };
 }

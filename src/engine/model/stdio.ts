@@ -13,29 +13,47 @@ export type StdioWrite = { readonly fd: 1 | 2; readonly text: string } | { reado
 /** glibc's stdio buffer for a pipe (st_blksize). */
 const PIPE_BUFFER = 4096;
 
+/** A piece of output as it leaves the tool, on its stream. */
+export interface StdioPiece {
+  readonly fd: 1 | 2;
+  readonly text: string;
+}
+
 /**
- * What one stream holding both stdout and stderr receives from `writes`. Lengths are counted
- * in UTF-16 units, which are bytes for the ASCII the lab's tools print.
+ * The pieces of output in the order they leave the tool: stderr at once; stdout a complete
+ * line at a time on a terminal, a full buffer at a time into a pipe or a file, and at fflush()
+ * and exit. Lengths are counted in UTF-16 units, which are bytes for the ASCII the lab's tools
+ * print.
  */
-export function mergeWrites(writes: readonly StdioWrite[], stdoutIsTty: boolean): string {
-  let out = '';
+export function stdioPieces(writes: readonly StdioWrite[], stdoutIsTty: boolean): StdioPiece[] {
+  const out: StdioPiece[] = [];
   let buffered = '';
+  const release = (n: number) => {
+    if (n > 0) out.push({ fd: 1, text: buffered.slice(0, n) });
+    buffered = buffered.slice(n);
+  };
   for (const w of writes) {
-    if ('flush' in w) {
-      out += buffered;
-      buffered = '';
-    } else if (w.fd === 2) out += w.text;
-    else {
+    if ('flush' in w) release(buffered.length);
+    else if (w.fd === 2) {
+      if (w.text !== '') out.push(w);
+    } else {
       buffered += w.text;
-      // A terminal gets each complete line; a pipe, each full buffer.
-      const n = stdoutIsTty
-        ? buffered.lastIndexOf('\n') + 1
-        : buffered.length - (buffered.length % PIPE_BUFFER);
-      out += buffered.slice(0, n);
-      buffered = buffered.slice(n);
+      release(
+        stdoutIsTty
+          ? buffered.lastIndexOf('\n') + 1
+          : buffered.length - (buffered.length % PIPE_BUFFER),
+      );
     }
   }
-  return out + buffered;
+  release(buffered.length);
+  return out;
+}
+
+/** What one stream holding both stdout and stderr receives from `writes`. */
+export function mergeWrites(writes: readonly StdioWrite[], stdoutIsTty: boolean): string {
+  return stdioPieces(writes, stdoutIsTty)
+    .map((p) => p.text)
+    .join('');
 }
 
 /** The writes of a tool that prints `before` on stderr, then `stdout`, then `after` on stderr. */

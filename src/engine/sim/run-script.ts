@@ -5,15 +5,23 @@
  */
 import { createLabRegistry } from '../commands';
 import type { CommandRegistry, CommandResult } from '../commands/registry';
-import { runCommandLine } from '../commands/registry';
+import { runCommandLineInOrder } from '../commands/registry';
+import type { StdioWrite } from '../model/stdio';
 import { parseScript, resolveTarget } from '../commands/script';
 import { beginCommand, hostView } from './host-view';
 import type { World } from './world';
 
 export interface RunScriptOptions {
   readonly readFile: (path: string) => string | undefined;
-  /** Called for every command (and every script problem, with `line` undefined) in order. */
-  readonly onOutput: (line: string | undefined, result: CommandResult) => void;
+  /**
+   * Called for every command (and every script problem, with `line` undefined) in order;
+   * `writes` are its output's writes in order (a terminal shows `mergeWrites(writes, true)`).
+   */
+  readonly onOutput: (
+    line: string | undefined,
+    result: CommandResult,
+    writes: readonly StdioWrite[],
+  ) => void;
   readonly registry?: CommandRegistry;
 }
 
@@ -26,11 +34,8 @@ export function runScript(world: World, script: string, opts: RunScriptOptions):
   const reportProblemsBefore = (lineNo: number) => {
     while (problems.length > 0 && problems[0]!.line < lineNo) {
       const d = problems.shift()!;
-      opts.onOutput(undefined, {
-        stdout: '',
-        stderr: `kube-proxy-lab: script line ${d.line}:${d.col}: ${d.message}\n`,
-        exitCode: 2,
-      });
+      const stderr = `kube-proxy-lab: script line ${d.line}:${d.col}: ${d.message}\n`;
+      opts.onOutput(undefined, { stdout: '', stderr, exitCode: 2 }, [{ fd: 2, text: stderr }]);
       status = 2;
     }
   };
@@ -39,22 +44,18 @@ export function runScript(world: World, script: string, opts: RunScriptOptions):
     const prompt = `${line.targetText}$ ${line.command}`;
     const host = resolveTarget(world.cluster, line.target);
     let result: CommandResult;
+    let writes: readonly StdioWrite[];
     if (typeof host === 'string') {
-      result = {
-        stdout: '',
-        stderr: `kube-proxy-lab: script line ${line.line}: ${host}\n`,
-        exitCode: 1,
-      };
+      const stderr = `kube-proxy-lab: script line ${line.line}: ${host}\n`;
+      result = { stdout: '', stderr, exitCode: 1 };
+      writes = [{ fd: 2, text: stderr }];
     } else {
       beginCommand(world);
-      result = runCommandLine(
-        registry,
-        { world: hostView(world, host, opts.readFile) },
-        line.command,
-      );
+      const view = hostView(world, host, opts.readFile);
+      ({ result, writes } = runCommandLineInOrder(registry, { world: view }, line.command));
     }
     if (result.exitCode !== 0) status = result.exitCode;
-    opts.onOutput(prompt, result);
+    opts.onOutput(prompt, result, writes);
   }
   reportProblemsBefore(Number.POSITIVE_INFINITY);
   return status;

@@ -70,7 +70,7 @@ export default function TerminalPanel() {
         history.push(cmd);
         busy = true;
         void runTerminal(hostRef.current, cmd).then((answer) => {
-          if (answer) xterm.write(crlf(answer.stdout + answer.stderr));
+          if (answer) xterm.write(crlf(answer.terminal));
           busy = false;
           prompt();
         });
