@@ -23,6 +23,18 @@ describe('node tools', () => {
     expect(r.status).toBe(0);
   });
 
+  it('sysctl says what it does not model: a real key, -a, -p', async () => {
+    const has =
+      'the lab models net.bridge.bridge-nf-call-iptables, net.ipv4.ip_forward, net.netfilter.nf_conntrack_tcp_be_liberal';
+    const key = await run('node-1$ sysctl net.netfilter.nf_conntrack_max');
+    expect(key).toEqual({ status: 1, out: '', err: `lab: net.netfilter.nf_conntrack_max is not modelled; ${has}\n` }); // prettier-ignore
+    const all = await run('node-1$ sysctl -a | grep bridge');
+    expect(all.out).toBe('net.bridge.bridge-nf-call-iptables = 1\n');
+    expect(all.err).toBe('lab: sysctl -a lists only the keys the lab models; a real node has hundreds\n'); // prettier-ignore
+    const load = await run('node-1$ sysctl -p /etc/sysctl.conf');
+    expect(load.err).toBe(`lab: sysctl -p is not modelled; ${has}\n`);
+  });
+
   it('sysctl on an unknown key fails like procps', async () => {
     const r = await run('node-1$ sysctl net.foo.bar');
     expect(r.err).toBe('sysctl: cannot stat /proc/sys/net/foo/bar: No such file or directory\n');

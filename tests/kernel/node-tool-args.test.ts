@@ -11,6 +11,7 @@ import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
 import { runScript } from '../../src/engine/sim/run-script';
 import { World } from '../../src/engine/sim/world';
 import { netnsUnavailableReason, withNetns } from './netns';
+import { SYSCTL_REAL_KEYS } from '../../src/engine/commands/sysctl';
 
 const skip = netnsUnavailableReason();
 if (skip !== undefined) console.log(`skipping the node tools' argument comparison: ${skip}`);
@@ -31,6 +32,12 @@ const CASES: readonly (readonly string[])[] = [
   ['bridge link show dev nope'],
   ['tcpdump -i nope -c 1'], ['tcpdump -c abc -i eth0'], ['tcpdump -c 0x2 -i nope'], ['tcpdump -i nope -c 5x'],
   ['tcpdump -c 0 -i nope'], ['tcpdump -c -1 -i nope'],
+  // sysctl's options (procps-ng 4.0.2 getopt_long): an unknown one prints the usage on stdout
+  // and exits 0; combined letters, options after keys, unique prefixes of long options.
+  ['sysctl -z'], ['sysctl --foo'], ['sysctl --d'], ['sysctl -r'], ['sysctl -h'], ['sysctl -V'], ['sysctl --ver'],
+  ['sysctl -b net.ipv4.ip_forward'], ['sysctl net.ipv4.ip_forward -n'], ['sysctl -Nn net.ipv4.ip_forward'],
+  ['sysctl -wq net.ipv4.ip_forward=1'], ['sysctl -e net.foo.bar'], ['sysctl -e -w net.foo.bar=1'],
+  ['sysctl --val net.ipv4.ip_forward'], ['sysctl -ox net.ipv4.ip_forward'], ['sysctl -q net.ipv4.ip_forward'],
 ];
 
 /** The lines through the lab's runner on node-1, output of each in order. */
@@ -62,3 +69,18 @@ describe.skipIf(skip !== undefined)(
     });
   },
 );
+
+describe.skipIf(skip !== undefined)('sysctl: the real keys the lab calls not modelled', () => {
+  it('exist on a real node (in a namespace), so "cannot stat" would be false', () => {
+    const missing = withNetns((run) => {
+      run(['iptables', '-t', 'nat', '-L', '-n']);
+      run([
+        'sh',
+        '-c',
+        'modprobe nf_conntrack 2>/dev/null; modprobe br_netfilter 2>/dev/null; true',
+      ]);
+      return [...SYSCTL_REAL_KEYS].filter((k) => run(['sysctl', '-n', k]).exitCode !== 0);
+    });
+    expect(missing).toEqual([]);
+  });
+});

@@ -7,7 +7,7 @@ import { conntrackCommand } from '../conntrack';
 import { strtodWhole } from '../hosts';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
-import { intSysctlValue } from './sysctl-value';
+import { sysctl } from './sysctl';
 
 const ok = (stdout: string): CommandResult => ({ stdout, stderr: '', exitCode: 0 });
 const fail = (stderr: string, exitCode = 1): CommandResult => ({ stdout: '', stderr, exitCode });
@@ -19,59 +19,6 @@ function conntrack(ctx: CommandContext, argv: string[]): CommandResult {
     return fail('conntrack: the lab tracks connections on nodes only; run it on a node\n');
   }
   return conntrackCommand(node.conntrack, argv.slice(1), node.nowMs());
-}
-
-function sysctlPath(key: string): string {
-  return `/proc/sys/${key.replace(/\./g, '/')}`;
-}
-
-/** procps `sysctl [-n] [-w] KEY[=VALUE]…` over the node's sysctls. */
-function sysctl(ctx: CommandContext, argv: string[]): CommandResult {
-  const node = ctx.world.nodeKernel();
-  // A pod's or client's namespace has its own net.* sysctls, which the lab does not model
-  // (saying "cannot stat" would claim they do not exist).
-  if (node === undefined)
-    return fail("sysctl: the lab models the nodes' sysctls only; run it on a node\n");
-  let write = false;
-  let valuesOnly = false;
-  let stdout = '';
-  let stderr = '';
-  let exitCode = 0;
-  for (const arg of argv.slice(1)) {
-    if (arg === '-w') write = true;
-    else if (arg === '-n') valuesOnly = true;
-    else if (arg.startsWith('-')) return fail(`sysctl: invalid option -- '${arg.slice(1)}'\n`, 255);
-    else {
-      const eq = arg.indexOf('=');
-      if (write && eq < 0) {
-        stderr += `sysctl: command line(0): invalid syntax, continuing...\n`;
-        exitCode = 1;
-        continue;
-      }
-      const key = eq < 0 ? arg : arg.slice(0, eq);
-      const current = node.sysctl(key);
-      if (current === undefined) {
-        stderr += `sysctl: cannot stat ${sysctlPath(key)}: No such file or directory\n`;
-        exitCode = 1;
-        continue;
-      }
-      let value = current;
-      if (eq >= 0) {
-        // procps strips the value's blanks at both ends (and echoes what it wrote).
-        value = arg.slice(eq + 1).replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, '');
-        // The lab's sysctls are integers (their values say so); others keep the text.
-        const stored = /^-?\d+$/.test(current) ? intSysctlValue(key, value) : value;
-        if (stored === undefined) {
-          stderr += `sysctl: setting key "${key}": Invalid argument\n`;
-          exitCode = 1;
-          continue;
-        }
-        node.setSysctl(key, stored);
-      }
-      stdout += valuesOnly ? `${value}\n` : `${key} = ${value}\n`;
-    }
-  }
-  return { stdout, stderr, exitCode };
 }
 
 /** `bridge [-d] link [show [dev PORT]]` and `bridge link set dev PORT hairpin on|off`. */

@@ -119,6 +119,8 @@ export interface NodeKernelControls {
   nowMs(): number;
   sysctl(key: string): string | undefined;
   setSysctl(key: string, value: string): void;
+  /** The keys of the sysctls the lab models on this node. */
+  sysctlKeys(): string[];
   /** The bridge ports of cni0 (the pods' host-side veths), in ifindex order. */
   bridgePorts(): readonly {
     readonly name: string;

@@ -69,6 +69,7 @@ function nodeControls(world: World, node: string): NodeKernelControls | undefine
     setSysctl: (key, value) => {
       kernel.sysctls[key] = value;
     },
+    sysctlKeys: () => Object.keys(kernel.sysctls),
     bridgePorts: () => {
       const net = hostNetwork(world.cluster, { kind: 'node', name: node });
       const own = net?.interfaces ?? [];

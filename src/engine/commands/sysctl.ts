@@ -1,0 +1,218 @@
+/**
+ * procps-ng 4.0.2 `sysctl` over a node's sysctls: getopt_long's options (in any order among
+ * the keys, combined short ones, unique prefixes of long ones), and its answers to bad command
+ * lines: an unknown option prints getopt's complaint on stderr and the usage on stdout, with
+ * exit status 0 (checked against the real sysctl). Options that read other sources (-p, -r,
+ * -a…) say what the lab has instead.
+ */
+import type { NodeKernelControls } from './registry';
+import type { CommandContext, CommandResult } from './registry';
+import { intSysctlValue } from './sysctl-value';
+
+/** `sysctl -h`, on stdout. */
+const USAGE =
+  '\nUsage:\n sysctl [options] [variable[=value] ...]\n\nOptions:\n  -a, --all            display all variables\n  -A                   alias of -a\n  -X                   alias of -a\n      --deprecated     include deprecated parameters to listing\n      --dry-run        Print the key and values but do not write\n  -b, --binary         print value without new line\n  -e, --ignore         ignore unknown variables errors\n  -N, --names          print variable names without values\n  -n, --values         print only values of the given variable(s)\n  -p, --load[=<file>]  read values from file\n  -f                   alias of -p\n      --system         read values from all system directories\n  -r, --pattern <expression>\n                       select setting that match expression\n  -q, --quiet          do not echo variable set\n  -w, --write          enable writing a value to variable\n  -o                   does nothing\n  -x                   does nothing\n  -d                   alias of -h\n\n -h, --help     display this help and exit\n -V, --version  output version information and exit\n\nFor more details see sysctl(8).\n';
+
+const VERSION = 'sysctl from procps-ng 4.0.2\n';
+
+/** Long options, each with the short letter it sets ('' for those without one). */
+const LONG_OPTIONS: Readonly<Record<string, string>> = {
+  all: 'a',
+  binary: 'b',
+  deprecated: '',
+  'dry-run': '',
+  help: 'h',
+  ignore: 'e',
+  load: 'p',
+  names: 'N',
+  pattern: 'r',
+  quiet: 'q',
+  system: '',
+  values: 'n',
+  version: 'V',
+  write: 'w',
+};
+
+const SHORT = 'aAXbeNnpfrqwoxdhV';
+
+/**
+ * Keys a node's kernel has (each checked to exist in a network namespace) that the lab does
+ * not model: they get a lab note, not procps' "cannot stat", which would claim they do not
+ * exist.
+ */
+const REAL_KEYS = new Set([
+  'net.netfilter.nf_conntrack_max',
+  'net.netfilter.nf_conntrack_count',
+  'net.netfilter.nf_conntrack_buckets',
+  'net.netfilter.nf_conntrack_tcp_timeout_established',
+  'net.netfilter.nf_conntrack_tcp_timeout_close_wait',
+  'net.netfilter.nf_conntrack_tcp_timeout_time_wait',
+  'net.netfilter.nf_conntrack_udp_timeout',
+  'net.netfilter.nf_conntrack_udp_timeout_stream',
+  'net.netfilter.nf_conntrack_tcp_loose',
+  'net.ipv4.conf.all.route_localnet',
+  'net.ipv4.conf.all.rp_filter',
+  'net.ipv4.conf.all.forwarding',
+  'net.ipv4.ip_local_port_range',
+  'net.ipv4.tcp_fin_timeout',
+  'net.ipv4.tcp_keepalive_time',
+  'net.ipv4.tcp_retries2',
+  'net.ipv4.tcp_syn_retries',
+  'net.bridge.bridge-nf-call-ip6tables',
+  'net.bridge.bridge-nf-call-arptables',
+  'net.core.somaxconn',
+]);
+
+export { REAL_KEYS as SYSCTL_REAL_KEYS };
+
+function modelledKeys(node: NodeKernelControls): string[] {
+  return node.sysctlKeys().sort();
+}
+
+interface Flags {
+  write: boolean;
+  values: boolean;
+  names: boolean;
+  binary: boolean;
+  ignore: boolean;
+  quiet: boolean;
+  all: boolean;
+}
+
+type Parsed =
+  | { readonly kind: 'run'; readonly flags: Flags; readonly keys: string[] }
+  | { readonly kind: 'done'; readonly result: CommandResult };
+
+const usageAfter = (complaint: string): Parsed => ({
+  kind: 'done',
+  result: { stdout: USAGE, stderr: complaint, exitCode: 0 },
+});
+
+function parse(args: readonly string[], node: NodeKernelControls): Parsed {
+  const flags: Flags = { write: false, values: false, names: false, binary: false, ignore: false, quiet: false, all: false }; // prettier-ignore
+  const keys: string[] = [];
+  const set = (letter: string): Parsed | undefined => {
+    if ('aAX'.includes(letter)) flags.all = true;
+    else if (letter === 'b') flags.binary = true;
+    else if (letter === 'e') flags.ignore = true;
+    else if (letter === 'N') flags.names = true;
+    else if (letter === 'n') flags.values = true;
+    else if (letter === 'q') flags.quiet = true;
+    else if (letter === 'w') flags.write = true;
+    else if ('hd'.includes(letter)) return { kind: 'done', result: { stdout: USAGE, stderr: '', exitCode: 0 } }; // prettier-ignore
+    else if (letter === 'V') return { kind: 'done', result: { stdout: VERSION, stderr: '', exitCode: 0 } }; // prettier-ignore
+    return undefined;
+  };
+  const notModelled = (what: string): Parsed => ({
+    kind: 'done',
+    result: {
+      stdout: '',
+      stderr: `lab: sysctl ${what} is not modelled; ${HAS(node)}\n`,
+      exitCode: 1,
+    },
+  });
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      keys.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith('--')) {
+      const typed = arg.slice(2).split('=')[0]!;
+      const names = Object.keys(LONG_OPTIONS);
+      const exact = names.includes(typed) ? [typed] : names.filter((n) => n.startsWith(typed));
+      if (exact.length === 0) return usageAfter(`sysctl: unrecognized option '${arg}'\n`);
+      if (exact.length > 1) {
+        const list = exact.map((n) => `'--${n}'`).join(' ');
+        return usageAfter(`sysctl: option '--${typed}' is ambiguous; possibilities: ${list}\n`);
+      }
+      const name = exact[0]!;
+      const letter = LONG_OPTIONS[name]!;
+      // --load, --pattern (other sources of keys) and the three without a letter.
+      if (letter === '' || letter === 'p' || letter === 'r') return notModelled(`--${name}`);
+      const done = set(letter);
+      if (done !== undefined) return done;
+      continue;
+    }
+    if (arg.startsWith('-') && arg.length > 1) {
+      for (let j = 1; j < arg.length; j++) {
+        const letter = arg[j]!;
+        if (!SHORT.includes(letter)) return usageAfter(`sysctl: invalid option -- '${letter}'\n`);
+        if ('pfr'.includes(letter)) {
+          // -r needs its pattern, there or as the next word.
+          if (letter === 'r' && j === arg.length - 1 && args[i + 1] === undefined)
+            return usageAfter("sysctl: option requires an argument -- 'r'\n");
+          return notModelled(`-${letter}`);
+        }
+        const done = set(letter);
+        if (done !== undefined) return done;
+      }
+      continue;
+    }
+    keys.push(arg);
+  }
+  return { kind: 'run', flags, keys };
+}
+
+const HAS = (node: NodeKernelControls) => `the lab models ${modelledKeys(node).join(', ')}`;
+
+/** procps `sysctl [options] [KEY[=VALUE]…]` over the node's sysctls. */
+export function sysctl(ctx: CommandContext, argv: string[]): CommandResult {
+  const node = ctx.world.nodeKernel();
+  // A pod's or client's namespace has its own net.* sysctls, which the lab does not model
+  // (saying "cannot stat" would claim they do not exist).
+  if (node === undefined)
+    return { stdout: '', stderr: "sysctl: the lab models the nodes' sysctls only; run it on a node\n", exitCode: 1 }; // prettier-ignore
+  const parsed = parse(argv.slice(1), node);
+  if (parsed.kind === 'done') return parsed.result;
+  const { flags, keys } = parsed;
+  let stdout = '';
+  let stderr = '';
+  let exitCode = 0;
+  const show = (key: string, value: string) => {
+    if (flags.binary) stdout += value;
+    else if (flags.names) stdout += `${key}\n`;
+    else if (flags.values) stdout += `${value}\n`;
+    else stdout += `${key} = ${value}\n`;
+  };
+  if (flags.all) {
+    for (const key of modelledKeys(node)) show(key, node.sysctl(key) ?? '');
+    stderr += `lab: sysctl -a lists only the keys the lab models; a real node has hundreds\n`;
+  }
+  for (const arg of keys) {
+    const eq = arg.indexOf('=');
+    if (flags.write && eq < 0) {
+      stderr += `sysctl: command line(0): invalid syntax, continuing...\n`;
+      exitCode = 1;
+      continue;
+    }
+    const key = eq < 0 ? arg : arg.slice(0, eq);
+    const current = node.sysctl(key);
+    if (current === undefined) {
+      if (REAL_KEYS.has(key)) {
+        stderr += `lab: ${key} is not modelled; ${HAS(node)}\n`;
+        exitCode = 1;
+      } else if (!flags.ignore) {
+        stderr += `sysctl: cannot stat /proc/sys/${key.replace(/\./g, '/')}: No such file or directory\n`;
+        exitCode = 1;
+      }
+      continue;
+    }
+    let value = current;
+    if (eq >= 0) {
+      // procps strips the value's blanks at both ends (and echoes what it wrote).
+      value = arg.slice(eq + 1).replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, '');
+      // The lab's sysctls are integers (their values say so); others keep the text.
+      const stored = /^-?\d+$/.test(current) ? intSysctlValue(key, value) : value;
+      if (stored === undefined) {
+        stderr += `sysctl: setting key "${key}": Invalid argument\n`;
+        exitCode = 1;
+        continue;
+      }
+      node.setSysctl(key, stored);
+      if (flags.quiet) continue;
+    }
+    show(key, value);
+  }
+  return { stdout, stderr, exitCode };
+}
