@@ -88,7 +88,7 @@ const out = (stdout: string): IpResult => ({ stdout, stderr: '', exitCode: 0 });
 const err = (stderr: string, exitCode = 255): IpResult => ({ stdout: '', stderr, exitCode });
 const notModelled = (what: string): IpResult =>
   err(
-    `lab: \`ip ${what}\` is not modelled in kube-proxy-lab (the lab's topology is read-only)\n`,
+    `lab: \`ip ${what}\` is not modelled in kube-proxy-lab (its ip shows addresses, links, routes and rules, and changes none of them)\n`,
     2,
   );
 
