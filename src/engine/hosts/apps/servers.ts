@@ -58,9 +58,9 @@ function dnsReply(op: Op, p: Payload | undefined): Payload | undefined {
 }
 
 /**
- * CoreDNS's TCP timeouts (core/dnsserver/server.go NewServer, CoreDNS 1.11 and later, which
- * Kubernetes ships since 1.29; the `timeouts` plugin would change them): ReadTimeout for a
- * connection's first query, IdleTimeout for each one after.
+ * CoreDNS's TCP timeouts (core/dnsserver/server.go NewServer, since CoreDNS 1.10.1; the lab's
+ * pods run 1.11.3; the `timeouts` plugin would change them): ReadTimeout for a connection's
+ * first query, IdleTimeout for each one after.
  */
 export const COREDNS_READ_TIMEOUT_MS = 3_000;
 export const COREDNS_IDLE_TIMEOUT_MS = 10_000;
