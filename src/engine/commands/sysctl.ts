@@ -11,7 +11,37 @@ import { intSysctlValue } from './sysctl-value';
 
 /** `sysctl -h`, on stdout. */
 const USAGE =
-  '\nUsage:\n sysctl [options] [variable[=value] ...]\n\nOptions:\n  -a, --all            display all variables\n  -A                   alias of -a\n  -X                   alias of -a\n      --deprecated     include deprecated parameters to listing\n      --dry-run        Print the key and values but do not write\n  -b, --binary         print value without new line\n  -e, --ignore         ignore unknown variables errors\n  -N, --names          print variable names without values\n  -n, --values         print only values of the given variable(s)\n  -p, --load[=<file>]  read values from file\n  -f                   alias of -p\n      --system         read values from all system directories\n  -r, --pattern <expression>\n                       select setting that match expression\n  -q, --quiet          do not echo variable set\n  -w, --write          enable writing a value to variable\n  -o                   does nothing\n  -x                   does nothing\n  -d                   alias of -h\n\n -h, --help     display this help and exit\n -V, --version  output version information and exit\n\nFor more details see sysctl(8).\n';
+  [
+    '',
+    'Usage:',
+    ' sysctl [options] [variable[=value] ...]',
+    '',
+    'Options:',
+    '  -a, --all            display all variables',
+    '  -A                   alias of -a',
+    '  -X                   alias of -a',
+    '      --deprecated     include deprecated parameters to listing',
+    '      --dry-run        Print the key and values but do not write',
+    '  -b, --binary         print value without new line',
+    '  -e, --ignore         ignore unknown variables errors',
+    '  -N, --names          print variable names without values',
+    '  -n, --values         print only values of the given variable(s)',
+    '  -p, --load[=<file>]  read values from file',
+    '  -f                   alias of -p',
+    '      --system         read values from all system directories',
+    '  -r, --pattern <expression>',
+    '                       select setting that match expression',
+    '  -q, --quiet          do not echo variable set',
+    '  -w, --write          enable writing a value to variable',
+    '  -o                   does nothing',
+    '  -x                   does nothing',
+    '  -d                   alias of -h',
+    '',
+    ' -h, --help     display this help and exit',
+    ' -V, --version  output version information and exit',
+    '',
+    'For more details see sysctl(8).',
+  ].join('\n') + '\n';
 
 const VERSION = 'sysctl from procps-ng 4.0.2\n';
 
