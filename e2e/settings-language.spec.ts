@@ -107,6 +107,14 @@ test('the terminal runs the CLI commands on a chosen host against the running cl
   // Its packets became the trace to animate.
   await expect(page.getByTestId('position')).toContainText(/Step 0 of \d+/);
   await lab.shot('40-terminal');
+  // In zh-CN the lab's own notes are in Chinese; the tools' output is not translated.
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+  await term.click();
+  await page.keyboard.type('ss -tn; curl -m 1 http://10.96.1.1:81/');
+  await page.keyboard.press('Enter');
+  await expect(term).toContainText('curl: (28) Connection timed out after 1001 milliseconds');
+  await expect(term).toContainText('lab: 实验台没有模拟 ss');
+  await lab.shot('41-terminal-zh-CN');
 });
 
 test('a dying worker restarts, the lab says so, and no edit is lost', async ({ page }) => {

@@ -6,6 +6,7 @@ export type * from './model/cluster';
 export type { Diagnostic } from './model/diagnostic';
 export { diagnosticToString } from './model/diagnostic';
 export { mergeWrites, type StdioWrite } from './model/stdio';
+export { LAB_NOTES, readLabNotes, type FoundNote, type LabNoteId } from './model/lab-notes';
 export { ManualClock, rngFromSeed, type Clock, type Rng } from './model/runtime';
 export { DEFAULT_SCENARIO, DEFAULT_SCENARIO_NAME, loadScenario, applyManifests } from './scenario';
 export { World, LAB_EPOCH_SECONDS, type WorldOptions } from './sim/world';

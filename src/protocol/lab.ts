@@ -10,9 +10,10 @@ import type { TraceStep } from './trace';
 
 /**
  * v4: a send may be ICMP (`protocol: 'icmp'`, a ping). v5: a command's answer carries
- * `terminal`, stdout and stderr in the order a terminal shows them.
+ * `terminal`, stdout and stderr in the order a terminal shows them. v6: and `notes`, the
+ * lab's own lines in it, so the UI can show them in the user's language.
  */
-export const LAB_PROTOCOL_VERSION = 5;
+export const LAB_PROTOCOL_VERSION = 6;
 
 /** A scenario problem, positioned as the engine reports it (1-based line and column). */
 export interface LabDiagnostic {
@@ -119,6 +120,13 @@ export interface SendRequest {
   readonly count: number;
 }
 
+/** A lab note in a terminal answer: line index in `terminal`, note id, parameters. */
+export interface TerminalNote {
+  readonly line: number;
+  readonly id: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
 export interface CommandAnswer {
   /** The prompt line as a terminal shows it: `pod/default/client$ dig …`. */
   readonly prompt: string;
@@ -126,6 +134,11 @@ export interface CommandAnswer {
   readonly stderr: string;
   /** stdout and stderr as a terminal shows them: in the order the tool wrote them. */
   readonly terminal: string;
+  /**
+   * The lines of `terminal` that are the lab's own notes (`lab: ss is not modelled…`), not a
+   * real tool's output: which note, with what parameters, for the UI to show in zh-CN.
+   */
+  readonly notes: readonly TerminalNote[];
   readonly exitCode: number;
   /** Every step of every packet the command caused. */
   readonly steps: readonly LabStep[];

@@ -21,6 +21,7 @@ import {
   traceSince,
   World,
   type Diagnostic,
+  readLabNotes,
 } from '../engine';
 import type {
   CommandAnswer,
@@ -150,7 +151,7 @@ export class LabSession implements LabApi {
       },
     });
     const steps = traceSince(this.world, cursor).map((s) => ({ ...s, text: explainText(s.why) }));
-    return { prompt, stdout, stderr, terminal, exitCode, steps };
+    return { prompt, stdout, stderr, terminal, notes: readLabNotes(terminal), exitCode, steps };
   }
 
   views(node: string): Views {
@@ -248,7 +249,15 @@ export class LabSession implements LabApi {
 }
 
 function failed(host: HostTarget, stderr: string): CommandAnswer {
-  return { prompt: `${host}$`, stdout: '', stderr, terminal: stderr, exitCode: 1, steps: [] };
+  return {
+    prompt: `${host}$`,
+    stdout: '',
+    stderr,
+    terminal: stderr,
+    notes: readLabNotes(stderr),
+    exitCode: 1,
+    steps: [],
+  };
 }
 
 /** Lines only in `after` (added) and only in `before` (removed), counting repeats. */

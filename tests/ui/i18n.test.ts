@@ -3,7 +3,9 @@
  * parameters, and both UI catalogues have the same keys.
  */
 import { describe, expect, it } from 'vitest';
-import { DATAPATH_MESSAGES } from '../../src/engine';
+import { DATAPATH_MESSAGES, LAB_NOTES } from '../../src/engine';
+import { terminalText } from '../../src/ui/i18n';
+import { LAB_NOTES_ZH } from '../../src/ui/i18n/lab-notes-zh';
 import { EN } from '../../src/ui/i18n/en';
 import { TRACE_MESSAGES_ZH } from '../../src/ui/i18n/trace-zh';
 import { ZH } from '../../src/ui/i18n/zh-CN';
@@ -25,6 +27,33 @@ describe('translations', () => {
       expect(params(zh!)).toEqual(params(en));
     },
   );
+
+  it.each(Object.entries(LAB_NOTES))(
+    'lab note %s has a zh-CN text with the same parameters and the same first word',
+    (id, en) => {
+      const zh = LAB_NOTES_ZH[id];
+      expect(zh).toBeDefined();
+      expect(params(zh!)).toEqual(params(en));
+      // The program that speaks (`lab:`, `curl:`) stays, as a terminal shows it.
+      expect(zh!.split(' ')[0]).toBe(en.split(' ')[0]);
+    },
+  );
+
+  it('has no zh-CN text for a lab note the engine does not have', () => {
+    expect(Object.keys(LAB_NOTES_ZH).filter((id) => !(id in LAB_NOTES))).toEqual([]);
+  });
+
+  it("translates the lab's notes in a terminal answer and no other line", () => {
+    const answer = {
+      terminal: 'Chain X\nlab: ss is not modelled in kube-proxy-lab; …\nlast\n',
+      notes: [{ line: 1, id: 'command.unmodelled', params: { command: 'ss' } }],
+    };
+    const zh = terminalText(answer, 'zh-CN').split('\n');
+    expect(zh[0]).toBe('Chain X');
+    expect(zh[1]).toMatch(/^lab: 实验台没有模拟 ss；它能运行 iptables、/);
+    expect(zh.slice(2)).toEqual(['last', '']);
+    expect(terminalText(answer, 'en')).toBe(answer.terminal);
+  });
 
   it('has no zh-CN text for an id the engine does not emit', () => {
     expect(Object.keys(TRACE_MESSAGES_ZH).filter((id) => !(id in DATAPATH_MESSAGES))).toEqual([]);

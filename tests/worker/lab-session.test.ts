@@ -121,6 +121,18 @@ describe('LabSession', () => {
     expect(v.terminal.length).toBe(v.stdout.length + v.stderr.length);
   });
 
+  it("names the lab's own notes in a terminal answer, and only those lines", () => {
+    const s = new LabSession();
+    const a = s.run('node-1', 'ss -tn; iptables -t nat -S KUBE-SERVICES | head -1; kubectl get ep');
+    const lines = a.terminal.split('\n');
+    expect(a.notes.map((n) => [lines[n.line]?.slice(0, 12), n.id, n.params])).toEqual([
+      ['lab: ss is n', 'command.unmodelled', { command: 'ss' }],
+      ['lab: `kubect', 'kubectl.endpoints', { verb: 'get' }],
+    ]);
+    expect(lines[1]).toBe('-N KUBE-SERVICES');
+    expect(s.run('node-1', 'iptables-save').notes).toEqual([]);
+  });
+
   it('diffs lines as multisets', () => {
     expect(diffLines(['a', 'b', 'b'], ['b', 'c'])).toEqual({ added: ['c'], removed: ['a', 'b'] });
   });

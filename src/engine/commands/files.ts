@@ -5,6 +5,7 @@
  * the host's system directories is never looked up on the machine running the lab: a pod must
  * not show that machine's /etc/hosts as its own.
  */
+import { labNote } from '../model/lab-notes';
 
 /** Top-level directories of a Linux host's own filesystem (FHS), as opposed to user files. */
 const SYSTEM_DIRS = ['etc', 'proc', 'sys', 'dev', 'run', 'var', 'usr', 'bin', 'sbin', 'lib', 'lib64', 'boot']; // prettier-ignore
@@ -14,16 +15,11 @@ export function isHostSystemPath(path: string): boolean {
   return top !== undefined && SYSTEM_DIRS.includes(top);
 }
 
-/** The files of the simulated hosts the lab has (the rest of their filesystems it does not model). */
-const MODELLED =
-  "/etc/resolv.conf, a pod's /etc/hosts, and on nodes /proc/net/nf_conntrack, " +
-  '/proc/net/ip_vs_conn and /proc/sys/…';
-
 /**
  * What a tool says of a file it cannot read: the tool's own `message` for a user's file; for
  * a system file of the host, that the lab does not model it (a real host has /etc/passwd).
  */
 export function missingFileMessage(path: string, message: string): string {
   if (!isHostSystemPath(path)) return message;
-  return `lab: ${path} is not modelled on this host; the lab has ${MODELLED}\n`;
+  return labNote('file.unmodelled', { path });
 }

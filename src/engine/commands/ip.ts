@@ -3,12 +3,12 @@ import { runIp } from '../routing/ip-command';
 import { hostNetwork } from '../routing/topology';
 import type { CommandRegistry } from './registry';
 import { registerCommand } from './registry';
+import { labNote } from '../model/lab-notes';
 
 export function registerIp(registry: CommandRegistry): void {
   registerCommand(registry, 'ip', (ctx, argv) => {
     const net = ctx.world.network?.() ?? hostNetwork(ctx.world.cluster, ctx.world.host);
-    if (net === undefined)
-      return { stdout: '', stderr: 'lab: this host is not in the lab topology\n', exitCode: 1 };
+    if (net === undefined) return { stdout: '', stderr: labNote('ip.no-host'), exitCode: 1 };
     return runIp(net, argv.slice(1));
   });
 }

@@ -12,6 +12,7 @@
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
 import { runFlow } from './lab-flow';
+import { labNote } from '../model/lab-notes';
 
 const USAGE = `Usage: lab restore-input | lab sync | lab flow ACTION …
   restore-input  the input kube-proxy last piped to iptables-restore on this node
@@ -27,7 +28,7 @@ function lab(ctx: CommandContext, argv: string[]): CommandResult {
   }
   const status = ctx.world.kubeProxy();
   if (status === undefined) {
-    return { stdout: '', stderr: 'lab: kube-proxy runs on nodes only; pick a node\n', exitCode: 1 };
+    return { stdout: '', stderr: labNote('kube-proxy.node-only'), exitCode: 1 };
   }
   if (sub === 'restore-input') return { stdout: status.restoreInput, stderr: '', exitCode: 0 };
   if (status.mode === 'nftables') {

@@ -8,6 +8,7 @@ import { strtodWhole } from '../hosts';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
 import { sysctl } from './sysctl';
+import { labNote } from '../model/lab-notes';
 
 const ok = (stdout: string): CommandResult => ({ stdout, stderr: '', exitCode: 0 });
 const fail = (stderr: string, exitCode = 1): CommandResult => ({ stdout: '', stderr, exitCode });
@@ -16,7 +17,7 @@ function conntrack(ctx: CommandContext, argv: string[]): CommandResult {
   const node = ctx.world.nodeKernel();
   if (node === undefined) {
     // Pods and clients have conntrack tables of their own that the lab does not model.
-    return fail('conntrack: the lab tracks connections on nodes only; run it on a node\n');
+    return fail(labNote('conntrack.node-only'));
   }
   return conntrackCommand(node.conntrack, argv.slice(1), node.nowMs());
 }
@@ -87,7 +88,7 @@ function sleep(ctx: CommandContext, argv: string[]): CommandResult {
     const add = number.value * unit * 1000;
     // `sleep inf` (or 1e400) waits for ever; the lab's clock cannot.
     if (!Number.isFinite(add) || number.erange)
-      return fail(`sleep: the lab's virtual clock moves by a finite time only ('${op}')\n`);
+      return fail(labNote('sleep.infinite', { value: op }));
     ms += Math.round(add);
   }
   ctx.world.advanceClock(ms);

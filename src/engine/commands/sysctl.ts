@@ -8,6 +8,7 @@
 import type { NodeKernelControls } from './registry';
 import type { CommandContext, CommandResult } from './registry';
 import { intSysctlValue } from './sysctl-value';
+import { labNote } from '../model/lab-notes';
 
 /** `sysctl -h`, on stdout. */
 const USAGE =
@@ -137,7 +138,7 @@ function parse(args: readonly string[], node: NodeKernelControls): Parsed {
     kind: 'done',
     result: {
       stdout: '',
-      stderr: `lab: sysctl ${what} is not modelled; ${HAS(node)}\n`,
+      stderr: labNote('sysctl.option', { option: what, keys: modelledKeys(node).join(', ') }),
       exitCode: 1,
     },
   });
@@ -184,15 +185,12 @@ function parse(args: readonly string[], node: NodeKernelControls): Parsed {
   return { kind: 'run', flags, keys };
 }
 
-const HAS = (node: NodeKernelControls) => `the lab models ${modelledKeys(node).join(', ')}`;
-
 /** procps `sysctl [options] [KEY[=VALUE]…]` over the node's sysctls. */
 export function sysctl(ctx: CommandContext, argv: string[]): CommandResult {
   const node = ctx.world.nodeKernel();
   // A pod's or client's namespace has its own net.* sysctls, which the lab does not model
   // (saying "cannot stat" would claim they do not exist).
-  if (node === undefined)
-    return { stdout: '', stderr: "sysctl: the lab models the nodes' sysctls only; run it on a node\n", exitCode: 1 }; // prettier-ignore
+  if (node === undefined) return { stdout: '', stderr: labNote('sysctl.node-only'), exitCode: 1 };
   const parsed = parse(argv.slice(1), node);
   if (parsed.kind === 'done') return parsed.result;
   const { flags, keys } = parsed;
@@ -207,7 +205,7 @@ export function sysctl(ctx: CommandContext, argv: string[]): CommandResult {
   };
   if (flags.all) {
     for (const key of modelledKeys(node)) show(key, node.sysctl(key) ?? '');
-    stderr += `lab: sysctl -a lists only the keys the lab models; a real node has hundreds\n`;
+    stderr += labNote('sysctl.all');
   }
   for (const arg of keys) {
     const eq = arg.indexOf('=');
@@ -220,7 +218,7 @@ export function sysctl(ctx: CommandContext, argv: string[]): CommandResult {
     const current = node.sysctl(key);
     if (current === undefined) {
       if (REAL_KEYS.has(key)) {
-        stderr += `lab: ${key} is not modelled; ${HAS(node)}\n`;
+        stderr += labNote('sysctl.key', { key, keys: modelledKeys(node).join(', ') });
         exitCode = 1;
       } else if (!flags.ignore) {
         stderr += `sysctl: cannot stat /proc/sys/${key.replace(/\./g, '/')}: No such file or directory\n`;

@@ -7,6 +7,7 @@
  */
 import { createTcpdumpState, parseCaptureFilter, strtolPrefix, tcpdumpLine } from '../hosts';
 import type { CommandContext, CommandResult } from './registry';
+import { labNote } from '../model/lab-notes';
 
 const fail = (stderr: string): CommandResult => ({ stdout: '', stderr, exitCode: 1 });
 
@@ -62,9 +63,9 @@ export function tcpdump(ctx: CommandContext, argv: string[]): CommandResult {
         count = strtolPrefix(value);
         if (count <= 0) return fail(`tcpdump: invalid packet count ${value}\n`);
       }
-    } else return fail(`tcpdump: unsupported in the lab: ${a}\n`);
+    } else return fail(labNote('tcpdump.option', { option: a }));
   }
-  if (iface === undefined) return fail('tcpdump: the lab needs -i IFACE (or -i any)\n');
+  if (iface === undefined) return fail(labNote('tcpdump.interface'));
   const interfaces = ctx.world.network?.()?.interfaces;
   if (iface !== 'any' && interfaces !== undefined && !interfaces.some((i) => i.name === iface))
     return fail(`tcpdump: ${iface}: No such device exists\n(No such device exists)\n`);

@@ -3,6 +3,8 @@
  * not run. bash's `command not found` would claim the host lacks them; they get a lab note
  * instead. Any other unknown name still gets bash's answer.
  */
+import { labNote } from '../model/lab-notes';
+
 const UNMODELLED = new Set(
   [
     // iproute2, iptables, kubeadm's node packages (cri-tools, conntrack, socat, ebtables)
@@ -22,15 +24,9 @@ const UNMODELLED = new Set(
     .split(' '),
 );
 
-/** The commands the lab runs, for the note. */
-const MODELLED =
-  'iptables, iptables-save, iptables-restore, nft, ipvsadm, ipset, conntrack, ip, bridge, ' +
-  'sysctl, tcpdump, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, grep, head, tail, ' +
-  'wc, echo and lab';
-
 /** The lab's note for a real command it does not run, or undefined for any other name. */
 export function unmodelledCommandNote(name: string): string | undefined {
   const base = name.slice(name.lastIndexOf('/') + 1);
   if (!UNMODELLED.has(base)) return undefined;
-  return `lab: ${base} is not modelled in kube-proxy-lab; it runs ${MODELLED}\n`;
+  return labNote('command.unmodelled', { command: base });
 }

@@ -26,6 +26,7 @@ import { eventLine, listLine, procNfConntrackText } from './format';
 import { PROTO_HELP, USAGE } from './help';
 import { ctExpire } from './table';
 import { l4Dst, l4Src } from './tuple';
+import { labNote } from '../model/lab-notes';
 
 export interface ToolOutput {
   readonly stdout: string;
@@ -243,7 +244,7 @@ export function conntrackCommand(
     throw e;
   }
   if (parsed.unmodelled.length > 0) {
-    return out('', `conntrack: kube-proxy-lab does not model ${parsed.unmodelled.join(', ')}\n`, 2);
+    return out('', labNote('conntrack.option', { options: parsed.unmodelled.join(', ') }), 2);
   }
   ctExpire(table, nowMs);
   return run(table, parsed, nowMs, opts);

@@ -16,6 +16,7 @@ import {
 import { renderChain, renderChains, renderSet, renderSets, renderTable } from './render';
 import type { NftState, NftTable } from './types';
 import type { NftRunResult } from './transaction';
+import { labNote } from '../model/lab-notes';
 
 const VERSION = 'nftables v1.0.6 (Lester Gooch #5)\n';
 const FAMILIES = ['ip', 'ip6', 'inet', 'arp', 'bridge', 'netdev'];
@@ -88,7 +89,7 @@ export function nftCommand(
     if (VERBS.includes(words[0]!))
       return {
         stdout: '',
-        stderr: `lab: \`nft ${words[0]}\` is not modelled in kube-proxy-lab (nft here lists what kube-proxy and iptables-nft made)\n`,
+        stderr: labNote('nft.unmodelled', { what: words[0]! }),
         exitCode: 1,
       };
     // Without a verb nft reads `add rule`: TABLE CHAIN then the rule (checked with one to three
@@ -98,7 +99,7 @@ export function nftCommand(
     if (words.length <= 3) return err(words, words.length, 'syntax error, unexpected newline');
     return {
       stdout: '',
-      stderr: `lab: \`nft ${words.join(' ')}\` is not modelled in kube-proxy-lab (nft here lists what kube-proxy and iptables-nft made)\n`,
+      stderr: labNote('nft.unmodelled', { what: words.join(' ') }),
       exitCode: 1,
     };
   }

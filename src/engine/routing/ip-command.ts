@@ -18,6 +18,7 @@ import {
   renderRoutes6,
 } from './ip-views';
 import type { HostNetwork, NetInterface } from './topology';
+import { labNote } from '../model/lab-notes';
 
 export interface IpResult {
   readonly stdout: string;
@@ -86,11 +87,7 @@ const matches = (typed: string, keyword: string): boolean =>
 
 const out = (stdout: string): IpResult => ({ stdout, stderr: '', exitCode: 0 });
 const err = (stderr: string, exitCode = 255): IpResult => ({ stdout: '', stderr, exitCode });
-const notModelled = (what: string): IpResult =>
-  err(
-    `lab: \`ip ${what}\` is not modelled in kube-proxy-lab (its ip shows addresses, links, routes and rules, and changes none of them)\n`,
-    2,
-  );
+const notModelled = (what: string): IpResult => err(labNote('ip.unmodelled', { what }), 2);
 
 interface Options {
   family: Family;

@@ -1,11 +1,13 @@
 /**
  * Languages: zh-CN and English through i18next. The choice is remembered; the first visit
- * follows the browser's language. Kernel and tool output is never translated.
+ * follows the browser's language. Kernel and tool output is never translated; the lab's own
+ * notes in it are (terminalText).
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import type { LabStep } from '../../protocol/lab';
+import type { CommandAnswer, LabStep } from '../../protocol/lab';
 import { EN } from './en';
+import { LAB_NOTES_ZH } from './lab-notes-zh';
 import { TRACE_MESSAGES_ZH } from './trace-zh';
 import { ZH } from './zh-CN';
 
@@ -60,8 +62,30 @@ export function explainStep(step: LabStep, lng: string): string {
   if (lng !== 'zh-CN') return step.text;
   const template = TRACE_MESSAGES_ZH[step.why.id];
   if (template === undefined) return step.text;
+  return fill(template, step.why.params);
+}
+
+function fill(template: string, params: Readonly<Record<string, unknown>> | undefined): string {
   return template.replace(/\{(\w+)\}/g, (m, name: string) => {
-    const v = step.why.params?.[name];
+    const v = params?.[name];
     return v === undefined ? m : String(v);
   });
+}
+
+/**
+ * A command's output as the terminal shows it, with the lab's own notes (answer.notes) in the
+ * current language; every other line exactly as the tool printed it.
+ */
+export function terminalText(
+  answer: Pick<CommandAnswer, 'terminal' | 'notes'>,
+  lng: string,
+): string {
+  if (lng !== 'zh-CN' || answer.notes.length === 0) return answer.terminal;
+  const lines = answer.terminal.split('\n');
+  for (const note of answer.notes) {
+    const template = LAB_NOTES_ZH[note.id];
+    if (template !== undefined && note.line < lines.length)
+      lines[note.line] = fill(template, note.params);
+  }
+  return lines.join('\n');
 }

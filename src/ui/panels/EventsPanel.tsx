@@ -5,6 +5,7 @@
 import { memo, useEffect, useRef } from 'react';
 import type { TraceEntry } from '../store/trace-model';
 import { useTranslation } from 'react-i18next';
+import { terminalText } from '../i18n';
 import { stepTitle } from '../packets/format';
 import { useLab } from '../store';
 import { isKeyStep } from '../store/trace-model';
@@ -37,7 +38,7 @@ const EventRow = memo(function EventRow(props: {
 });
 
 export function EventsPanel() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const trace = useLab((s) => s.trace);
   const cursor = useLab((s) => s.cursor);
   const allSteps = useLab((s) => s.allSteps);
@@ -65,8 +66,7 @@ export function EventsPanel() {
         <pre key={i} className="run-output" tabIndex={0}>
           {r.prompt}
           {'\n'}
-          {r.stdout}
-          {r.stderr}
+          {terminalText(r, i18n.language)}
         </pre>
       ))}
       <ol className="events" ref={ref} data-testid="events">

@@ -7,12 +7,13 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { terminalText } from '../i18n';
 import { useLab } from '../store';
 
 const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
 
 export default function TerminalPanel() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const topology = useLab((s) => s.topology);
   const runTerminal = useLab((s) => s.runTerminal);
   const [host, setHost] = useState('node-1');
@@ -70,7 +71,7 @@ export default function TerminalPanel() {
         history.push(cmd);
         busy = true;
         void runTerminal(hostRef.current, cmd).then((answer) => {
-          if (answer) xterm.write(crlf(answer.terminal));
+          if (answer) xterm.write(crlf(terminalText(answer, i18n.language)));
           busy = false;
           prompt();
         });

@@ -11,6 +11,7 @@ import { formatLabels } from './format';
 import { resolveResourceType } from './resources';
 import { DESCRIBE_TABWRITER, tabwrite } from './tabwriter';
 import { unmodelledTypeNote } from './unmodelled-types';
+import { labNote } from '../../model/lab-notes';
 
 function multiline(
   title: string,
@@ -120,7 +121,7 @@ export function runDescribe(
   if (type.resource !== 'services') {
     return {
       stdout: '',
-      stderr: `lab: \`kubectl describe ${type.resource}\` is not modelled in kube-proxy-lab (try kubectl get ${type.resource} -o yaml)\n`,
+      stderr: labNote('kubectl.describe', { type: type.resource }),
       exitCode: 1,
     };
   }

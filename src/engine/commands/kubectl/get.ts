@@ -16,6 +16,7 @@ import { formatLabels } from './format';
 import { GET_TABWRITER, tabwrite } from './tabwriter';
 import { unmodelledTypeNote } from './unmodelled-types';
 import { toJson, toYaml, type Json } from './yaml';
+import { labNote } from '../../model/lab-notes';
 
 export interface GetOptions {
   namespace: string;
@@ -206,7 +207,7 @@ export function runGet(ctx: RowContext, opts: GetOptions, args: readonly string[
 export function outputFormat(value: string): GetOptions['output'] | CommandResult {
   if (value === 'wide' || value === 'yaml' || value === 'json' || value === 'name') return value;
   if (/^(custom-columns|go-template|jsonpath|template)/.test(value))
-    return fail(`lab: kubectl -o ${value} is not modelled in kube-proxy-lab\n`);
+    return fail(labNote('kubectl.output', { format: value }));
   return fail(
     `error: unable to match a printer suitable for the output format "${value}", allowed formats are: ${OUTPUTS}\n`,
   );

@@ -11,6 +11,7 @@ import { runDescribe } from './describe';
 import { outputFormat, runGet, type GetOptions } from './get';
 import { LAB_NODE_INFO } from './objects-node';
 import { runDelete, runRollout, runScale } from './workloads';
+import { labNote } from '../../model/lab-notes';
 
 interface FlagSpec {
   readonly long: string;
@@ -186,8 +187,7 @@ export function kubectl(ctx: CommandContext, argv: string[]): CommandResult {
   if (sub === undefined)
     return {
       stdout: '',
-      stderr:
-        'lab: kubectl needs a command (get, describe, apply, scale, delete, rollout, version)\n',
+      stderr: labNote('kubectl.no-command'),
       exitCode: 1,
     };
   const rest = [...args.slice(0, subIndex), ...args.slice(subIndex + 1)];
@@ -196,7 +196,7 @@ export function kubectl(ctx: CommandContext, argv: string[]): CommandResult {
     if (COMMANDS.includes(sub))
       return {
         stdout: '',
-        stderr: `lab: \`kubectl ${sub}\` is not modelled in kube-proxy-lab\n`,
+        stderr: labNote('kubectl.unmodelled', { what: sub }),
         exitCode: 1,
       };
     return unknownCommand(sub);
@@ -225,7 +225,7 @@ export function kubectl(ctx: CommandContext, argv: string[]): CommandResult {
   if (isTrue(parsed, 'watch'))
     return {
       stdout: '',
-      stderr: 'lab: kubectl get --watch is not modelled in kube-proxy-lab\n',
+      stderr: labNote('kubectl.watch'),
       exitCode: 1,
     };
   const out = last(parsed, 'output');

@@ -4,6 +4,8 @@
  * lacks them; they get a lab note instead. Names as kubectl resolves them: plural, singular and
  * short names (`kubectl api-resources`).
  */
+import { labNote } from '../../model/lab-notes';
+
 const UNMODELLED_TYPES: readonly (readonly string[])[] = [
   ['endpoints', 'ep'],
   ['namespaces', 'namespace', 'ns'],
@@ -38,9 +40,6 @@ const UNMODELLED_TYPES: readonly (readonly string[])[] = [
   ['componentstatuses', 'componentstatus', 'cs'],
 ];
 
-/** What the lab's API serves, for the note. */
-const SERVED = 'pods, services, endpointslices, nodes, deployments, replicasets and configmaps';
-
 /**
  * The lab's note for a real resource type it does not serve (`verb`: get, describe…), or
  * undefined for a name no API server knows.
@@ -50,6 +49,6 @@ export function unmodelledTypeNote(verb: string, typed: string): string | undefi
   const names = UNMODELLED_TYPES.find((n) => n.includes(t) || n.some((x) => t.startsWith(`${x}.`)));
   if (names === undefined) return undefined;
   // kube-proxy reads EndpointSlices; v1 Endpoints only mirror them (deprecated since v1.33).
-  const hint = names[0] === 'endpoints' ? '; kube-proxy reads EndpointSlices: kubectl get endpointslices' : ''; // prettier-ignore
-  return `lab: \`kubectl ${verb} ${names[0]}\` is not modelled in kube-proxy-lab (its API serves ${SERVED})${hint}\n`;
+  if (names[0] === 'endpoints') return labNote('kubectl.endpoints', { verb });
+  return labNote('kubectl.type', { verb, type: names[0]! });
 }

@@ -12,6 +12,7 @@ import { MAX_REPLICAS } from '../../scenario';
 import type { CommandContext, CommandResult } from '../registry';
 import { parseResourceArgs } from './get';
 import type { ResourceType } from './resources';
+import { labNote } from '../../model/lab-notes';
 
 const fail = (stderr: string): CommandResult => ({ stdout: '', stderr, exitCode: 1 });
 
@@ -22,8 +23,7 @@ const NO_NAME = 'error: resource(s) were provided, but no name was specified\n';
 const notFound = (type: ResourceType, name: string): string =>
   `Error from server (NotFound): ${type.group === '' ? type.resource : `${type.resource}.${type.group}`} "${name}" not found\n`;
 
-const notModelled = (what: string): CommandResult =>
-  fail(`lab: \`kubectl ${what}\` is not modelled in kube-proxy-lab\n`);
+const notModelled = (what: string): CommandResult => fail(labNote('kubectl.unmodelled', { what }));
 
 /** Resolves `TYPE NAME…` or `TYPE/NAME…` into (type, name) pairs. */
 function targets(args: readonly string[]): { type: ResourceType; name: string }[] | CommandResult {

@@ -7,6 +7,7 @@ import type { RRType } from '../dns/message';
 import { CURL_LONG, CURL_SHORT } from './curl-options';
 import { curlSeconds, digUint, strtonum } from './numbers';
 import type { CurlOptions, CurlTarget, DigOptions, NcOptions, NslookupOptions } from './types';
+import { labNote } from '../../model/lab-notes';
 
 export type Parsed<T> =
   | {
@@ -45,18 +46,14 @@ function curlUnmodelled<T>(word: string): Parsed<T> {
   const known = letter !== undefined ? CURL_SHORT.includes(letter) : CURL_LONG.has(word.slice(2));
   if (!known) return curlOptionError(word, 'is unknown');
   const option = letter !== undefined ? `-${letter}` : word;
-  return fail(
-    `curl: the lab's curl does not model ${option} (it has -s, -S, -v, -m, --connect-timeout)\n`,
-    2,
-  );
+  return fail(labNote('curl.option', { option }), 2);
 }
 
 function curlTarget(url: string): CurlTarget | Parsed<CurlOptions> {
   const m = /^(?:(\w+):\/\/)?([^/:?#]+)(?::(\d+))?([/?][^#]*)?$/.exec(url);
   if (m === null) return fail('curl: (3) URL using bad/illegal format or missing URL\n', 3);
   const scheme = (m[1] ?? 'http').toLowerCase();
-  if (scheme !== 'http')
-    return fail(`curl: (1) the lab's curl speaks plain HTTP only (no ${scheme})\n`, 1);
+  if (scheme !== 'http') return fail(labNote('curl.scheme', { scheme }), 1);
   const path = m[4] === undefined ? '/' : m[4].startsWith('/') ? m[4] : `/${m[4]}`;
   return { url, host: m[2] ?? '', port: m[3] === undefined ? 80 : Number(m[3]), path };
 }
@@ -177,7 +174,7 @@ export function parseNcArgs(argv: readonly string[], stdin = ''): Parsed<NcOptio
         break;
       } else if (NC_OPTIONS.includes(letter))
         // A real nc option the lab's nc does not have (listening, proxies, source port…).
-        return fail(`nc: the lab's nc does not model -${letter} (it has -z, -v, -u, -n, -w)\n`, 1);
+        return fail(labNote('nc.option', { option: letter }), 1);
       else return fail(`nc: invalid option -- '${letter}'\n${NC_USAGE}`, 1);
     }
   }
@@ -185,8 +182,7 @@ export function parseNcArgs(argv: readonly string[], stdin = ''): Parsed<NcOptio
   if (host === undefined) return fail(NC_USAGE, 1);
   if (portText === undefined) return fail('nc: missing port number\n', 1);
   // nc scans a range `LOW-HIGH`; the lab's nc connects to one port.
-  if (/^\d+-\d+$/.test(portText))
-    return fail(`nc: the lab's nc takes one port, not a range (${portText})\n`, 1);
+  if (/^\d+-\d+$/.test(portText)) return fail(labNote('nc.range', { ports: portText }), 1);
   const port = strtonum(portText, 1, 65535);
   if (typeof port === 'string') return fail(`nc: port number ${port}: ${portText}\n`, 1);
   return { ok: true, opts: { host, port, udp, zero, verbose, waitMs, stdin } };
@@ -228,11 +224,7 @@ export function parseDigArgs(argv: readonly string[]): Parsed<DigOptions> {
     if (a.startsWith('@')) {
       server = a.slice(1);
       // Real dig looks a server name up (getaddrinfo) first; the lab's dig does not.
-      if (!ipIsValid(server))
-        return fail(
-          `dig: the lab's dig takes the server as an IPv4 address (@10.96.0.10), not a name to look up: @${server}\n`,
-          1,
-        );
+      if (!ipIsValid(server)) return fail(labNote('dig.server', { server }), 1);
     } else if (a.startsWith('-p')) {
       const text = a.length > 2 ? a.slice(2) : argv[++i];
       if (text === undefined) return fail(`Invalid option: -p\n${DIG_USAGE}`, 1);
@@ -297,14 +289,10 @@ export function parseNslookupArgs(argv: readonly string[]): Parsed<NslookupOptio
     else rest.push(a);
   }
   const [name, server] = rest;
-  if (name === undefined)
-    return fail('nslookup: the lab runs nslookup with a name only (no interactive mode)\n', 1);
+  if (name === undefined) return fail(labNote('nslookup.interactive'), 1);
   // Real nslookup looks a server name up first; the lab's does not.
   if (server !== undefined && !ipIsValid(server))
-    return fail(
-      `nslookup: the lab's nslookup takes the server as an IPv4 address (10.96.0.10), not a name to look up: ${server}\n`,
-      1,
-    );
+    return fail(labNote('nslookup.server', { server }), 1);
   const opts = { name, server, port };
   return notes === '' ? { ok: true, opts } : { ok: true, opts, stdout: notes };
 }

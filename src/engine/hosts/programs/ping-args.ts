@@ -6,6 +6,7 @@
 import { ipIsValid } from '../../model/ip';
 import type { Parsed } from './args';
 import type { PingOptions } from './types';
+import { labNote } from '../../model/lab-notes';
 
 const USAGE = `
 Usage
@@ -106,7 +107,7 @@ export function parsePingArgs(argv: readonly string[]): Parsed<PingOptions> & { 
     for (let j = 1; j < a.length; j++) {
       const o = a[j]!;
       if (!WITH_ARG.has(o) && !FLAGS.has(o)) return fail(`ping: invalid option -- '${o}'\n${USAGE}`, 2); // prettier-ignore
-      if (!MODELLED.has(o)) return fail(`lab: ping -${o} is not modelled in kube-proxy-lab\n`, 2);
+      if (!MODELLED.has(o)) return fail(labNote('ping.option', { option: o }), 2);
       if (!WITH_ARG.has(o)) {
         if (o === 'q') quiet = true;
         if (o === 'n') numeric = true;
@@ -134,12 +135,11 @@ export function parsePingArgs(argv: readonly string[]): Parsed<PingOptions> & { 
   }
   const host = rest[0];
   if (host === undefined) return fail('ping: usage error: Destination address required\n', 1);
-  if (intervalMs < 200) return fail('lab: ping -i below 0.2 s is not modelled in kube-proxy-lab\n', 2); // prettier-ignore
-  if (countN === undefined && deadlineMs === undefined)
-    return fail('lab: ping runs until Ctrl-C here too; give -c COUNT or -w DEADLINE\n', 2);
+  if (intervalMs < 200) return fail(labNote('ping.interval'), 2); // prettier-ignore
+  if (countN === undefined && deadlineMs === undefined) return fail(labNote('ping.unbounded'), 2);
   // A name's replies would be printed with their reverse-DNS names (PTR), which the lab's
   // CoreDNS does not answer.
-  if (!ipIsValid(host) && !numeric) return fail('lab: ping a name with -n (the lab has no reverse DNS)\n', 2); // prettier-ignore
+  if (!ipIsValid(host) && !numeric) return fail(labNote('ping.name'), 2); // prettier-ignore
   const opts: PingOptions = { host, count: countN, intervalMs, timeoutMs, deadlineMs, quiet, size };
   return warn === '' ? { ok: true, opts } : { ok: true, opts, warn };
 }

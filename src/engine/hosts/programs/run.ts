@@ -29,6 +29,7 @@ import type {
   ProgramState,
 } from './types';
 import { searchCandidates } from '../dns/resolv';
+import { labNote } from '../../model/lab-notes';
 
 /** What to run. */
 export type ProgramSpec =
@@ -250,10 +251,7 @@ export function programResult(
 function stoppedNote(kind: ProgramState['kind']): string {
   const limit = STOP_OPTION[kind];
   const minutes = PROGRAM_LIMIT_MS / 60_000;
-  return (
-    `lab: ${kind} was still running after ${minutes} minutes (virtual time), so the lab ` +
-    `stopped it as Ctrl-C would (exit status 130); give ${limit} to set a limit\n`
-  );
+  return labNote('program.stopped', { program: kind, minutes, option: limit });
 }
 
 /** The option that bounds each program's run. */

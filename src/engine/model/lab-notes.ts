@@ -1,0 +1,152 @@
+/**
+ * The lab's own notes in a transcript: lines a real node would not print, where the lab says
+ * what it does not model or what it did in the user's stead (`lab: ss is not modelled…`,
+ * `curl: the lab's curl does not model --cacert…`). Every such line comes from this catalogue,
+ * so the web lab can show it in zh-CN: the worker finds the notes in a command's output
+ * (readLabNotes) and the UI renders the same id with the same parameters in the user's
+ * language. The CLI prints the English text as it is.
+ *
+ * A template is one whole line; `{name}` is a parameter. Real tools' own messages are never
+ * here: they stay as the tool prints them, in every language.
+ */
+
+/** The commands the lab runs (the note for a real command it does not run lists them). */
+const COMMANDS =
+  'iptables, iptables-save, iptables-restore, nft, ipvsadm, ipset, conntrack, ip, bridge, ' +
+  'sysctl, tcpdump, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, grep, head, tail, ' +
+  'wc, echo and lab';
+
+export const LAB_NOTES = {
+  'command.unmodelled': `lab: {command} is not modelled in kube-proxy-lab; it runs ${COMMANDS}`,
+  'file.unmodelled':
+    "lab: {path} is not modelled on this host; the lab has /etc/resolv.conf, a pod's /etc/hosts, and on nodes /proc/net/nf_conntrack, /proc/net/ip_vs_conn and /proc/sys/…",
+  'program.stopped':
+    'lab: {program} was still running after {minutes} minutes (virtual time), so the lab stopped it as Ctrl-C would (exit status 130); give {option} to set a limit',
+  'ip.unmodelled':
+    'lab: `ip {what}` is not modelled in kube-proxy-lab (its ip shows addresses, links, routes and rules, and changes none of them)',
+  'ip.no-host': 'lab: this host is not in the lab topology',
+  'nft.unmodelled':
+    'lab: `nft {what}` is not modelled in kube-proxy-lab (nft here lists what kube-proxy and iptables-nft made)',
+  'ping.option': 'lab: ping -{option} is not modelled in kube-proxy-lab',
+  'ping.interval': 'lab: ping -i below 0.2 s is not modelled in kube-proxy-lab',
+  'ping.unbounded': 'lab: ping runs until Ctrl-C here too; give -c COUNT or -w DEADLINE',
+  'ping.name': 'lab: ping a name with -n (the lab has no reverse DNS)',
+  'kube-proxy.node-only': 'lab: kube-proxy runs on nodes only; pick a node',
+  'ipset.node-only': 'lab: ipset runs on nodes only',
+  'sysctl.option': 'lab: sysctl {option} is not modelled; the lab models {keys}',
+  'sysctl.key': 'lab: {key} is not modelled; the lab models {keys}',
+  'sysctl.node-only': "sysctl: the lab models the nodes' sysctls only; run it on a node",
+  'sysctl.all': 'lab: sysctl -a lists only the keys the lab models; a real node has hundreds',
+  'kubectl.no-command':
+    'lab: kubectl needs a command (get, describe, apply, scale, delete, rollout, version)',
+  'kubectl.unmodelled': 'lab: `kubectl {what}` is not modelled in kube-proxy-lab',
+  'kubectl.watch': 'lab: kubectl get --watch is not modelled in kube-proxy-lab',
+  'kubectl.output': 'lab: kubectl -o {format} is not modelled in kube-proxy-lab',
+  'kubectl.type':
+    'lab: `kubectl {verb} {type}` is not modelled in kube-proxy-lab (its API serves pods, services, endpointslices, nodes, deployments, replicasets and configmaps)',
+  'kubectl.endpoints':
+    'lab: `kubectl {verb} endpoints` is not modelled in kube-proxy-lab (its API serves pods, services, endpointslices, nodes, deployments, replicasets and configmaps); kube-proxy reads EndpointSlices: kubectl get endpointslices',
+  'kubectl.describe':
+    'lab: `kubectl describe {type}` is not modelled in kube-proxy-lab (try kubectl get {type} -o yaml)',
+  'tcpdump.option': 'tcpdump: unsupported in the lab: {option}',
+  'tcpdump.interface': 'tcpdump: the lab needs -i IFACE (or -i any)',
+  'curl.option':
+    "curl: the lab's curl does not model {option} (it has -s, -S, -v, -m, --connect-timeout)",
+  'curl.scheme': "curl: (1) the lab's curl speaks plain HTTP only (no {scheme})",
+  'nc.option': "nc: the lab's nc does not model -{option} (it has -z, -v, -u, -n, -w)",
+  'nc.range': "nc: the lab's nc takes one port, not a range ({ports})",
+  'dig.server':
+    "dig: the lab's dig takes the server as an IPv4 address (@10.96.0.10), not a name to look up: @{server}",
+  'nslookup.interactive': 'nslookup: the lab runs nslookup with a name only (no interactive mode)',
+  'nslookup.server':
+    "nslookup: the lab's nslookup takes the server as an IPv4 address (10.96.0.10), not a name to look up: {server}",
+  'conntrack.option': 'conntrack: kube-proxy-lab does not model {options}',
+  'conntrack.node-only': 'conntrack: the lab tracks connections on nodes only; run it on a node',
+  'sleep.infinite': "sleep: the lab's virtual clock moves by a finite time only ('{value}')",
+} as const;
+
+export type LabNoteId = keyof typeof LAB_NOTES;
+
+/** The parameters of a template, in order of appearance (a repeated one once). */
+export function noteParams(template: string): string[] {
+  return [...new Set([...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!))];
+}
+
+/** A note as one line of output, newline included. */
+export function labNote(
+  id: LabNoteId,
+  params: Readonly<Record<string, string | number>> = {},
+): string {
+  const text = LAB_NOTES[id].replace(/\{(\w+)\}/g, (m, name: string) => {
+    const v = params[name];
+    return v === undefined ? m : String(v);
+  });
+  return `${text}\n`;
+}
+
+/** A note found in output: its line (0-based), id and parameters. */
+export interface FoundNote {
+  readonly line: number;
+  readonly id: LabNoteId;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+interface Matcher {
+  readonly id: LabNoteId;
+  readonly re: RegExp;
+}
+
+let matchers: ReadonlyMap<string, readonly Matcher[]> | undefined;
+
+/**
+ * The templates as patterns, grouped by their first word (`lab:`, `curl:`…) so that a line of
+ * ordinary output (a 3 MB iptables-save) costs one lookup. A parameter matches any text; a
+ * parameter's second use must repeat the first. Longer templates first: `kubectl.endpoints`
+ * before `kubectl.type`, which would also match it.
+ */
+function allMatchers(): ReadonlyMap<string, readonly Matcher[]> {
+  if (matchers !== undefined) return matchers;
+  const byWord = new Map<string, Matcher[]>();
+  const ids = (Object.keys(LAB_NOTES) as LabNoteId[]).sort(
+    (a, b) => LAB_NOTES[b].length - LAB_NOTES[a].length,
+  );
+  for (const id of ids) {
+    const template = LAB_NOTES[id];
+    const used = new Set<string>();
+    const source = template
+      .split(/(\{\w+\})/)
+      .map((piece) => {
+        const name = /^\{(\w+)\}$/.exec(piece)?.[1];
+        if (name === undefined) return piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        if (used.has(name)) return `\\k<${name}>`;
+        used.add(name);
+        return `(?<${name}>.+?)`;
+      })
+      .join('');
+    const word = template.slice(0, template.indexOf(' '));
+    const list = byWord.get(word) ?? [];
+    list.push({ id, re: new RegExp(`^${source}$`) });
+    byWord.set(word, list);
+  }
+  matchers = byWord;
+  return byWord;
+}
+
+/** The lab's notes among the lines of `text` (a command's output as a terminal shows it). */
+export function readLabNotes(text: string): FoundNote[] {
+  const found: FoundNote[] = [];
+  const byWord = allMatchers();
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const candidates = byWord.get(line.slice(0, line.indexOf(' ')));
+    if (candidates === undefined) continue;
+    for (const m of candidates) {
+      const match = m.re.exec(line);
+      if (match === null) continue;
+      found.push({ line: i, id: m.id, params: { ...match.groups } });
+      break;
+    }
+  }
+  return found;
+}

@@ -1,0 +1,60 @@
+/**
+ * zh-CN texts of the lab's own notes in a terminal answer (the English ones are the engine's
+ * LAB_NOTES; the worker names each note it finds in CommandAnswer.notes). Only these lines are
+ * translated: a real tool's output stays exactly as the tool prints it. The first word (`lab:`,
+ * `curl:`…) stays, as a terminal shows which program spoke. tests/ui/i18n.test.ts checks that
+ * every note id has a text here with the same {parameters}.
+ */
+const COMMANDS =
+  'iptables、iptables-save、iptables-restore、nft、ipvsadm、ipset、conntrack、ip、bridge、' +
+  'sysctl、tcpdump、curl、nc、dig、nslookup、ping、kubectl、sleep、cat、grep、head、tail、' +
+  'wc、echo 和 lab';
+
+const API_TYPES = 'pods、services、endpointslices、nodes、deployments、replicasets 和 configmaps';
+
+export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
+  'command.unmodelled': `lab: 实验台没有模拟 {command}；它能运行 ${COMMANDS}`,
+  'file.unmodelled':
+    'lab: 实验台没有模拟这台主机上的 {path}；它有 /etc/resolv.conf、Pod 的 /etc/hosts，以及节点上的 /proc/net/nf_conntrack、/proc/net/ip_vs_conn 和 /proc/sys/…',
+  'program.stopped':
+    'lab: {program} 运行了 {minutes} 分钟（虚拟时间）仍未结束，实验台像按下 Ctrl-C 一样停止了它（退出状态 130）；用 {option} 设定时限',
+  'ip.unmodelled':
+    'lab: 实验台没有模拟 `ip {what}`（这里的 ip 只显示地址、链路、路由和策略规则，不修改它们）',
+  'ip.no-host': 'lab: 这台主机不在实验台的拓扑中',
+  'nft.unmodelled':
+    'lab: 实验台没有模拟 `nft {what}`（这里的 nft 只列出 kube-proxy 和 iptables-nft 写入的内容）',
+  'ping.option': 'lab: 实验台没有模拟 ping -{option}',
+  'ping.interval': 'lab: 实验台没有模拟小于 0.2 秒的 ping -i',
+  'ping.unbounded': 'lab: 这里的 ping 同样会一直运行到按下 Ctrl-C；请给出 -c COUNT 或 -w DEADLINE',
+  'ping.name': 'lab: ping 主机名时请加 -n（实验台没有反向 DNS）',
+  'kube-proxy.node-only': 'lab: kube-proxy 只运行在节点上；请选择一个节点',
+  'ipset.node-only': 'lab: ipset 只能在节点上运行',
+  'sysctl.option': 'lab: 实验台没有模拟 sysctl {option}；实验台模拟的键有 {keys}',
+  'sysctl.key': 'lab: 实验台没有模拟 {key}；实验台模拟的键有 {keys}',
+  'sysctl.node-only': 'sysctl: 实验台只模拟节点的 sysctl；请在节点上运行',
+  'sysctl.all': 'lab: sysctl -a 只列出实验台模拟的键；真实节点上有数百个',
+  'kubectl.no-command':
+    'lab: kubectl 需要一个子命令（get、describe、apply、scale、delete、rollout、version）',
+  'kubectl.unmodelled': 'lab: 实验台没有模拟 `kubectl {what}`',
+  'kubectl.watch': 'lab: 实验台没有模拟 kubectl get --watch',
+  'kubectl.output': 'lab: 实验台没有模拟 kubectl -o {format}',
+  'kubectl.type': `lab: 实验台没有模拟 \`kubectl {verb} {type}\`（它的 API 提供 ${API_TYPES}）`,
+  'kubectl.endpoints': `lab: 实验台没有模拟 \`kubectl {verb} endpoints\`（它的 API 提供 ${API_TYPES}）；kube-proxy 读取的是 EndpointSlice：kubectl get endpointslices`,
+  'kubectl.describe':
+    'lab: 实验台没有模拟 `kubectl describe {type}`（可以试试 kubectl get {type} -o yaml）',
+  'tcpdump.option': 'tcpdump: 实验台不支持：{option}',
+  'tcpdump.interface': 'tcpdump: 实验台需要 -i IFACE（或 -i any）',
+  'curl.option':
+    'curl: 实验台的 curl 没有模拟 {option}（它支持 -s、-S、-v、-m、--connect-timeout）',
+  'curl.scheme': 'curl: (1) 实验台的 curl 只支持明文 HTTP（不支持 {scheme}）',
+  'nc.option': 'nc: 实验台的 nc 没有模拟 -{option}（它支持 -z、-v、-u、-n、-w）',
+  'nc.range': 'nc: 实验台的 nc 只接受一个端口，不接受端口范围（{ports}）',
+  'dig.server':
+    'dig: 实验台的 dig 只接受 IPv4 地址形式的服务器（@10.96.0.10），不会先解析名字：@{server}',
+  'nslookup.interactive': 'nslookup: 实验台的 nslookup 需要给出要查询的名字（没有交互模式）',
+  'nslookup.server':
+    'nslookup: 实验台的 nslookup 只接受 IPv4 地址形式的服务器（10.96.0.10），不会先解析名字：{server}',
+  'conntrack.option': 'conntrack: 实验台没有模拟 {options}',
+  'conntrack.node-only': 'conntrack: 实验台只在节点上跟踪连接；请在节点上运行',
+  'sleep.infinite': "sleep: 实验台的虚拟时钟只能前进有限的时间（'{value}'）",
+};
