@@ -4,6 +4,8 @@
  * run as the terminal runs them (so their packets animate like any other), and checks are
  * judged in the worker.
  */
+import i18next from 'i18next';
+import { terminalText } from '../i18n';
 import type { LabCaller } from '../store/types';
 import type { AppStore } from '../store';
 import type { CommandOutput, LessonHost } from './host';
@@ -39,7 +41,8 @@ export function createLessonHost(store: AppStore, lab: LabCaller): LessonHost {
       if (answer === undefined) return { prompt: `${line}\n`, output: '', exitCode: 1 };
       return {
         prompt: `${answer.prompt}\n`,
-        output: answer.stdout + answer.stderr,
+        // As the terminal shows it: the streams in the order written, the lab's notes translated.
+        output: terminalText(answer, i18next.language),
         exitCode: answer.exitCode,
       };
     },
