@@ -9,6 +9,27 @@ import { runCli } from '../helpers/cli-run';
 const run = (script: string) => runCli(script, { echo: true });
 
 describe('traffic', () => {
+  it('curl -o and -w: each -o with its URL, -w after each transfer, one kept-alive connection', async () => {
+    const r = await runCli(
+      "pod/client$ curl -s -w '%{urlnum} %{http_code} %{num_connects} %{local_port} [%{filename_effective}] %{size_download}\\n' http://10.96.1.1/ http://10.96.1.1/ -o /dev/null\n" +
+        "pod/client$ curl -sS -o /dev/null -w 'code %{http_code} exit %{exitcode}\\n' -m 1 http://10.96.1.1:81/\n" +
+        'pod/client$ curl -o notes.txt http://10.96.1.1/',
+    );
+    const lines = r.out.split('\n');
+    // The second URL has no -o: its body goes to stdout, before its -w line.
+    const [first, body, second] = lines;
+    expect(first).toMatch(/^0 200 1 (\d+) \[\/dev\/null\] 65$/);
+    expect(body).toMatch(/^web-\S+ \(10\.244\.\d\.\d+:8080\): you are 10\.244\.0\.5:\d+$/);
+    // Same connection (curl re-uses the kept-alive one): no new connect, same local port.
+    expect(second).toBe(`1 200 0 ${/^0 200 1 (\d+)/.exec(first!)?.[1]} [] 65`);
+    expect(lines[3]).toBe('code 000 exit 28');
+    expect(r.err).toBe(
+      'curl: (28) Connection timed out after 1001 milliseconds\n' +
+        "curl: the lab's curl writes to stdout or /dev/null only, not to notes.txt\n",
+    );
+    expect(r.status).toBe(2);
+  });
+
   it('a pod reaches a Service: DNAT to a web pod, which sees the client pod address', async () => {
     const r = await run('pod/client$ curl -sS http://10.96.1.1/\nnode-1$ conntrack -L -p tcp');
     expect(r.status).toBe(0);

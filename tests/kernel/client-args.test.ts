@@ -24,6 +24,7 @@ const CURL = [
   ['--max-time'], ['--connect-timeout', 'abc', URL], ['--connect-timeout', '-2', URL],
   ['-mabc', URL], ['-m5x', URL], ['-sSmabc', URL], ['-sSm', 'abc', URL], ['-sSm'],
   ['-W', URL], ['-sW', URL], ['-5', URL], ['--bogus', URL], ['--max-time=5', URL],
+  ['-o'], ['-so'], ['--output'], ['-w'], ['-sSw'], ['--write-out'], ['-o', '/dev/null', '-m'],
 ];
 
 // prettier-ignore

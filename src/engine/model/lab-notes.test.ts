@@ -23,6 +23,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   server: 'kube-dns.kube-system',
   options: '--zone, --label',
   value: 'infinity',
+  variable: 'json',
 };
 
 describe('lab notes', () => {

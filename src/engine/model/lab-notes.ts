@@ -51,7 +51,9 @@ export const LAB_NOTES = {
   'tcpdump.option': 'tcpdump: unsupported in the lab: {option}',
   'tcpdump.interface': 'tcpdump: the lab needs -i IFACE (or -i any)',
   'curl.option':
-    "curl: the lab's curl does not model {option} (it has -s, -S, -v, -m, --connect-timeout)",
+    "curl: the lab's curl does not model {option} (it has -s, -S, -v, -m, -o, -w, --connect-timeout)",
+  'curl.output': "curl: the lab's curl writes to stdout or /dev/null only, not to {path}",
+  'curl.writeout': "curl: the lab's curl does not model %{{variable}} in --write-out",
   'curl.scheme': "curl: (1) the lab's curl speaks plain HTTP only (no {scheme})",
   'nc.option': "nc: the lab's nc does not model -{option} (it has -z, -v, -u, -n, -w)",
   'nc.range': "nc: the lab's nc takes one port, not a range ({ports})",

@@ -21,6 +21,7 @@ import { parseResponse } from '../apps/http';
 import type { CurlOptions, TranscriptEntry } from '../programs/types';
 import { PROGRESS_HEADER, meterLine } from './progress';
 import { stdioAround, type StdioWrite } from '../../model/stdio';
+import { transferInfo, writeOut, type ReusedConnection } from './curl-writeout';
 
 export interface CurlEnv {
   readonly startedAt: number;
@@ -28,6 +29,10 @@ export interface CurlEnv {
   readonly stdoutIsTty?: boolean;
   /** curl's number of the connection this transfer uses (#0 for the first). */
   readonly conn?: number;
+  /** Which URL of the command line this transfer is (0 for the first; -w's %{urlnum}). */
+  readonly urlnum?: number;
+  /** The addresses of the kept-alive connection a transfer re-uses (for -w). */
+  readonly reusedConnection?: ReusedConnection | undefined;
 }
 
 export interface ToolOutput {
@@ -146,10 +151,14 @@ export function curlOutput(
 ): CurlOutput {
   const start = env.startedAt;
   const conn = env.conn ?? 0;
-  const tty = env.stdoutIsTty ?? true;
+  // The body goes to stdout unless -o names a file; the meter and `{ [N bytes data]` show
+  // whenever it does not go to the terminal (tool_operate.c: global->isatty).
+  const toStdout = opts.output === undefined || opts.output === '-';
+  const tty = (env.stdoutIsTty ?? true) && toStdout;
   const fail = failureOf(opts, tr, start);
   const res = parseResponse(responseText(tr));
-  const body = fail === undefined ? (res?.body ?? '') : '';
+  const received = fail === undefined ? (res?.body ?? '') : '';
+  const body = toStdout ? received : '';
   // Verbose lines with their time, then the progress meter interleaved once a second.
   const lines: { t: number; text: string }[] = [];
   if (opts.verbose) {
@@ -212,14 +221,31 @@ export function curlOutput(
   // the connection's fate and the error come after it.
   const beforeBody = stderr.length;
   if (meter) {
-    const received = fail === undefined ? body.length : 0;
-    stderr += `\r${meterLine({ expected: fail === undefined ? expected : undefined, received, elapsedMs: end - start })}\n`;
+    stderr += `\r${meterLine({ expected: fail === undefined ? expected : undefined, received: received.length, elapsedMs: end - start })}\n`;
   }
   stderr += last;
   if (fail !== undefined && (!opts.silent || opts.showError))
     stderr += `curl: (${fail.code}) ${fail.message}\n`;
   const writes = stdioAround(stderr.slice(0, beforeBody), body, stderr.slice(beforeBody));
-  return { stdout: body, stderr, exitCode: fail?.code ?? 0, writes };
+  let stdout = body;
+  // -w comes after everything else of the transfer (post_per_transfer → ourWriteOut).
+  if (opts.writeOut !== undefined) {
+    const info = transferInfo(opts, tr, {
+      start,
+      end,
+      res,
+      received,
+      fail,
+      urlnum: env.urlnum ?? 0,
+      reusedConnection: env.reusedConnection,
+    });
+    for (const w of writeOut(opts.writeOut, info)) {
+      writes.push(w);
+      if ('fd' in w && w.fd === 1) stdout += w.text;
+      else if ('fd' in w) stderr += w.text;
+    }
+  }
+  return { stdout, stderr, exitCode: fail?.code ?? 0, writes };
 }
 
 /**
@@ -243,21 +269,41 @@ export function curlOutputAll(
   let stderr = '';
   let exitCode = 0;
   let connections = 0;
+  let connection: ReusedConnection | undefined;
   const writes: StdioWrite[] = [];
   for (const part of parts) {
     const target = part.index === 0 ? opts : (opts.more[part.index - 1] ?? opts);
     const reused = part.entries.find((e) => e.kind === 'reused');
     if (part.entries.some((e) => e.kind === 'trying')) connections++;
     const conn = reused?.kind === 'reused' ? reused.conn : Math.max(0, connections - 1);
-    const out = curlOutput({ ...opts, ...target, more: undefined }, part.entries, {
-      ...env,
-      startedAt: part.start,
-      conn,
-    });
+    const reusedConnection = reused === undefined ? undefined : connection;
+    connection = connectionOf(part.entries) ?? reusedConnection;
+    const out = curlOutput(
+      { ...opts, ...target, output: target.output, more: undefined },
+      part.entries,
+      {
+        reusedConnection,
+        ...env,
+        startedAt: part.start,
+        conn,
+        urlnum: part.index,
+      },
+    );
     stdout += out.stdout;
     stderr += out.stderr;
     exitCode = out.exitCode;
     writes.push(...out.writes);
   }
   return { stdout, stderr, exitCode, writes };
+}
+
+/** The addresses of the connection a transfer made, if it made one. */
+function connectionOf(tr: readonly TranscriptEntry[]): ReusedConnection | undefined {
+  const trying = [...tr].reverse().find((e) => e.kind === 'trying');
+  const connected = tr.find((e) => e.kind === 'connected');
+  if (trying?.kind !== 'trying' || connected?.kind !== 'connected') return undefined;
+  return {
+    remote: { ip: trying.addr, port: trying.port },
+    local: { ip: connected.local.addr, port: connected.local.port },
+  };
 }

@@ -41,11 +41,11 @@ function curlOptionError<T>(option: string, problem: string): Parsed<T> {
  * An option word the lab's curl does not take: curl's own `is unknown` when curl 7.88 has no
  * such option either, else a lab line saying the lab's curl does not model it (`-I`, `-k`…).
  */
-function curlUnmodelled<T>(word: string): Parsed<T> {
+function curlUnmodelled<T>(word: string, shown?: string): Parsed<T> {
   const letter = word.startsWith('--') ? undefined : /^-[sSv]*(.)/.exec(word)?.[1];
   const known = letter !== undefined ? CURL_SHORT.includes(letter) : CURL_LONG.has(word.slice(2));
   if (!known) return curlOptionError(word, 'is unknown');
-  const option = letter !== undefined ? `-${letter}` : word;
+  const option = shown ?? (letter !== undefined ? `-${letter}` : word);
   return fail(labNote('curl.option', { option }), 2);
 }
 
@@ -55,14 +55,27 @@ function curlTarget(url: string): CurlTarget | Parsed<CurlOptions> {
   const scheme = (m[1] ?? 'http').toLowerCase();
   if (scheme !== 'http') return fail(labNote('curl.scheme', { scheme }), 1);
   const path = m[4] === undefined ? '/' : m[4].startsWith('/') ? m[4] : `/${m[4]}`;
-  return { url, host: m[2] ?? '', port: m[3] === undefined ? 80 : Number(m[3]), path };
+  const host = m[2] ?? '';
+  const effectiveUrl = `http://${host}${m[3] === undefined ? '' : `:${m[3]}`}${path}`;
+  return { url, effectiveUrl, host, port: m[3] === undefined ? 80 : Number(m[3]), path };
 }
 
+/** The long options the lab's curl takes, by the short letter they stand for. */
+const CURL_LONG_MODELLED: Readonly<Record<string, string>> = {
+  silent: 's',
+  'show-error': 'S',
+  verbose: 'v',
+  'max-time': 'm',
+  output: 'o',
+  'write-out': 'w',
+};
+
 /**
- * `curl [-sSv] [-m SECONDS] [--connect-timeout SECONDS] URL…` with http://HOST[:PORT][/PATH]
- * URLs, fetched in order. Short options combine as curl's do (`-sSm5`, `-sSm 5`); a number is
- * read as curl reads it (numbers.ts curlSeconds), 0 being no limit. (A malformed URL among
- * several fails the whole command here; curl would fetch the others.)
+ * `curl [-sSv] [-m SECONDS] [--connect-timeout SECONDS] [-o FILE] [-w FORMAT] URL…` with
+ * http://HOST[:PORT][/PATH] URLs, fetched in order. Short options combine as curl's do
+ * (`-sSm5`, `-sSo /dev/null`); a number is read as curl reads it (numbers.ts curlSeconds), 0
+ * being no limit. Each -o goes with one URL, in order. (A malformed URL among several fails
+ * the whole command here; curl would fetch the others.)
  */
 export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
   let silent = false;
@@ -70,46 +83,60 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
   let verbose = false;
   let maxTimeMs: number | undefined;
   let connectTimeoutMs: number | undefined;
+  let writeOut: string | undefined;
   const urls: string[] = [];
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i] as string;
-    // The seconds of `option` (as typed): attached to it, else the next word.
-    const seconds = (option: string, attached: string): Parsed<number | undefined> => {
+  const outputs: string[] = [];
+  let i = 1;
+  /** One option of `word` (as typed): `letter` is its short form, `attached` its glued value. */
+  const take = (
+    word: string,
+    letter: string,
+    attached: string,
+  ): Parsed<CurlOptions> | undefined => {
+    if (letter === 's') silent = true;
+    else if (letter === 'S') showError = true;
+    else if (letter === 'v') verbose = true;
+    else {
       const text = attached !== '' ? attached : argv[++i];
-      if (text === undefined) return curlOptionError(option, 'requires parameter');
-      const r = curlSeconds(text);
-      return typeof r === 'string' ? curlOptionError(option, r) : { ok: true, opts: r.ms };
-    };
-    if (a === '--silent') silent = true;
-    else if (a === '--show-error') showError = true;
-    else if (a === '--verbose') verbose = true;
-    else if (a === '--max-time' || a === '--connect-timeout') {
-      const r = seconds(a, '');
-      if (!r.ok) return r;
-      if (a === '--max-time') maxTimeMs = r.opts;
-      else connectTimeoutMs = r.opts;
-    } else if (/^-[sSv]*m/.test(a)) {
-      const m = a.indexOf('m');
-      const flags = a.slice(1, m);
-      silent ||= flags.includes('s');
-      showError ||= flags.includes('S');
-      verbose ||= flags.includes('v');
-      const r = seconds(a, a.slice(m + 1));
-      if (!r.ok) return r;
-      maxTimeMs = r.opts;
-    } else if (/^-[sSv]+$/.test(a)) {
-      silent ||= a.includes('s');
-      showError ||= a.includes('S');
-      verbose ||= a.includes('v');
-    } else if (a.startsWith('-')) return curlUnmodelled(a);
-    else urls.push(a);
+      if (text === undefined) return curlOptionError(word, 'requires parameter');
+      if (letter === 'm' || letter === 'connect-timeout') {
+        const r = curlSeconds(text);
+        if (typeof r === 'string') return curlOptionError(word, r);
+        if (letter === 'm') maxTimeMs = r.ms;
+        else connectTimeoutMs = r.ms;
+      } else if (letter === 'o') {
+        if (text !== '-' && text !== '/dev/null')
+          return fail(labNote('curl.output', { path: text }), 2);
+        outputs.push(text);
+      } else if (text.startsWith('@')) return curlUnmodelled(`--write-out`, `-w ${text}`);
+      else writeOut = text;
+    }
+    return undefined;
+  };
+  for (; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a.startsWith('--')) {
+      const name = a.slice(2);
+      const letter = name === 'connect-timeout' ? name : CURL_LONG_MODELLED[name];
+      if (letter === undefined) return curlUnmodelled(a);
+      const r = take(a, letter, '');
+      if (r !== undefined) return r;
+    } else if (a.startsWith('-') && a.length > 1) {
+      for (let j = 1; j < a.length; j++) {
+        const letter = a[j]!;
+        if (!'sSvmow'.includes(letter)) return curlUnmodelled(a);
+        const r = take(a, letter, 'mow'.includes(letter) ? a.slice(j + 1) : '');
+        if (r !== undefined) return r;
+        if ('mow'.includes(letter)) break;
+      }
+    } else urls.push(a);
   }
   if (urls.length === 0) return fail(CURL_TRY, 2);
   const targets: CurlTarget[] = [];
-  for (const url of urls) {
+  for (const [k, url] of urls.entries()) {
     const t = curlTarget(url);
     if ('ok' in t) return t;
-    targets.push(t);
+    targets.push(outputs[k] === undefined ? t : { ...t, output: outputs[k] });
   }
   const [first, ...more] = targets as [CurlTarget, ...CurlTarget[]];
   return {
@@ -122,6 +149,7 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
       verbose,
       maxTimeMs,
       connectTimeoutMs,
+      ...(writeOut === undefined ? {} : { writeOut }),
     },
   };
 }

@@ -73,10 +73,15 @@ export type TranscriptEntry =
 
 /** One URL of a curl command line. */
 export interface CurlTarget {
+  /** As typed. */
   readonly url: string;
+  /** As curl prints it (%{url_effective}): scheme, host and port as typed, path `/` at least. */
+  readonly effectiveUrl: string;
   readonly host: string;
   readonly port: number;
   readonly path: string;
+  /** This URL's -o (curl pairs the -o options with the URLs in order): `-` or /dev/null. */
+  readonly output?: string | undefined;
 }
 
 /** The first URL's target, the flags, and the further URLs (fetched in order). */
@@ -90,6 +95,8 @@ export interface CurlOptions extends CurlTarget {
   readonly maxTimeMs?: number | undefined;
   /** --connect-timeout, ms (curl's default: 300 s). */
   readonly connectTimeoutMs?: number | undefined;
+  /** -w / --write-out FORMAT, printed after each transfer. */
+  readonly writeOut?: string | undefined;
 }
 
 export interface NcOptions {
