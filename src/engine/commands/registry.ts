@@ -18,6 +18,7 @@ import { parseCommandLine } from './shell';
 import { missingFileMessage } from './files';
 import { unmodelledCommandNote } from './unmodelled';
 import { mergeWrites, stdioAround, type StdioWrite } from '../model/stdio';
+import { labNote } from '../model/lab-notes';
 
 export type { HostRef } from '../routing/topology';
 
@@ -253,7 +254,7 @@ function applyRedirections(
     } else {
       return {
         stdout: '',
-        stderr: `${stderr}lab shell: writing to ${r.target} is not supported (only /dev/null and 2>&1)\n`,
+        stderr: `${stderr}${labNote('shell.write', { path: r.target })}`,
         exitCode: 1,
       };
     }

@@ -14,6 +14,7 @@
  * Errors use bash's words: an unterminated quote is
  * `bash: unexpected EOF while looking for matching `''` (exit status 2, as bash's syntax errors).
  */
+import { labNote } from '../model/lab-notes';
 
 export type Connector = ';' | '&&' | '||';
 
@@ -129,7 +130,7 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string } {
         tokens.push({ kind: 'redir', fd: 'both', append });
         i += append ? 3 : 2;
       } else if (c === '&') {
-        return { error: 'lab shell: background jobs (`&`) are not supported\n' };
+        return { error: labNote('shell.background') };
       } else {
         tokens.push({ kind: 'op', op: c === '|' ? '|' : ';' });
         i++;

@@ -69,7 +69,8 @@ describe('lab notes', () => {
     };
     walk(root);
     // A string that starts like a note: `lab: …`, or a tool's name then words about the lab.
-    const noteLike = /['"`](?:lab: |[a-z-]+: (?:\(\d+\) )?[^'"`\n]*\b(?:the lab|kube-proxy-lab)\b)/;
+    const noteLike =
+      /['"`}](?:lab: |lab shell: |[a-z-]+: (?:\(\d+\) )?[^'"`\n]*\b(?:the lab|kube-proxy-lab)\b)/;
     const offenders = files
       .filter((f) => !f.endsWith(join('model', 'lab-notes.ts')))
       .flatMap((f) =>

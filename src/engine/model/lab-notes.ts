@@ -22,6 +22,8 @@ export const LAB_NOTES = {
     "lab: {path} is not modelled on this host; the lab has /etc/resolv.conf, a pod's /etc/hosts, and on nodes /proc/net/nf_conntrack, /proc/net/ip_vs_conn and /proc/sys/…",
   'program.stopped':
     'lab: {program} was still running after {minutes} minutes (virtual time), so the lab stopped it as Ctrl-C would (exit status 130); give {option} to set a limit',
+  'shell.write': 'lab shell: writing to {path} is not supported (only /dev/null and 2>&1)',
+  'shell.background': 'lab shell: background jobs (`&`) are not supported',
   'ip.unmodelled':
     'lab: `ip {what}` is not modelled in kube-proxy-lab (its ip shows addresses, links, routes and rules, and changes none of them)',
   'ip.no-host': 'lab: this host is not in the lab topology',

@@ -18,6 +18,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
     'lab: 实验台没有模拟这台主机上的 {path}；它有 /etc/resolv.conf、Pod 的 /etc/hosts，以及节点上的 /proc/net/nf_conntrack、/proc/net/ip_vs_conn 和 /proc/sys/…',
   'program.stopped':
     'lab: {program} 运行了 {minutes} 分钟（虚拟时间）仍未结束，实验台像按下 Ctrl-C 一样停止了它（退出状态 130）；用 {option} 设定时限',
+  'shell.write': 'lab shell: 不支持写入 {path}（只支持 /dev/null 和 2>&1）',
+  'shell.background': 'lab shell: 不支持后台任务（`&`）',
   'ip.unmodelled':
     'lab: 实验台没有模拟 `ip {what}`（这里的 ip 只显示地址、链路、路由和策略规则，不修改它们）',
   'ip.no-host': 'lab: 这台主机不在实验台的拓扑中',
