@@ -1,5 +1,5 @@
 /**
- * curl -w / --write-out and -o, compared with the real curl 7.88.1 in a throwaway namespace.
+ * curl -w / --write-out, -o and -i, compared with the real curl 7.88.1 in a throwaway namespace.
  * The real server answers with the very bytes the lab's pod answers (taken from the lab's own
  * `curl -sv`), on the pod's address and port, so the request (Host: 10.244.1.2:8080), the
  * header and body sizes are the same on both sides; what differs by nature is normalised:
@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { mergeWrites } from '../../src/engine/model/stdio';
 import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
 import { runScript } from '../../src/engine/sim/run-script';
 import { World } from '../../src/engine/sim/world';
@@ -118,3 +119,46 @@ describe.skipIf(skip !== undefined)('curl -w and -o, as the real curl', () => {
     expect(real[0]!.stdout).toMatch(/http_code=\[200\].*size_header=\[\d{2,}\]/);
   });
 });
+
+/** The lines on a terminal (stdout and stderr merged; on the pty `\n` became `\r\n`). */
+function labTerminal(lines: readonly string[]): string[] {
+  const { world } = World.fromScenario(DEFAULT_SCENARIO);
+  const out: string[] = [];
+  runScript(world, lines.join('\n'), {
+    readFile: () => undefined,
+    onOutput: (_l, _r, writes) => out.push(mergeWrites(writes ?? [], true)),
+  });
+  return out;
+}
+
+describe.skipIf(skip !== undefined)(
+  'curl -i on a terminal and into a pipe, as the real curl',
+  () => {
+    it('bold header names, and with -v each < line just before its header', () => {
+      const answer = join(dir, 'answer-tty');
+      writeFileSync(answer, podAnswer());
+      const commands = [
+        `curl -i ${POD}:8080`,
+        `curl -sv -i ${POD}:8080`,
+        // Into a pipe: no bold; -w's sizes count the head apart from the body.
+        `curl -si -w '%{size_header} %{size_download}\\n' ${POD}:8080 | cat`,
+        // The head goes where the body goes: to /dev/null.
+        `curl -si -o /dev/null -w '%{size_header}\\n' ${POD}:8080`,
+      ];
+      const real = withNetns((run) => {
+        run(['ip', 'link', 'set', 'lo', 'up']);
+        run(['ip', 'addr', 'add', `${POD}/32`, 'dev', 'lo']);
+        return commands.map((c) => {
+          const serve = `timeout 10 nc -l -N ${POD} 8080 < ${answer} > /dev/null &`;
+          return run(['sh', '-c', `${serve} sleep 0.3; script -qec ${quote(c)} /dev/null; kill %1 2>/dev/null; true`]); // prettier-ignore
+        });
+      });
+      const mine = labTerminal(commands.map((c) => `pod/client$ ${c}`));
+      // The pty turned each \n into \r\n; the normalised texts must be equal.
+      const fromPty = (t: string) => normalise(t.replace(/\r\n/g, '\n'));
+      expect(real[0]!.stdout).toContain('\x1b[1mContent-Length\x1b[0m: ');
+      for (const [i, c] of commands.entries())
+        expect(normalise(mine[i]!), c).toBe(fromPty(real[i]!.stdout));
+    });
+  },
+);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DATAPATH_MESSAGES, LAB_NOTES } from '../../src/engine';
-import { terminalText } from '../../src/ui/i18n';
+import { terminalText, withoutTerminalStyles } from '../../src/ui/i18n';
 import { LAB_NOTES_ZH } from '../../src/ui/i18n/lab-notes-zh';
 import { EN } from '../../src/ui/i18n/en';
 import { TRACE_MESSAGES_ZH } from '../../src/ui/i18n/trace-zh';
@@ -53,6 +53,10 @@ describe('translations', () => {
     expect(zh[1]).toMatch(/^lab: 实验台没有模拟 ss；它能运行 iptables、/);
     expect(zh.slice(2)).toEqual(['last', '']);
     expect(terminalText(answer, 'en')).toBe(answer.terminal);
+  });
+
+  it("drops the terminal's bold for a page (curl -i on a terminal)", () => {
+    expect(withoutTerminalStyles('\x1b[1mDate\x1b[0m: Thu\r\n')).toBe('Date: Thu\r\n');
   });
 
   it('has no zh-CN text for an id the engine does not emit', () => {

@@ -89,3 +89,9 @@ export function terminalText(
   }
   return lines.join('\n');
 }
+
+/** Text for an HTML page rather than a terminal: without the terminal's bold (curl -i). */
+export function withoutTerminalStyles(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\x1b\[[0-9;]*m/g, '');
+}

@@ -5,7 +5,7 @@
  * judged in the worker.
  */
 import i18next from 'i18next';
-import { terminalText } from '../i18n';
+import { terminalText, withoutTerminalStyles } from '../i18n';
 import type { LabCaller } from '../store/types';
 import type { AppStore } from '../store';
 import type { CommandOutput, LessonHost } from './host';
@@ -42,7 +42,7 @@ export function createLessonHost(store: AppStore, lab: LabCaller): LessonHost {
       return {
         prompt: `${answer.prompt}\n`,
         // As the terminal shows it: the streams in the order written, the lab's notes translated.
-        output: terminalText(answer, i18next.language),
+        output: withoutTerminalStyles(terminalText(answer, i18next.language)),
         exitCode: answer.exitCode,
       };
     },

@@ -5,7 +5,7 @@
 import { memo, useEffect, useRef } from 'react';
 import type { TraceEntry } from '../store/trace-model';
 import { useTranslation } from 'react-i18next';
-import { terminalText } from '../i18n';
+import { terminalText, withoutTerminalStyles } from '../i18n';
 import { stepTitle } from '../packets/format';
 import { useLab } from '../store';
 import { isKeyStep } from '../store/trace-model';
@@ -66,7 +66,7 @@ export function EventsPanel() {
         <pre key={i} className="run-output" tabIndex={0}>
           {r.prompt}
           {'\n'}
-          {terminalText(r, i18n.language)}
+          {withoutTerminalStyles(terminalText(r, i18n.language))}
         </pre>
       ))}
       <ol className="events" ref={ref} data-testid="events">

@@ -21,6 +21,7 @@ import { parseResponse } from '../apps/http';
 import type { CurlOptions, TranscriptEntry } from '../programs/types';
 import { PROGRESS_HEADER, meterLine } from './progress';
 import { stdioAround, type StdioWrite } from '../../model/stdio';
+import { includedHead, includeWrites } from './curl-include';
 import { transferInfo, writeOut, type ReusedConnection } from './curl-writeout';
 
 export interface CurlEnv {
@@ -226,8 +227,13 @@ export function curlOutput(
   stderr += last;
   if (fail !== undefined && (!opts.silent || opts.showError))
     stderr += `curl: (${fail.code}) ${fail.message}\n`;
-  const writes = stdioAround(stderr.slice(0, beforeBody), body, stderr.slice(beforeBody));
-  let stdout = body;
+  // -i: the head goes to the output before the body (curl-include.ts).
+  const text = responseText(tr);
+  const head = opts.include && toStdout && fail === undefined && res !== undefined ? text.slice(0, text.indexOf('\r\n\r\n') + 4) : ''; // prettier-ignore
+  const [before, after] = [stderr.slice(0, beforeBody), stderr.slice(beforeBody)];
+  const writes =
+    head === '' ? stdioAround(before, body, after) : includeWrites(before, head, body, after, tty);
+  let stdout = (head === '' ? '' : includedHead(head, tty).join('')) + body;
   // -w comes after everything else of the transfer (post_per_transfer → ourWriteOut).
   if (opts.writeOut !== undefined) {
     const info = transferInfo(opts, tr, {

@@ -65,13 +65,14 @@ const CURL_LONG_MODELLED: Readonly<Record<string, string>> = {
   silent: 's',
   'show-error': 'S',
   verbose: 'v',
+  include: 'i',
   'max-time': 'm',
   output: 'o',
   'write-out': 'w',
 };
 
 /**
- * `curl [-sSv] [-m SECONDS] [--connect-timeout SECONDS] [-o FILE] [-w FORMAT] URL…` with
+ * `curl [-sSvi] [-m SECONDS] [--connect-timeout SECONDS] [-o FILE] [-w FORMAT] URL…` with
  * http://HOST[:PORT][/PATH] URLs, fetched in order. Short options combine as curl's do
  * (`-sSm5`, `-sSo /dev/null`); a number is read as curl reads it (numbers.ts curlSeconds), 0
  * being no limit. Each -o goes with one URL, in order. (A malformed URL among several fails
@@ -81,6 +82,7 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
   let silent = false;
   let showError = false;
   let verbose = false;
+  let include = false;
   let maxTimeMs: number | undefined;
   let connectTimeoutMs: number | undefined;
   let writeOut: string | undefined;
@@ -96,6 +98,7 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
     if (letter === 's') silent = true;
     else if (letter === 'S') showError = true;
     else if (letter === 'v') verbose = true;
+    else if (letter === 'i') include = true;
     else {
       const text = attached !== '' ? attached : argv[++i];
       if (text === undefined) return curlOptionError(word, 'requires parameter');
@@ -124,7 +127,7 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
     } else if (a.startsWith('-') && a.length > 1) {
       for (let j = 1; j < a.length; j++) {
         const letter = a[j]!;
-        if (!'sSvmow'.includes(letter)) return curlUnmodelled(a);
+        if (!'sSvimow'.includes(letter)) return curlUnmodelled(a);
         const r = take(a, letter, 'mow'.includes(letter) ? a.slice(j + 1) : '');
         if (r !== undefined) return r;
         if ('mow'.includes(letter)) break;
@@ -147,6 +150,7 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
       silent,
       showError,
       verbose,
+      ...(include ? { include } : {}),
       maxTimeMs,
       connectTimeoutMs,
       ...(writeOut === undefined ? {} : { writeOut }),

@@ -91,6 +91,8 @@ export interface CurlOptions extends CurlTarget {
   readonly silent: boolean;
   readonly showError: boolean;
   readonly verbose: boolean;
+  /** -i / --include: the response's head before its body, on the output. */
+  readonly include?: boolean | undefined;
   /** -m / --max-time, ms. */
   readonly maxTimeMs?: number | undefined;
   /** --connect-timeout, ms (curl's default: 300 s). */
