@@ -43,7 +43,7 @@ export default function ScenarioEditor() {
     const sub = model.onDidChangeContent(() => setText(model.getValue()));
     editor.addAction({
       id: 'kube-proxy-lab.apply',
-      label: 'Apply scenario',
+      label: t('editor.applyAction'),
       keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter],
       run: () => void applyText(),
     });

@@ -83,6 +83,7 @@ export const EN = {
   editor: {
     aria: 'Scenario YAML',
     apply: 'Apply',
+    applyAction: 'Apply scenario',
     loading: 'Loading…',
     running: 'The cluster runs this text.',
     unapplied: 'Edited, not applied yet.',
@@ -112,6 +113,7 @@ export const EN = {
   },
   terminal: {
     host: 'Host',
+    input: 'Terminal input',
     hint: 'The same commands as the kube-proxy-lab CLI. ↑/↓ history.',
   },
   settings: {

@@ -84,6 +84,7 @@ export const ZH: Catalogue = {
   editor: {
     aria: '场景 YAML',
     apply: '应用',
+    applyAction: '应用场景',
     loading: '加载中…',
     running: '集群正在运行这份文本。',
     unapplied: '已编辑，尚未应用。',
@@ -113,6 +114,7 @@ export const ZH: Catalogue = {
   },
   terminal: {
     host: '主机',
+    input: '终端输入',
     hint: '与 kube-proxy-lab 命令行相同的命令。↑/↓ 浏览历史。',
   },
   settings: {

@@ -47,7 +47,7 @@ export default function TerminalPanel() {
     };
     const observer = new ResizeObserver(fit);
     observer.observe(box.current);
-    xterm.textarea?.setAttribute('aria-label', 'terminal input');
+    xterm.textarea?.setAttribute('aria-label', t('terminal.input'));
     term.current = xterm;
     let line = '';
     const history: string[] = [];
@@ -102,6 +102,11 @@ export default function TerminalPanel() {
       xterm.dispose();
     };
   }, [runTerminal]);
+
+  // The input's name follows the language (the terminal itself is made once).
+  useEffect(() => {
+    term.current?.textarea?.setAttribute('aria-label', t('terminal.input'));
+  }, [t]);
 
   const hosts = topology
     ? [
