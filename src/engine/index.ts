@@ -27,7 +27,7 @@ export * from '../protocol/trace';
 export { explainText, DATAPATH_MESSAGES } from './datapath';
 export { buildTopology, hostNetwork } from './routing/topology';
 export type { CommandResult } from './commands/registry';
-export { runCommandLine } from './commands/registry';
+export { runCommandLine } from './commands/shell-run';
 export { createLabRegistry } from './commands';
 export { generateScaleScenario } from './testing/scale-scenario';
 export {

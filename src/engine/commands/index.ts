@@ -11,14 +11,13 @@ import { registerKubectl } from './kubectl';
 import type { CommandRegistry } from './registry';
 import { createRegistry } from './registry';
 import { registerTextFilters } from './text-filters';
+import { registerTextTools } from './text-tools';
 
 export {
   createRegistry,
   registerCommand,
   lookupCommand,
   runArgv,
-  runPipeline,
-  runCommandLine,
   type AppliedObject,
   type ApplyResult,
   type CommandContext,
@@ -28,6 +27,7 @@ export {
   type CommandWorld,
   type HostRef,
 } from './registry';
+export { runCommandLine, runCommandLineInOrder } from './shell-run';
 export {
   parseCommandLine,
   lexLine,
@@ -64,6 +64,7 @@ export {
 export function createStandardRegistry(): CommandRegistry {
   const registry = createRegistry();
   registerTextFilters(registry);
+  registerTextTools(registry);
   registerIp(registry);
   registerKubectl(registry);
   return registry;

@@ -1,7 +1,8 @@
 // Filter behaviour and messages are GNU grep 3.8 / coreutils 9.1's (Debian bookworm), checked
 // with the real tools: e.g. `echo x | head -n abc` → "head: invalid number of lines: ‘abc’".
 import { describe, expect, it } from 'vitest';
-import { createRegistry, registerCommand, runCommandLine } from './registry';
+import { createRegistry, registerCommand } from './registry';
+import { runCommandLine } from './shell-run';
 import { registerTextFilters } from './text-filters';
 import { cluster, testWorld } from '../../../tests/helpers/cluster-fixtures';
 

@@ -1,7 +1,7 @@
 /**
  * The command registry the lab's web terminal and the CLI share. A command is a function of
- * the world and its argv; a command line is tokenized like bash (./shell.ts), run stage by stage
- * with each stage's stdout as the next one's stdin, and joined by `;`, `&&`, `||` as bash does.
+ * the world and its argv; a command line is tokenized like bash (./shell.ts) and run by
+ * ./shell-run.ts, which calls runArgv for each command.
  */
 import type { Cluster } from '../model/cluster';
 import type { NetfilterState } from '../netfilter';
@@ -13,12 +13,8 @@ import type { ProgramSpec } from '../hosts';
 import type { IpsetEnv, IpsetState } from '../ipset';
 import type { IpvsState } from '../ipvs';
 import type { HostNetwork } from '../routing';
-import type { Pipeline, Redirection } from './shell';
-import { parseCommandLine } from './shell';
-import { missingFileMessage } from './files';
 import { unmodelledCommandNote } from './unmodelled';
-import { mergeWrites, stdioAround, type StdioWrite } from '../model/stdio';
-import { labNote } from '../model/lab-notes';
+import type { StdioWrite } from '../model/stdio';
 
 export type { HostRef } from '../routing/topology';
 
@@ -225,130 +221,4 @@ export function runArgv(
     return { stdout: '', stderr: `bash: ${name}: command not found\n`, exitCode: 127 };
   }
   return handler(ctx, [...argv]);
-}
-
-function applyRedirections(
-  redirections: readonly Redirection[],
-  result: CommandResult,
-  stdoutIsTty: boolean,
-): CommandResult {
-  // Nothing redirected: the tool's own writes stand.
-  if (!redirections.some((r) => r.fd !== 0)) return result;
-  let { stdout, stderr } = result;
-  const exitCode = result.exitCode;
-  for (const r of redirections) {
-    if (r.fd === 0) continue;
-    if (r.target === '&1' && r.fd === 2) {
-      const intact = stdout === result.stdout && stderr === result.stderr;
-      stdout =
-        intact && result.writes !== undefined
-          ? mergeWrites(result.writes, stdoutIsTty)
-          : stdout + stderr;
-      stderr = '';
-    } else if (r.target === '&2' && r.fd === 1) {
-      stderr += stdout;
-      stdout = '';
-    } else if (r.target === '/dev/null') {
-      if (r.fd === 1 || r.fd === 'both') stdout = '';
-      if (r.fd === 2 || r.fd === 'both') stderr = '';
-    } else {
-      return {
-        stdout: '',
-        stderr: `${stderr}${labNote('shell.write', { path: r.target })}`,
-        exitCode: 1,
-      };
-    }
-  }
-  return { stdout, stderr, exitCode };
-}
-
-/** Runs `a | b | c`: each stage's stdout feeds the next; stderr of every stage reaches the terminal. */
-export function runPipeline(
-  registry: CommandRegistry,
-  world: CommandWorld,
-  pipeline: Pipeline,
-): CommandResult {
-  let stdin = '';
-  let stderr = '';
-  let last: CommandResult = { stdout: '', stderr: '', exitCode: 0 };
-  let earlier = '';
-  const commands = pipeline.commands;
-  for (let i = 0; i < commands.length; i++) {
-    const command = commands[i]!;
-    // The last stage writes to the terminal unless its stdout goes to a file (`>&2` is the
-    // terminal too).
-    const stdoutIsTty =
-      i === commands.length - 1 &&
-      !command.redirections.some((r) => (r.fd === 1 || r.fd === 'both') && r.target !== '&2');
-    let input = stdin;
-    for (const r of command.redirections) {
-      if (r.fd !== 0) continue;
-      const text = world.readFile(r.target);
-      if (text === undefined) {
-        return {
-          stdout: '',
-          stderr: `${stderr}${missingFileMessage(r.target, `bash: ${r.target}: No such file or directory\n`)}`,
-          exitCode: 1,
-        };
-      }
-      input = text;
-    }
-    earlier = stderr;
-    last = applyRedirections(
-      command.redirections,
-      runArgv(registry, { world, stdin: input, stdoutIsTty }, [...command.argv]),
-      stdoutIsTty,
-    );
-    stderr += last.stderr;
-    stdin = last.stdout;
-  }
-  // The earlier stages' stderr reaches the terminal before the last stage's output, which
-  // they feed.
-  const writes = [{ fd: 2 as const, text: earlier }, ...writesOf(last)];
-  return { stdout: last.stdout, stderr, exitCode: last.exitCode, writes };
-}
-
-/** A result's writes: its own, or stdout then stderr. */
-function writesOf(r: CommandResult): readonly StdioWrite[] {
-  return r.writes ?? stdioAround('', r.stdout, r.stderr);
-}
-
-/** Tokenizes and runs one command line (with pipes and `;`/`&&`/`||`). */
-export function runCommandLine(
-  registry: CommandRegistry,
-  ctx: { readonly world: CommandWorld },
-  line: string,
-): CommandResult {
-  return runCommandLineInOrder(registry, ctx, line).result;
-}
-
-/**
- * runCommandLine, with the writes of its commands in order: what a terminal shows is
- * `mergeWrites(writes, true)` (model/stdio.ts), curl -v's body among its verbose lines.
- */
-export function runCommandLineInOrder(
-  registry: CommandRegistry,
-  ctx: { readonly world: CommandWorld },
-  line: string,
-): { readonly result: CommandResult; readonly writes: readonly StdioWrite[] } {
-  const world = ctx.world;
-  const parsed = parseCommandLine(line);
-  if (!parsed.ok) {
-    const result = { stdout: '', stderr: parsed.error, exitCode: parsed.exitCode };
-    return { result, writes: writesOf(result) };
-  }
-  let stdout = '';
-  let stderr = '';
-  let exitCode = 0;
-  const writes: StdioWrite[] = [];
-  for (const { connector, pipeline } of parsed.list.items) {
-    if (connector === '&&' && exitCode !== 0) continue;
-    if (connector === '||' && exitCode === 0) continue;
-    const r = runPipeline(registry, world, pipeline);
-    stdout += r.stdout;
-    stderr += r.stderr;
-    exitCode = r.exitCode;
-    writes.push(...writesOf(r));
-  }
-  return { result: { stdout, stderr, exitCode }, writes };
 }

@@ -1,7 +1,7 @@
 // Expected results follow bash(1) "QUOTING" and bash 5.2's own messages (checked with
 // `bash -c` on Debian bookworm: unterminated quotes and stray operators exit 2).
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine, tokenize } from './shell';
+import { parseCommandLine, tokenize, wordText } from './shell';
 
 const words = (line: string): string[][] => {
   const r = tokenize(line);
@@ -74,7 +74,12 @@ describe('tokenize', () => {
     const r = parseCommandLine('a && b || c; d 2>&1 >/dev/null');
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.list.items.map((i) => [i.connector, i.pipeline.commands[0]?.argv[0]])).toEqual([
+    expect(
+      r.list.items.map((i) => {
+        const c = i.pipeline.commands[0];
+        return [i.connector, c?.kind === 'for' ? 'for' : c?.argv[0]];
+      }),
+    ).toEqual([
       [undefined, 'a'],
       ['&&', 'b'],
       ['||', 'c'],
@@ -84,6 +89,39 @@ describe('tokenize', () => {
       { fd: 2, target: '&1', append: false },
       { fd: 1, target: '/dev/null', append: false },
     ]);
+  });
+
+  it('parses a for loop as a command of a pipeline, its body a list', () => {
+    const r = parseCommandLine('for i in $(seq 3) "a b"; do curl -s x/$i; echo; done | sort');
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const [loop, sort] = r.list.items[0]!.pipeline.commands;
+    expect(loop?.kind).toBe('for');
+    if (loop?.kind !== 'for') return;
+    expect([loop.name, loop.words?.map(wordText)]).toEqual(['i', ['$(seq 3)', 'a b']]);
+    expect(loop.body.items.map((i) => i.connector)).toEqual([undefined, ';']);
+    expect(sort).toEqual({ argv: ['sort'], redirections: [] });
+    // Reserved words count only unquoted where a command starts.
+    expect(words("echo for do done; 'for' x")).toEqual([
+      ['echo', 'for', 'do', 'done'],
+      ['for', 'x'],
+    ]);
+    expect(words('echo {1..3} x{1..2} "{1..2}"')).toEqual([
+      ['echo', '1', '2', '3', 'x1', 'x2', '{1..2}'],
+    ]);
+  });
+
+  it('reports what the lab shell does not run, and bash syntax errors, as bash words them', () => {
+    expect(parseCommandLine('while true; do echo; done')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^lab shell: `while` is not supported/),
+    });
+    expect(parseCommandLine('for i in a b; do echo $i done')).toMatchObject({
+      error: 'bash: syntax error: unexpected end of file\n',
+    });
+    expect(parseCommandLine('for i in a; do done')).toMatchObject({
+      error: "bash: syntax error near unexpected token `done'\n",
+    });
   });
 
   it('returns an empty list for blank lines and comments', () => {

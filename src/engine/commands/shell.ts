@@ -1,222 +1,197 @@
 /**
- * A POSIX-ish tokenizer for one command line of the lab's terminal, following bash's quoting
- * rules (bash(1) "QUOTING"):
- *
- * - `'…'` preserves every character literally (no escapes inside);
- * - `"…"` preserves characters literally except `\`, which escapes only `$`, `` ` ``, `"`, `\`
- *   and newline (elsewhere the backslash is kept, as in `"a\b"` → `a\b`);
- * - an unquoted `\` quotes the next character; `\` + newline is a line continuation;
- * - an unquoted `#` at the start of a word starts a comment (interactive_comments is on);
- * - `|`, `&&`, `||` and `;` are control operators; `>`, `>>`, `<`, `2>`, `&>` and `2>&1`
- *   are redirections (the lab shell honours `/dev/null` targets and `2>&1` only).
- *
- * No parameter expansion, globbing or command substitution: `$HOME` stays `$HOME`.
- * Errors use bash's words: an unterminated quote is
- * `bash: unexpected EOF while looking for matching `''` (exit status 2, as bash's syntax errors).
+ * The lab shell's grammar (bash(1) "SHELL GRAMMAR", the part a one-line terminal uses): simple
+ * commands with redirections, pipelines (`|`), lists (`;`, `&&`, `||`) and the `for` loop,
+ * `for NAME [in WORD…]; do LIST; done`, which is a command of a pipeline like any other
+ * (`for i in $(seq 1 100); do curl -s http://10.96.1.1/; done | sort | uniq -c`). Tokens come
+ * from shell-lex.ts; reserved words count only unquoted and where a command starts. Syntax
+ * errors are bash 5.2's words and status 2.
  */
 import { labNote } from '../model/lab-notes';
+import { lexLine, type Token } from './shell-lex';
+import { MARK } from './shell-types';
+import type {
+  Command,
+  CommandList,
+  Connector,
+  Pipeline,
+  Redirection,
+  SimpleCommand,
+} from './shell-types';
 
-export type Connector = ';' | '&&' | '||';
-
-export interface Redirection {
-  /** 1 = stdout, 2 = stderr, 'both' = `&>`. */
-  readonly fd: 1 | 2 | 'both' | 0;
-  /** Target file, or '&1' for `2>&1`. */
-  readonly target: string;
-  readonly append: boolean;
-}
-
-export interface SimpleCommand {
-  readonly argv: readonly string[];
-  readonly redirections: readonly Redirection[];
-}
-
-/** Commands joined by `|`. */
-export interface Pipeline {
-  readonly commands: readonly SimpleCommand[];
-}
-
-/** A command list: pipelines joined by `;`, `&&` and `||` (the connector before each one). */
-export interface CommandList {
-  readonly items: readonly {
-    readonly connector: Connector | undefined;
-    readonly pipeline: Pipeline;
-  }[];
-}
+export { lexLine } from './shell-lex';
+export type {
+  Command,
+  CommandList,
+  Connector,
+  ForCommand,
+  Pipeline,
+  Redirection,
+  SimpleCommand,
+} from './shell-types';
 
 export type ShellParseResult =
   | { readonly ok: true; readonly list: CommandList }
   | { readonly ok: false; readonly error: string; readonly exitCode: number };
 
-type Token =
-  | { readonly kind: 'word'; readonly value: string }
-  | { readonly kind: 'op'; readonly op: '|' | Connector }
-  | {
-      readonly kind: 'redir';
-      readonly fd: Redirection['fd'];
-      readonly append: boolean;
-      readonly dup?: string;
-    };
+class SyntaxError {
+  constructor(
+    readonly error: string,
+    readonly exitCode = 2,
+  ) {}
+}
 
-const syntaxError = (token: string): ShellParseResult => ({
-  ok: false,
-  error: `bash: syntax error near unexpected token \`${token}'\n`,
-  exitCode: 2,
-});
+const near = (token: string) => new SyntaxError(`bash: syntax error near unexpected token \`${token}'\n`); // prettier-ignore
+const EOF = new SyntaxError('bash: syntax error: unexpected end of file\n');
 
-/** Splits a line into words and operators (quotes removed). */
-export function lexLine(line: string): { tokens: Token[] } | { error: string } {
-  const tokens: Token[] = [];
-  let word = '';
-  let inWord = false;
-  const flush = (): void => {
-    if (inWord) tokens.push({ kind: 'word', value: word });
-    word = '';
-    inWord = false;
-  };
-  let i = 0;
-  while (i < line.length) {
-    const c = line.charAt(i);
-    if (c === "'") {
-      const end = line.indexOf("'", i + 1);
-      if (end < 0) return { error: "bash: unexpected EOF while looking for matching `''\n" };
-      word += line.slice(i + 1, end);
-      inWord = true;
-      i = end + 1;
-    } else if (c === '"') {
-      let j = i + 1;
-      let closed = false;
-      while (j < line.length) {
-        const d = line.charAt(j);
-        if (d === '"') {
-          closed = true;
-          break;
-        }
-        if (d === '\\' && j + 1 < line.length && '$`"\\\n'.includes(line.charAt(j + 1))) {
-          if (line.charAt(j + 1) !== '\n') word += line.charAt(j + 1);
-          j += 2;
-          continue;
-        }
-        word += d;
-        j++;
+/** Reserved words that cannot start a command (bash: a syntax error there). */
+const RESERVED = new Set(['do', 'done', 'then', 'else', 'elif', 'fi', 'esac']);
+/** Compound commands bash has and the lab shell does not. */
+const UNSUPPORTED = new Set(['while', 'until', 'if', 'case', 'select', 'function']);
+
+class Parser {
+  private at = 0;
+  constructor(private readonly tokens: readonly Token[]) {}
+
+  private peek(): Token | undefined {
+    return this.tokens[this.at];
+  }
+
+  private isWord(t: Token | undefined, word: string): boolean {
+    return t?.kind === 'word' && !t.quoted && t.value === word;
+  }
+
+  private text(t: Token): string {
+    if (t.kind === 'word') return t.value;
+    return t.kind === 'op' ? t.op : '>';
+  }
+
+  /** Pipelines joined by connectors, up to the end or to `stop` where a command starts. */
+  list(stop: string | undefined): CommandList {
+    const items: { connector: Connector | undefined; pipeline: Pipeline }[] = [];
+    let connector: Connector | undefined;
+    /** `&&` or `||` read, the pipeline after it not yet: the line cannot end here. */
+    let open = false;
+    for (;;) {
+      const t = this.peek();
+      if (t === undefined) {
+        if (stop !== undefined || open) throw EOF;
+        return { items };
       }
-      if (!closed) return { error: 'bash: unexpected EOF while looking for matching `"\'\n' };
-      inWord = true;
-      i = j + 1;
-    } else if (c === '\\') {
-      if (i + 1 < line.length) {
-        if (line.charAt(i + 1) !== '\n') {
-          word += line.charAt(i + 1);
-          inWord = true;
-        }
-        i += 2;
-      } else {
-        // A trailing backslash asks bash for a continuation line; at end of input it is dropped.
-        i++;
+      if (stop !== undefined && this.isWord(t, stop)) {
+        if (items.length === 0 || open) throw near(stop);
+        return { items };
       }
-    } else if (c === ' ' || c === '\t' || c === '\n') {
-      flush();
-      i++;
-    } else if (c === '#' && !inWord) {
-      break;
-    } else if (c === '|' || c === ';' || c === '&') {
-      flush();
-      const two = line.slice(i, i + 2);
-      if (two === '||' || two === '&&') {
-        tokens.push({ kind: 'op', op: two });
-        i += 2;
-      } else if (two === '&>') {
-        const append = line.charAt(i + 2) === '>';
-        tokens.push({ kind: 'redir', fd: 'both', append });
-        i += append ? 3 : 2;
-      } else if (c === '&') {
-        return { error: labNote('shell.background') };
-      } else {
-        tokens.push({ kind: 'op', op: c === '|' ? '|' : ';' });
-        i++;
-      }
-    } else if (
-      c === '>' ||
-      c === '<' ||
-      ((c === '1' || c === '2') && !inWord && /^[12]>/.test(line.slice(i)))
-    ) {
-      flush();
-      let fd: Redirection['fd'] = c === '<' ? 0 : 1;
-      if (c === '1' || c === '2') {
-        fd = c === '2' ? 2 : 1;
-        i++;
-      }
-      i++;
-      const append = fd !== 0 && line.charAt(i) === '>';
-      if (append) i++;
-      if (line.charAt(i) === '&' && /^&[12]/.test(line.slice(i))) {
-        tokens.push({ kind: 'redir', fd, append, dup: line.slice(i, i + 2) });
-        i += 2;
-      } else {
-        tokens.push({ kind: 'redir', fd, append });
-      }
-    } else {
-      word += c;
-      inWord = true;
-      i++;
+      items.push({ connector, pipeline: this.pipeline(stop) });
+      open = false;
+      const op = this.peek();
+      if (op === undefined) continue;
+      if (op.kind !== 'op' || op.op === '|') throw near(this.text(op));
+      this.at++;
+      connector = op.op;
+      open = op.op !== ';';
     }
   }
-  flush();
-  return { tokens };
+
+  private pipeline(stop: string | undefined): Pipeline {
+    const commands: Command[] = [this.command(stop)];
+    while (this.peek()?.kind === 'op' && (this.peek() as { op: string }).op === '|') {
+      this.at++;
+      if (this.peek() === undefined) throw EOF;
+      commands.push(this.command(stop));
+    }
+    return { commands };
+  }
+
+  private command(stop: string | undefined): Command {
+    const t = this.peek();
+    if (t === undefined) throw EOF;
+    if (t.kind === 'op') throw near(t.op);
+    if (this.isWord(t, 'for')) return this.forLoop();
+    if (t.kind === 'word' && !t.quoted && RESERVED.has(t.value) && t.value !== stop)
+      throw near(t.value);
+    if (t.kind === 'word' && !t.quoted && UNSUPPORTED.has(t.value))
+      throw new SyntaxError(labNote('shell.compound', { keyword: t.value }));
+    return this.simple();
+  }
+
+  private redirection(t: Extract<Token, { kind: 'redir' }>): Redirection {
+    if (t.dup !== undefined) return { fd: t.fd, target: t.dup, append: false };
+    const target = this.tokens[this.at];
+    if (target === undefined) throw near('newline');
+    if (target.kind !== 'word') throw near(this.text(target));
+    this.at++;
+    return { fd: t.fd, target: target.value, append: t.append };
+  }
+
+  private simple(): SimpleCommand {
+    const argv: string[] = [];
+    const redirections: Redirection[] = [];
+    for (let t = this.peek(); t !== undefined && t.kind !== 'op'; t = this.peek()) {
+      this.at++;
+      if (t.kind === 'word') argv.push(t.value);
+      else redirections.push(this.redirection(t));
+    }
+    return { argv, redirections };
+  }
+
+  /** `for NAME [in WORD…] ; do LIST ; done [REDIRECTION…]` */
+  private forLoop(): Command {
+    this.at++;
+    const name = this.peek();
+    if (name === undefined) throw EOF;
+    if (name.kind !== 'word') throw near(this.text(name));
+    this.at++;
+    if (!/^[A-Za-z_]\w*$/.test(name.value))
+      throw new SyntaxError(`bash: \`${name.value}': not a valid identifier\n`, 1);
+    let words: string[] | undefined;
+    if (this.isWord(this.peek(), 'in')) {
+      this.at++;
+      words = [];
+      for (let t = this.peek(); t?.kind === 'word'; t = this.peek()) {
+        words.push(t.value);
+        this.at++;
+      }
+    }
+    const sep = this.peek();
+    if (sep?.kind === 'op' && sep.op === ';') this.at++;
+    else if (sep !== undefined && !this.isWord(sep, 'do')) throw near(this.text(sep));
+    const d = this.peek();
+    if (d === undefined) throw EOF;
+    if (!this.isWord(d, 'do')) throw near(this.text(d));
+    this.at++;
+    const body = this.list('done');
+    this.at++;
+    const redirections: Redirection[] = [];
+    for (let t = this.peek(); t?.kind === 'redir'; t = this.peek()) {
+      this.at++;
+      redirections.push(this.redirection(t));
+    }
+    const after = this.peek();
+    if (after !== undefined && after.kind === 'word') throw near(after.value);
+    return { kind: 'for', name: name.value, words, body, redirections };
+  }
 }
 
 /** Parses one command line into pipelines joined by `;`, `&&`, `||`. */
 export function parseCommandLine(line: string): ShellParseResult {
   const lexed = lexLine(line);
   if ('error' in lexed) return { ok: false, error: lexed.error, exitCode: 2 };
-  const items: { connector: Connector | undefined; pipeline: Pipeline }[] = [];
-  let commands: SimpleCommand[] = [];
-  let argv: string[] = [];
-  let redirections: Redirection[] = [];
-  let connector: Connector | undefined;
-  let pendingOp: string | undefined;
-  const tokens = lexed.tokens;
-  for (let k = 0; k < tokens.length; k++) {
-    const t = tokens[k];
-    if (t === undefined) break;
-    if (t.kind === 'word') {
-      argv.push(t.value);
-      pendingOp = undefined;
-    } else if (t.kind === 'redir') {
-      if (t.dup !== undefined) {
-        redirections.push({ fd: t.fd, target: t.dup, append: false });
-        continue;
-      }
-      const target = tokens[k + 1];
-      if (target === undefined)
-        return {
-          ok: false,
-          error: "bash: syntax error near unexpected token `newline'\n",
-          exitCode: 2,
-        };
-      if (target.kind !== 'word') return syntaxError(target.kind === 'op' ? target.op : '>');
-      redirections.push({ fd: t.fd, target: target.value, append: t.append });
-      k++;
-    } else {
-      if (argv.length === 0 && redirections.length === 0) return syntaxError(t.op);
-      commands.push({ argv, redirections });
-      argv = [];
-      redirections = [];
-      if (t.op === '|') {
-        pendingOp = '|';
-        continue;
-      }
-      items.push({ connector, pipeline: { commands } });
-      commands = [];
-      connector = t.op;
-      pendingOp = t.op === ';' ? undefined : t.op;
-    }
+  try {
+    return { ok: true, list: new Parser(lexed.tokens).list(undefined) };
+  } catch (e) {
+    if (e instanceof SyntaxError) return { ok: false, error: e.error, exitCode: e.exitCode };
+    throw e;
   }
-  if (argv.length > 0 || redirections.length > 0) commands.push({ argv, redirections });
-  else if (pendingOp !== undefined)
-    return { ok: false, error: 'bash: syntax error: unexpected end of file\n', exitCode: 2 };
-  if (commands.length > 0) items.push({ connector, pipeline: { commands } });
-  return { ok: true, list: { items } };
+}
+
+/** A word as typed (its expansions written back as `$NAME`, `$(…)`), for tests and views. */
+export function wordText(word: string): string {
+  return word
+    .replace(new RegExp(`[${MARK.var}${MARK.varQuoted}]([^${MARK.end}]*)${MARK.end}`, 'g'), '$$$1')
+    .replace(
+      new RegExp(`[${MARK.sub}${MARK.subQuoted}]([^${MARK.end}]*)${MARK.end}`, 'g'),
+      '$$($1)',
+    );
 }
 
 /** Convenience for tests and callers that only need words: the argv of each pipeline stage. */
@@ -227,6 +202,6 @@ export function tokenize(
   if (!parsed.ok) return { ok: false, error: parsed.error };
   const stages: string[][] = [];
   for (const item of parsed.list.items)
-    for (const c of item.pipeline.commands) stages.push([...c.argv]);
+    for (const c of item.pipeline.commands) if (c.kind !== 'for') stages.push(c.argv.map(wordText));
   return { ok: true, stages };
 }

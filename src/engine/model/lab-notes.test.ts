@@ -24,6 +24,8 @@ const SAMPLE: Readonly<Record<string, string>> = {
   options: '--zone, --label',
   value: 'infinity',
   variable: 'json',
+  tool: 'sort',
+  keyword: 'while',
 };
 
 describe('lab notes', () => {

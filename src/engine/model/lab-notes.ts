@@ -14,7 +14,7 @@
 const COMMANDS =
   'iptables, iptables-save, iptables-restore, nft, ipvsadm, ipset, conntrack, ip, bridge, ' +
   'sysctl, tcpdump, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, grep, head, tail, ' +
-  'wc, echo and lab';
+  'wc, echo, seq, sort, uniq, cut and lab';
 
 export const LAB_NOTES = {
   'command.unmodelled': `lab: {command} is not modelled in kube-proxy-lab; it runs ${COMMANDS}`,
@@ -23,13 +23,15 @@ export const LAB_NOTES = {
   'program.stopped':
     'lab: {program} was still running after {minutes} minutes (virtual time), so the lab stopped it as Ctrl-C would (exit status 130); give {option} to set a limit',
   'shell.write': 'lab shell: writing to {path} is not supported (only /dev/null and 2>&1)',
+  'shell.compound':
+    'lab shell: `{keyword}` is not supported; it runs for loops (for NAME in WORD…; do …; done)',
   'shell.background': 'lab shell: background jobs (`&`) are not supported',
   'ip.unmodelled':
     'lab: `ip {what}` is not modelled in kube-proxy-lab (its ip shows addresses, links, routes and rules, and changes none of them)',
   'ip.no-host': 'lab: this host is not in the lab topology',
   'nft.unmodelled':
     'lab: `nft {what}` is not modelled in kube-proxy-lab (nft here lists what kube-proxy and iptables-nft made)',
-  'ping.option': 'lab: ping -{option} is not modelled in kube-proxy-lab',
+  'tool.option': 'lab: {tool} -{option} is not modelled in kube-proxy-lab',
   'ping.interval': 'lab: ping -i below 0.2 s is not modelled in kube-proxy-lab',
   'ping.unbounded': 'lab: ping runs until Ctrl-C here too; give -c COUNT or -w DEADLINE',
   'ping.name': 'lab: ping a name with -n (the lab has no reverse DNS)',

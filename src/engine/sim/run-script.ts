@@ -5,7 +5,7 @@
  */
 import { createLabRegistry } from '../commands';
 import type { CommandRegistry, CommandResult } from '../commands/registry';
-import { runCommandLineInOrder } from '../commands/registry';
+import { runCommandLineInOrder } from '../commands/shell-run';
 import type { StdioWrite } from '../model/stdio';
 import { parseScript, resolveTarget } from '../commands/script';
 import { beginCommand, hostView } from './host-view';

@@ -184,8 +184,8 @@ export const lesson: Lesson = {
       title: { 'zh-CN': '300 条连接', en: '300 connections' },
       body: {
         'zh-CN':
-          '从 client 向 10.96.1.1 发 300 条新连接（面板上的按钮一次发完，实验室的 shell 没有循环）。每条新连接的第一个包都独立掷一次骰子；conntrack 记住结果，这条连接后续的包都去同一个 Pod。然后数每个 Pod 得到的连接数。',
-        en: 'Send 300 new connections from the client to 10.96.1.1 (the panel’s button sends them all; the lab’s shell has no loops). The first packet of each new connection rolls the dice on its own; conntrack remembers the result, so the rest of that connection goes to the same pod. Then count the connections each pod got.',
+          "从 client 向 10.96.1.1 发 300 条新连接（面板上的按钮一次发完；也可以在终端里用循环：for i in $(seq 300); do curl -s 10.96.1.1; done | cut -d' ' -f1 | sort | uniq -c）。每条新连接的第一个包都独立掷一次骰子；conntrack 记住结果，这条连接后续的包都去同一个 Pod。然后数每个 Pod 得到的连接数。",
+        en: "Send 300 new connections from the client to 10.96.1.1 (the panel’s button sends them all; or, in the terminal, a loop: for i in $(seq 300); do curl -s 10.96.1.1; done | cut -d' ' -f1 | sort | uniq -c). The first packet of each new connection rolls the dice on its own; conntrack remembers the result, so the rest of that connection goes to the same pod. Then count the connections each pod got.",
       },
       predict: [
         {

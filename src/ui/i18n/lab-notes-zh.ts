@@ -8,7 +8,7 @@
 const COMMANDS =
   'iptables、iptables-save、iptables-restore、nft、ipvsadm、ipset、conntrack、ip、bridge、' +
   'sysctl、tcpdump、curl、nc、dig、nslookup、ping、kubectl、sleep、cat、grep、head、tail、' +
-  'wc、echo 和 lab';
+  'wc、echo、seq、sort、uniq、cut 和 lab';
 
 const API_TYPES = 'pods、services、endpointslices、nodes、deployments、replicasets 和 configmaps';
 
@@ -19,13 +19,14 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'program.stopped':
     'lab: {program} 运行了 {minutes} 分钟（虚拟时间）仍未结束，实验台像按下 Ctrl-C 一样停止了它（退出状态 130）；用 {option} 设定时限',
   'shell.write': 'lab shell: 不支持写入 {path}（只支持 /dev/null 和 2>&1）',
+  'shell.compound': 'lab shell: 不支持 `{keyword}`；支持 for 循环（for NAME in WORD…; do …; done）',
   'shell.background': 'lab shell: 不支持后台任务（`&`）',
   'ip.unmodelled':
     'lab: 实验台没有模拟 `ip {what}`（这里的 ip 只显示地址、链路、路由和策略规则，不修改它们）',
   'ip.no-host': 'lab: 这台主机不在实验台的拓扑中',
   'nft.unmodelled':
     'lab: 实验台没有模拟 `nft {what}`（这里的 nft 只列出 kube-proxy 和 iptables-nft 写入的内容）',
-  'ping.option': 'lab: 实验台没有模拟 ping -{option}',
+  'tool.option': 'lab: 实验台没有模拟 {tool} -{option}',
   'ping.interval': 'lab: 实验台没有模拟小于 0.2 秒的 ping -i',
   'ping.unbounded': 'lab: 这里的 ping 同样会一直运行到按下 Ctrl-C；请给出 -c COUNT 或 -w DEADLINE',
   'ping.name': 'lab: ping 主机名时请加 -n（实验台没有反向 DNS）',

@@ -107,7 +107,7 @@ export function parsePingArgs(argv: readonly string[]): Parsed<PingOptions> & { 
     for (let j = 1; j < a.length; j++) {
       const o = a[j]!;
       if (!WITH_ARG.has(o) && !FLAGS.has(o)) return fail(`ping: invalid option -- '${o}'\n${USAGE}`, 2); // prettier-ignore
-      if (!MODELLED.has(o)) return fail(labNote('ping.option', { option: o }), 2);
+      if (!MODELLED.has(o)) return fail(labNote('tool.option', { tool: 'ping', option: o }), 2);
       if (!WITH_ARG.has(o)) {
         if (o === 'q') quiet = true;
         if (o === 'n') numeric = true;

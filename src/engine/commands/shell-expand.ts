@@ -1,0 +1,87 @@
+/**
+ * The expansions of a word when its command runs (bash(1) "EXPANSION", in its order): parameter
+ * expansion (`$NAME`, `${NAME}`, `$?`) and command substitution (`$(…)`, `` `…` ``: the command
+ * line's stdout, trailing newlines removed), then word splitting of the unquoted results on
+ * blanks and newlines (IFS unset). Brace expansion was done by the tokenizer (shell-lex.ts).
+ * No globbing: a word with `*` stays as it is, as bash leaves a pattern that matches no file.
+ */
+import { MARK } from './shell-types';
+
+/** The shell's variables for one command line. */
+export interface ShellEnv {
+  readonly vars: Map<string, string>;
+  /** `$?`: the status of the last pipeline. */
+  status: number;
+}
+
+/**
+ * Variables a root shell on a node or in a container has (Debian's /root/.profile, login's
+ * PATH for root); loop variables are added as the loops run. Others expand to nothing, as an
+ * unset variable does.
+ */
+export function newShellEnv(): ShellEnv {
+  return {
+    vars: new Map([
+      ['HOME', '/root'],
+      ['USER', 'root'],
+      ['PATH', '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'],
+    ]),
+    status: 0,
+  };
+}
+
+/** Runs a command line (for `$(…)`): its stdout, and what it wrote to stderr. */
+export type Substitute = (line: string) => { readonly stdout: string; readonly stderr: string };
+
+const MARKS = new RegExp(`[${MARK.var}${MARK.varQuoted}${MARK.sub}${MARK.subQuoted}]`);
+
+/** The fields a word expands to, and the stderr of its command substitutions. */
+export function expandWord(
+  word: string,
+  env: ShellEnv,
+  substitute: Substitute,
+): { fields: string[]; stderr: string } {
+  if (!MARKS.test(word)) return { fields: [word], stderr: '' };
+  const fields: string[] = [];
+  let current = '';
+  /** The current field has something that keeps it even when empty (literal text, quotes). */
+  let kept = false;
+  let stderr = '';
+  const split = (value: string) => {
+    const parts = value.split(/[ \t\n]+/);
+    for (const [k, part] of parts.entries()) {
+      if (k > 0 && (kept || current !== '')) {
+        fields.push(current);
+        current = '';
+        kept = false;
+      }
+      current += part;
+    }
+  };
+  for (let i = 0; i < word.length;) {
+    const c = word.charAt(i);
+    if (c !== MARK.var && c !== MARK.varQuoted && c !== MARK.sub && c !== MARK.subQuoted) {
+      current += c;
+      kept = true;
+      i++;
+      continue;
+    }
+    const end = word.indexOf(MARK.end, i);
+    const inner = word.slice(i + 1, end);
+    i = end + 1;
+    let value: string;
+    if (c === MARK.var || c === MARK.varQuoted) {
+      value = inner === '?' ? String(env.status) : (env.vars.get(inner) ?? '');
+    } else {
+      const r = substitute(inner);
+      stderr += r.stderr;
+      value = r.stdout.replace(/\n+$/, '');
+    }
+    if (c === MARK.varQuoted || c === MARK.subQuoted) {
+      current += value;
+      kept = true;
+    } else split(value);
+  }
+  if (kept || current !== '') fields.push(current);
+  return { fields, stderr };
+}

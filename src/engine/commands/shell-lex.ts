@@ -1,0 +1,214 @@
+/**
+ * The lab shell's tokenizer: one command line into words and operators, following bash's
+ * quoting rules (bash(1) "QUOTING"):
+ *
+ * - `'…'` preserves every character literally (no escapes, no expansion inside);
+ * - `"…"` preserves characters literally except `\`, which escapes only `$`, `` ` ``, `"`, `\`
+ *   and newline (elsewhere the backslash is kept, as in `"a\b"` → `a\b`), and `$`;
+ * - an unquoted `\` quotes the next character; `\` + newline is a line continuation;
+ * - an unquoted `#` at the start of a word starts a comment (interactive_comments is on);
+ * - `|`, `&&`, `||` and `;` are control operators; `>`, `>>`, `<`, `2>`, `&>` and `2>&1`
+ *   are redirections.
+ *
+ * Expansions are kept in the word as marked pieces (shell-expand.ts) and done when the command
+ * runs: `$NAME`, `${NAME}`, `$?`, `$(…)` and `` `…` `` unquoted or inside double quotes. An
+ * unquoted word `PRE{A..B}POST` is brace-expanded here, as bash does before anything else.
+ */
+import { labNote } from '../model/lab-notes';
+import { MARK, type Redirection } from './shell-types';
+
+export type Token =
+  | {
+      readonly kind: 'word';
+      readonly value: string;
+      /** Some of it was quoted or escaped: never a reserved word (`'for'` is a command). */
+      readonly quoted: boolean;
+    }
+  | { readonly kind: 'op'; readonly op: '|' | ';' | '&&' | '||' }
+  | {
+      readonly kind: 'redir';
+      readonly fd: Redirection['fd'];
+      readonly append: boolean;
+      readonly dup?: string;
+    };
+
+/**
+ * bash's brace sequence `PRE{A..B}POST` in an unquoted word: integers or single letters, either
+ * direction.
+ */
+function braceSequence(word: string): string[] | undefined {
+  const m = /^([^{}]*)\{(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])\}([^{}]*)$/.exec(word);
+  if (m === null) return undefined;
+  const letters = /[A-Za-z]/.test(m[2]!);
+  if (letters !== /[A-Za-z]/.test(m[3]!)) return undefined;
+  const a = letters ? m[2]!.charCodeAt(0) : Number(m[2]);
+  const b = letters ? m[3]!.charCodeAt(0) : Number(m[3]);
+  if (Math.abs(b - a) > 100_000) return undefined;
+  const out: string[] = [];
+  for (let n = a; a <= b ? n <= b : n >= b; n += a <= b ? 1 : -1)
+    out.push(`${m[1]}${letters ? String.fromCharCode(n) : n}${m[4]}`);
+  return out;
+}
+
+/**
+ * The end of `$(…)` or `` `…` `` opened just before `from`: the index of its closing character,
+ * or -1. Quotes inside are skipped; parentheses nest.
+ */
+function closing(line: string, from: number, close: ')' | '`'): number {
+  let depth = 0;
+  for (let i = from; i < line.length; i++) {
+    const c = line.charAt(i);
+    if (c === '\\') i++;
+    else if (c === "'" && close === ')') {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) return -1;
+      i = end;
+    } else if (c === close && depth === 0) return i;
+    else if (close === ')' && c === '(') depth++;
+    else if (close === ')' && c === ')') depth--;
+  }
+  return -1;
+}
+
+/**
+ * An expansion starting at `line[i]` (`$` or `` ` ``): the marked piece and the index after
+ * it, or undefined when it is a plain `$`.
+ */
+function expansion(line: string, i: number, quoted: boolean): [string, number] | undefined {
+  const c = line.charAt(i);
+  const sub = quoted ? MARK.subQuoted : MARK.sub;
+  if (c === '`' || line.startsWith('$(', i)) {
+    const open = c === '`' ? i + 1 : i + 2;
+    const end = closing(line, open, c === '`' ? '`' : ')');
+    if (end < 0) return undefined;
+    return [`${sub}${line.slice(open, end)}${MARK.end}`, end + 1];
+  }
+  const v = quoted ? MARK.varQuoted : MARK.var;
+  const braced = /^\$\{([A-Za-z_]\w*|\?)\}/.exec(line.slice(i));
+  const plain = braced ?? /^\$([A-Za-z_]\w*|\?)/.exec(line.slice(i));
+  if (plain === null) return undefined;
+  return [`${v}${plain[1]}${MARK.end}`, i + plain[0].length];
+}
+
+/** Splits a line into words and operators (quotes removed, expansions marked). */
+export function lexLine(line: string): { tokens: Token[] } | { error: string } {
+  const tokens: Token[] = [];
+  let word = '';
+  let inWord = false;
+  let quoted = false;
+  let plain = true;
+  const flush = (): void => {
+    const seq = inWord && plain ? braceSequence(word) : undefined;
+    if (seq !== undefined)
+      for (const w of seq) tokens.push({ kind: 'word', value: w, quoted: false }); // prettier-ignore
+    else if (inWord) tokens.push({ kind: 'word', value: word, quoted });
+    word = '';
+    inWord = false;
+    quoted = false;
+    plain = true;
+  };
+  let i = 0;
+  while (i < line.length) {
+    const c = line.charAt(i);
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) return { error: "bash: unexpected EOF while looking for matching `''\n" };
+      word += line.slice(i + 1, end);
+      inWord = quoted = true;
+      plain = false;
+      i = end + 1;
+    } else if (c === '"') {
+      let j = i + 1;
+      let closed = false;
+      while (j < line.length) {
+        const d = line.charAt(j);
+        if (d === '"') {
+          closed = true;
+          break;
+        }
+        if (d === '\\' && j + 1 < line.length && '$`"\\\n'.includes(line.charAt(j + 1))) {
+          if (line.charAt(j + 1) !== '\n') word += line.charAt(j + 1);
+          j += 2;
+          continue;
+        }
+        const x = d === '$' || d === '`' ? expansion(line, j, true) : undefined;
+        if (x !== undefined) {
+          word += x[0];
+          j = x[1];
+          continue;
+        }
+        word += d;
+        j++;
+      }
+      if (!closed) return { error: 'bash: unexpected EOF while looking for matching `"\'\n' };
+      inWord = quoted = true;
+      plain = false;
+      i = j + 1;
+    } else if (c === '\\') {
+      if (i + 1 < line.length) {
+        if (line.charAt(i + 1) !== '\n') {
+          word += line.charAt(i + 1);
+          inWord = quoted = true;
+          plain = false;
+        }
+        i += 2;
+      } else {
+        // A trailing backslash asks bash for a continuation line; at end of input it is dropped.
+        i++;
+      }
+    } else if ((c === '$' || c === '`') && expansion(line, i, false) !== undefined) {
+      const [piece, next] = expansion(line, i, false)!;
+      word += piece;
+      inWord = true;
+      plain = false;
+      i = next;
+    } else if (c === ' ' || c === '\t' || c === '\n') {
+      flush();
+      i++;
+    } else if (c === '#' && !inWord) {
+      break;
+    } else if (c === '|' || c === ';' || c === '&') {
+      flush();
+      const two = line.slice(i, i + 2);
+      if (two === '||' || two === '&&') {
+        tokens.push({ kind: 'op', op: two });
+        i += 2;
+      } else if (two === '&>') {
+        const append = line.charAt(i + 2) === '>';
+        tokens.push({ kind: 'redir', fd: 'both', append });
+        i += append ? 3 : 2;
+      } else if (c === '&') {
+        return { error: labNote('shell.background') };
+      } else {
+        tokens.push({ kind: 'op', op: c === '|' ? '|' : ';' });
+        i++;
+      }
+    } else if (
+      c === '>' ||
+      c === '<' ||
+      ((c === '1' || c === '2') && !inWord && /^[12]>/.test(line.slice(i)))
+    ) {
+      flush();
+      let fd: Redirection['fd'] = c === '<' ? 0 : 1;
+      if (c === '1' || c === '2') {
+        fd = c === '2' ? 2 : 1;
+        i++;
+      }
+      i++;
+      const append = fd !== 0 && line.charAt(i) === '>';
+      if (append) i++;
+      if (line.charAt(i) === '&' && /^&[12]/.test(line.slice(i))) {
+        tokens.push({ kind: 'redir', fd, append, dup: line.slice(i, i + 2) });
+        i += 2;
+      } else {
+        tokens.push({ kind: 'redir', fd, append });
+      }
+    } else {
+      word += c;
+      inWord = true;
+      i++;
+    }
+  }
+  flush();
+  return { tokens };
+}

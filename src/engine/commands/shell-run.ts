@@ -1,0 +1,241 @@
+/**
+ * Runs a parsed command line (shell.ts) against the world: lists joined by `;`, `&&`, `||` as
+ * bash does, pipelines stage by stage with each stage's stdout as the next one's stdin, `for`
+ * loops, each word expanded when its command runs (shell-expand.ts), and the redirections the
+ * lab honours (`/dev/null`, `2>&1`, `>&2`, `< FILE`).
+ */
+import { labNote } from '../model/lab-notes';
+import { mergeWrites, stdioAround, type StdioWrite } from '../model/stdio';
+import { missingFileMessage } from './files';
+import { runArgv, type CommandRegistry, type CommandResult, type CommandWorld } from './registry';
+import { parseCommandLine } from './shell';
+import { expandWord, newShellEnv, type ShellEnv } from './shell-expand';
+import {
+  MARK,
+  type Command,
+  type CommandList,
+  type ForCommand,
+  type Pipeline,
+  type Redirection,
+} from './shell-types';
+
+/** What one run of a list needs: where, which commands, the variables, and the terminal. */
+interface Run {
+  readonly registry: CommandRegistry;
+  readonly world: CommandWorld;
+  readonly env: ShellEnv;
+}
+
+interface Ran {
+  readonly result: CommandResult;
+  readonly writes: readonly StdioWrite[];
+}
+
+function applyRedirections(
+  redirections: readonly Redirection[],
+  result: CommandResult,
+  stdoutIsTty: boolean,
+): CommandResult {
+  // Nothing redirected: the tool's own writes stand.
+  if (!redirections.some((r) => r.fd !== 0)) return result;
+  let { stdout, stderr } = result;
+  const exitCode = result.exitCode;
+  for (const r of redirections) {
+    if (r.fd === 0) continue;
+    if (r.target === '&1' && r.fd === 2) {
+      const intact = stdout === result.stdout && stderr === result.stderr;
+      stdout =
+        intact && result.writes !== undefined
+          ? mergeWrites(result.writes, stdoutIsTty)
+          : stdout + stderr;
+      stderr = '';
+    } else if (r.target === '&2' && r.fd === 1) {
+      stderr += stdout;
+      stdout = '';
+    } else if (r.target === '/dev/null') {
+      if (r.fd === 1 || r.fd === 'both') stdout = '';
+      if (r.fd === 2 || r.fd === 'both') stderr = '';
+    } else {
+      return {
+        stdout: '',
+        stderr: `${stderr}${labNote('shell.write', { path: r.target })}`,
+        exitCode: 1,
+      };
+    }
+  }
+  return { stdout, stderr, exitCode };
+}
+
+/** A result's writes: its own, or stdout then stderr. */
+function writesOf(r: CommandResult): readonly StdioWrite[] {
+  return r.writes ?? stdioAround('', r.stdout, r.stderr);
+}
+
+/** The fields of `words` after expansion, and the stderr of their command substitutions. */
+function expandAll(run: Run, words: readonly string[]): { fields: string[]; stderr: string } {
+  const fields: string[] = [];
+  let stderr = '';
+  const substitute = (line: string) => {
+    // A command substitution runs in a subshell: the same variables, its own `$?`.
+    const env: ShellEnv = { vars: new Map(run.env.vars), status: run.env.status };
+    const r = runList(run.registry, run.world, line, env, false);
+    return { stdout: r.result.stdout, stderr: r.result.stderr };
+  };
+  for (const w of words) {
+    const e = expandWord(w, run.env, substitute);
+    fields.push(...e.fields);
+    stderr += e.stderr;
+  }
+  return { fields, stderr };
+}
+
+/** One command of a pipeline, with its input; `tty`: its stdout is the terminal. */
+function runCommand(run: Run, command: Command, stdin: string, tty: boolean): CommandResult {
+  if (command.kind === 'for') return runFor(run, command, stdin, tty);
+  // Leading NAME=VALUE words are assignments; alone they set the shell's variables (`$?` 0),
+  // before a command they would be its environment, which no command of the lab reads.
+  let k = 0;
+  let assignErr = '';
+  const assignments: [string, string][] = [];
+  for (; k < command.argv.length && /^[A-Za-z_]\w*=/.test(command.argv[k]!); k++) {
+    const word = command.argv[k]!;
+    const eq = word.indexOf('=');
+    // An assignment's value is not split into words: expanded as if double-quoted.
+    const value = word.slice(eq + 1).replaceAll(MARK.var, MARK.varQuoted).replaceAll(MARK.sub, MARK.subQuoted); // prettier-ignore
+    const e = expandAll(run, [value]);
+    assignErr += e.stderr;
+    assignments.push([word.slice(0, eq), e.fields.join(' ')]);
+  }
+  if (k === command.argv.length && assignments.length > 0) {
+    for (const [name, value] of assignments) run.env.vars.set(name, value);
+    return { stdout: '', stderr: assignErr, exitCode: 0 };
+  }
+  const expanded = expandAll(run, command.argv.slice(k));
+  const fields = expanded.fields;
+  const stderr = assignErr + expanded.stderr;
+  const r = runArgv(run.registry, { world: run.world, stdin, stdoutIsTty: tty }, fields);
+  if (stderr === '') return r;
+  return {
+    stdout: r.stdout,
+    stderr: stderr + r.stderr,
+    exitCode: r.exitCode,
+    writes: [{ fd: 2, text: stderr }, ...writesOf(r)],
+  };
+}
+
+/** `for NAME in WORDS; do LIST; done`: the body once per word, its output in order. */
+function runFor(run: Run, loop: ForCommand, stdin: string, tty: boolean): CommandResult {
+  const { fields, stderr: expandErr } = expandAll(run, loop.words ?? []);
+  let stdout = '';
+  let stderr = expandErr;
+  const writes: StdioWrite[] = [{ fd: 2, text: expandErr }];
+  let status = 0;
+  for (const [k, value] of fields.entries()) {
+    run.env.vars.set(loop.name, value);
+    // The loop's input goes to its body; the first command to read it takes it all.
+    const r = runParsed(run, loop.body, k === 0 ? stdin : '', tty);
+    stdout += r.result.stdout;
+    stderr += r.result.stderr;
+    writes.push(...r.writes);
+    status = r.result.exitCode;
+  }
+  return { stdout, stderr, exitCode: status, writes };
+}
+
+/** Runs `a | b | c`: each stage's stdout feeds the next; stderr of every stage reaches the terminal. */
+function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean): CommandResult {
+  let stdin = input;
+  let stderr = '';
+  let last: CommandResult = { stdout: '', stderr: '', exitCode: 0 };
+  let earlier = '';
+  const commands = pipeline.commands;
+  for (let i = 0; i < commands.length; i++) {
+    const command = commands[i]!;
+    // The last stage writes to the terminal unless its stdout goes to a file (`>&2` is the
+    // terminal too).
+    const stdoutIsTty =
+      tty &&
+      i === commands.length - 1 &&
+      !command.redirections.some((r) => (r.fd === 1 || r.fd === 'both') && r.target !== '&2');
+    let stageInput = stdin;
+    for (const r of command.redirections) {
+      if (r.fd !== 0) continue;
+      const text = run.world.readFile(r.target);
+      if (text === undefined) {
+        return {
+          stdout: '',
+          stderr: `${stderr}${missingFileMessage(r.target, `bash: ${r.target}: No such file or directory\n`)}`,
+          exitCode: 1,
+        };
+      }
+      stageInput = text;
+    }
+    earlier = stderr;
+    last = applyRedirections(
+      command.redirections,
+      runCommand(run, command, stageInput, stdoutIsTty),
+      stdoutIsTty,
+    );
+    stderr += last.stderr;
+    stdin = last.stdout;
+  }
+  // The earlier stages' stderr reaches the terminal before the last stage's output, which
+  // they feed.
+  const writes = [{ fd: 2 as const, text: earlier }, ...writesOf(last)];
+  return { stdout: last.stdout, stderr, exitCode: last.exitCode, writes };
+}
+
+function runParsed(run: Run, list: CommandList, input: string, tty: boolean): Ran {
+  let stdout = '';
+  let stderr = '';
+  const writes: StdioWrite[] = [];
+  for (const [k, { connector, pipeline }] of list.items.entries()) {
+    if (connector === '&&' && run.env.status !== 0) continue;
+    if (connector === '||' && run.env.status === 0) continue;
+    const r = runPipeline(run, pipeline, k === 0 ? input : '', tty);
+    stdout += r.stdout;
+    stderr += r.stderr;
+    run.env.status = r.exitCode;
+    writes.push(...writesOf(r));
+  }
+  return { result: { stdout, stderr, exitCode: run.env.status }, writes };
+}
+
+function runList(
+  registry: CommandRegistry,
+  world: CommandWorld,
+  line: string,
+  env: ShellEnv,
+  tty: boolean,
+): Ran {
+  const parsed = parseCommandLine(line);
+  if (!parsed.ok) {
+    const result = { stdout: '', stderr: parsed.error, exitCode: parsed.exitCode };
+    return { result, writes: writesOf(result) };
+  }
+  // An empty line leaves `$?` as it was and succeeds.
+  if (parsed.list.items.length === 0) env.status = 0;
+  return runParsed({ registry, world, env }, parsed.list, '', tty);
+}
+
+/**
+ * Tokenizes and runs one command line, with the writes of its commands in order: what a
+ * terminal shows is `mergeWrites(writes, true)` (model/stdio.ts), curl -v's body among its
+ * verbose lines.
+ */
+export function runCommandLineInOrder(
+  registry: CommandRegistry,
+  ctx: { readonly world: CommandWorld },
+  line: string,
+): Ran {
+  return runList(registry, ctx.world, line, newShellEnv(), true);
+}
+
+/** Tokenizes and runs one command line (with pipes, `;`/`&&`/`||` and `for` loops). */
+export function runCommandLine(
+  registry: CommandRegistry,
+  ctx: { readonly world: CommandWorld },
+  line: string,
+): CommandResult {
+  return runCommandLineInOrder(registry, ctx, line).result;
+}

@@ -1,0 +1,56 @@
+/** The lab shell's parsed command lines (shell.ts builds them, shell-run.ts runs them). */
+
+export type Connector = ';' | '&&' | '||';
+
+export interface Redirection {
+  /** 1 = stdout, 2 = stderr, 'both' = `&>`. */
+  readonly fd: 1 | 2 | 'both' | 0;
+  /** Target file, or '&1' for `2>&1`. */
+  readonly target: string;
+  readonly append: boolean;
+}
+
+export interface SimpleCommand {
+  readonly kind?: 'simple';
+  /** Words as typed, quotes removed, expansions marked (MARK): expanded when the command runs. */
+  readonly argv: readonly string[];
+  readonly redirections: readonly Redirection[];
+}
+
+/** `for NAME [in WORD…]; do LIST; done`, itself a command of a pipeline. */
+export interface ForCommand {
+  readonly kind: 'for';
+  readonly name: string;
+  /** The words to loop over (undefined: no `in`, the positional parameters, none here). */
+  readonly words: readonly string[] | undefined;
+  readonly body: CommandList;
+  readonly redirections: readonly Redirection[];
+}
+
+export type Command = SimpleCommand | ForCommand;
+
+/** Commands joined by `|`. */
+export interface Pipeline {
+  readonly commands: readonly Command[];
+}
+
+/** A command list: pipelines joined by `;`, `&&` and `||` (the connector before each one). */
+export interface CommandList {
+  readonly items: readonly {
+    readonly connector: Connector | undefined;
+    readonly pipeline: Pipeline;
+  }[];
+}
+
+/**
+ * Private-use characters that mark an expansion inside a word: `var` + NAME + `end` for `$NAME`,
+ * `sub` + COMMAND LINE + `end` for `$(…)`; the `…Quoted` forms were inside double quotes (their
+ * results are not split into words).
+ */
+export const MARK = {
+  var: '\uE000',
+  varQuoted: '\uE001',
+  sub: '\uE002',
+  subQuoted: '\uE003',
+  end: '\uE00F',
+} as const;

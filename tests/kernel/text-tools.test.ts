@@ -1,0 +1,105 @@
+/**
+ * The lab shell against the real bash 5.2 and GNU coreutils 9.1 (Debian bookworm), run on this
+ * machine: `for` loops, expansions and quoting, and seq, sort, uniq and cut, with the same
+ * input. Same stdout, same stderr, same exit status. These need no namespace: only commands
+ * that print text (echo and the coreutils) are compared.
+ */
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { createStandardRegistry } from '../../src/engine/commands';
+import { runCommandLine } from '../../src/engine/commands/shell-run';
+import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
+import { hostView } from '../../src/engine/sim/host-view';
+import { World } from '../../src/engine/sim/world';
+
+const ENV = { ...process.env, LC_ALL: 'C.UTF-8', HOME: '/root', USER: 'root' };
+const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+function installed(tool: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+}
+
+/** The lab's answer to one line on node-1 (`input.txt` holds `input`). */
+function lab(line: string, input: string) {
+  const { world } = World.fromScenario(DEFAULT_SCENARIO);
+  const view = hostView(world, { kind: 'node', name: 'node-1' }, (p) =>
+    p === 'input.txt' ? input : undefined,
+  );
+  return runCommandLine(createStandardRegistry(), { world: view }, line);
+}
+
+/**
+ * bash -c prefixes its messages with `-c: line N: ` or `line N: ` and repeats the line; an
+ * interactive bash, as on a terminal, does neither.
+ */
+function interactive(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((l) => !/^bash: -c: line \d+: `/.test(l))
+    .map((l) => l.replace(/^bash: (-c: )?line \d+: /, 'bash: '))
+    .join('\n');
+}
+
+function compare(line: string, input = '') {
+  const real = spawnSync('bash', ['-c', line], {
+    encoding: 'utf8',
+    input,
+    env: { ...ENV, PATH },
+    timeout: 5000,
+  });
+  const mine = lab(input === '' ? line : `${line} < input.txt`, input);
+  expect({ stdout: mine.stdout, stderr: mine.stderr, status: mine.exitCode }).toEqual({
+    stdout: real.stdout,
+    stderr: interactive(real.stderr),
+    status: real.status,
+  });
+}
+
+// prettier-ignore
+const SHELL = [
+  'for i in 1 2 3; do echo "n=$i"; done',
+  'for i in {1..4}; do echo $i; done | tail -2',
+  'for i in {3..1}; do echo -n $i; done; echo',
+  'echo a{1..3}b {1..2} "{1..2}" x{a..b}',
+  'for i in $(seq 2 4); do for j in a b; do echo $i$j; done; done',
+  'for i; do echo x; done; echo after',
+  'for i in a b; do echo $i; done > /dev/null; echo $?',
+  "for w in 'a b' \"c d\" e; do echo [$w]; done",
+  'echo $HOME "$HOME" \'$HOME\' ${HOME}/x $UNSET_VAR end',
+  'echo `echo one` $(echo two three) "$(echo four   five)"',
+  'x=1; echo $?',
+  'seq 3 | sort -r | head -1; echo status $?',
+  'false_cmd_xyz 2>/dev/null; echo $?',
+  'echo a && echo b || echo c; echo $?',
+  'for i in 1 2; do echo $i done',
+  'for 1x in a; do echo; done',
+  'for i in a b; echo $i; done',
+  'for i in a; do; done',
+  'done',
+  'echo $(seq 3) | wc -w',
+];
+
+// prettier-ignore
+const TOOLS: [string, string?][] = [
+  ['seq 5'], ['seq 2 4'], ['seq 1 3 10'], ['seq 5 -2 1'], ['seq 3 1'], ['seq 1 0.5 2'], ['seq 0.1 0.2 0.6'],
+  ['seq -s , 4'], ['seq -w 8 10'], ['seq -w -3 1'], ['seq'], ['seq abc'], ['seq 1 0 2'], ['seq -x'], ['seq 1 2 3 4'],
+  ['sort', 'b 2\na 10\nc 1\na 10\nB 3\n'], ['sort -r', 'b\na\nc\n'], ['sort -n', '10\n9\n-1\nx\n2.5\n'],
+  ['sort -u', 'b\na\nb\n'], ['sort -k2 -n', 'b 2\na 10\nc 1\n'], ['sort -rn -k 2', 'b 2\na 10\nc 1\n'],
+  ['sort -t: -k2,2n', 'x:3:a\ny:1:b\nz:2:c\n'], ['sort -k2,2nr -k1,1', 'b 1\na 1\nc 2\n'], ['sort -b -k2', 'a   z\nb y\n'],
+  ['sort -q'], ['sort -k'], ['sort -k x', 'a\n'], ['sort -k 0', 'a\n'], ['sort -k 2x', 'a\n'], ['sort -k 2,3q', 'a\n'], ['sort -s -k1,1', 'a 2\na 1\n'],
+  ['uniq', 'a\na\nb\na\n'], ['uniq -c', 'a\na\nb\n'], ['uniq -d', 'a\na\nb\n'], ['uniq -u', 'a\na\nb\n'], ['uniq -x'],
+  ['cut -d " " -f2', 'b 2\na 10\n'], ['cut -d" " -f1,2', 'a b c\n'], ['cut -d " " -f2-', 'a b c\nnone\n'],
+  ['cut -d " " -f2 -s', 'a b c\nnone\n'], ['cut -c1-2,4', 'abcdef\n'], ['cut -f1', 'a\tb\n'], ['cut'], ['cut -d " "', 'a\n'],
+  ['cut -f 0', 'a\n'], ['cut -d ab -f1', 'a\n'], ['cut -f 3-1', 'a\n'], ['cut -c1 -f1', 'a\n'],
+];
+
+describe.skipIf(!installed('bash'))('the lab shell, as bash', () => {
+  it.each(SHELL)('%s', (line) => compare(line));
+});
+
+describe.skipIf(!installed('seq') || !installed('sort'))(
+  'seq, sort, uniq and cut, as coreutils',
+  () => {
+    it.each(TOOLS)('%s', (line, input) => compare(line, input ?? ''));
+  },
+);
