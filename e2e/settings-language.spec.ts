@@ -107,6 +107,13 @@ test('the terminal runs the CLI commands on a chosen host against the running cl
   // Its packets became the trace to animate.
   await expect(page.getByTestId('position')).toContainText(/Step 0 of \d+/);
   await lab.shot('40-terminal');
+  // The textbook's count of answers per pod: a loop of 100 connections through the Service.
+  await term.click();
+  await page.keyboard.type(
+    "for i in $(seq 100); do curl -s 10.96.1.1; done | cut -d' ' -f1 | sort | uniq -c",
+  );
+  await page.keyboard.press('Enter');
+  await expect(term).toContainText(/ {4,6}\d{1,3} web-\w+-\w+/, { timeout: 30_000 });
   // In zh-CN the lab's own notes are in Chinese; the tools' output is not translated.
   await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
   await term.click();
