@@ -56,11 +56,11 @@ const normalise = (text: string) =>
 
 const quote = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
 
-/** The lab's pod's answer to curl's request, as bytes on the wire. */
-function podAnswer(): string {
+/** The lab's pod's answer to curl's request (HEAD with `-I`), as bytes on the wire. */
+function podAnswer(flags = ''): string {
   const { world } = World.fromScenario(DEFAULT_SCENARIO);
   let out = { stdout: '', stderr: '' };
-  runScript(world, `pod/client$ curl -sv http://${POD}:8080/`, {
+  runScript(world, `pod/client$ curl -sv ${flags} http://${POD}:8080/`, {
     readFile: () => undefined,
     onOutput: (_l, r) => (out = r),
   });
@@ -69,7 +69,7 @@ function podAnswer(): string {
     .filter((l) => l.startsWith('< '))
     .map((l) => l.slice(2))
     .join('\n');
-  return `${head}\n${out.stdout}`;
+  return flags === '-I' ? `${head}\n` : `${head}\n${out.stdout}`;
 }
 
 function lab(): { stdout: string; stderr: string; exitCode: number }[] {
@@ -137,6 +137,8 @@ describe.skipIf(skip !== undefined)(
     it('bold header names, and with -v each < line just before its header', () => {
       const answer = join(dir, 'answer-tty');
       writeFileSync(answer, podAnswer());
+      const headAnswer = join(dir, 'answer-head');
+      writeFileSync(headAnswer, podAnswer('-I'));
       const commands = [
         `curl -i ${POD}:8080`,
         `curl -sv -i ${POD}:8080`,
@@ -144,12 +146,17 @@ describe.skipIf(skip !== undefined)(
         `curl -si -w '%{size_header} %{size_download}\\n' ${POD}:8080 | cat`,
         // The head goes where the body goes: to /dev/null.
         `curl -si -o /dev/null -w '%{size_header}\\n' ${POD}:8080`,
+        // -I: HEAD, the head is the output; the meter knows the length but gets no body.
+        `curl -I ${POD}:8080`,
+        `curl -vI ${POD}:8080 2>&1 | cat`,
+        `curl -sI -w '%{method} %{size_download} %{http_code}\\n' ${POD}:8080`,
       ];
       const real = withNetns((run) => {
         run(['ip', 'link', 'set', 'lo', 'up']);
         run(['ip', 'addr', 'add', `${POD}/32`, 'dev', 'lo']);
         return commands.map((c) => {
-          const serve = `timeout 10 nc -l -N ${POD} 8080 < ${answer} > /dev/null &`;
+          const served = c.includes('I ') ? headAnswer : answer;
+          const serve = `timeout 10 nc -l -N ${POD} 8080 < ${served} > /dev/null &`;
           return run(['sh', '-c', `${serve} sleep 0.3; script -qec ${quote(c)} /dev/null; kill %1 2>/dev/null; true`]); // prettier-ignore
         });
       });

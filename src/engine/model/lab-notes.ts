@@ -55,7 +55,7 @@ export const LAB_NOTES = {
   'tcpdump.option': 'tcpdump: unsupported in the lab: {option}',
   'tcpdump.interface': 'tcpdump: the lab needs -i IFACE (or -i any)',
   'curl.option':
-    "curl: the lab's curl does not model {option} (it has -s, -S, -v, -i, -m, -o, -w, --connect-timeout)",
+    "curl: the lab's curl does not model {option} (it has -s, -S, -v, -i, -I, -m, -o, -w, --connect-timeout)",
   'curl.output': "curl: the lab's curl writes to stdout or /dev/null only, not to {path}",
   'curl.writeout': "curl: the lab's curl does not model %{{variable}} in --write-out",
   'curl.scheme': "curl: (1) the lab's curl speaks plain HTTP only (no {scheme})",

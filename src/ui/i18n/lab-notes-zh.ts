@@ -48,7 +48,7 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'tcpdump.option': 'tcpdump: 实验台不支持：{option}',
   'tcpdump.interface': 'tcpdump: 实验台需要 -i IFACE（或 -i any）',
   'curl.option':
-    'curl: 实验台的 curl 没有模拟 {option}（它支持 -s、-S、-v、-i、-m、-o、-w、--connect-timeout）',
+    'curl: 实验台的 curl 没有模拟 {option}（它支持 -s、-S、-v、-i、-I、-m、-o、-w、--connect-timeout）',
   'curl.output': 'curl: 实验台的 curl 只能写到标准输出或 /dev/null，不能写到 {path}',
   'curl.writeout': 'curl: 实验台的 curl 没有模拟 --write-out 中的 %{{variable}}',
   'curl.scheme': 'curl: (1) 实验台的 curl 只支持明文 HTTP（不支持 {scheme}）',

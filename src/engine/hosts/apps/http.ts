@@ -16,11 +16,14 @@ import { httpDate } from '../output/time';
 
 export const CURL_USER_AGENT = 'curl/7.88.1';
 
-/** curl's request: `Host` carries the port only when it is not the scheme's default. */
-export function curlRequest(host: string, port: number, path: string): string {
+/**
+ * curl's request (`HEAD` for -I): `Host` carries the port only when it is not the scheme's
+ * default.
+ */
+export function curlRequest(host: string, port: number, path: string, method = 'GET'): string {
   const hostHeader = port === 80 ? host : `${host}:${port}`;
   return (
-    `GET ${path} HTTP/1.1\r\n` +
+    `${method} ${path} HTTP/1.1\r\n` +
     `Host: ${hostHeader}\r\n` +
     `User-Agent: ${CURL_USER_AGENT}\r\n` +
     `Accept: */*\r\n\r\n`
@@ -131,6 +134,15 @@ export function tlsPlainHttpResponse(): HttpResponse {
     headers: [],
     body: 'Client sent an HTTP request to an HTTPS server.\n',
   };
+}
+
+/**
+ * The answer to HEAD: the same head as GET's, without the body. Go's net/http still sends the
+ * Content-Length of what the handler wrote (chunkWriter.writeHeader: the handler finished and
+ * its buffered bytes are the whole body) and sniffs the Content-Type from them.
+ */
+export function headResponse(r: HttpResponse): HttpResponse {
+  return { ...r, body: '' };
 }
 
 export function responseText(r: HttpResponse): string {

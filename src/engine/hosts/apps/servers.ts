@@ -22,7 +22,13 @@ import { tcpClose, tcpWrite } from '../tcp-user';
 import type { HostStack, Payload, SocketEvent, TcpSocket, UdpSocket } from '../types';
 import { udpSend } from '../udp';
 import { unixMs } from '../output/time';
-import { parseRequest, responseText, tlsPlainHttpResponse, webResponse } from './http';
+import {
+  parseRequest,
+  headResponse,
+  responseText,
+  tlsPlainHttpResponse,
+  webResponse,
+} from './http';
 
 const GO_BAD_REQUEST =
   'HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request';
@@ -41,7 +47,8 @@ function httpData(op: Op, stack: HostStack, sock: TcpSocket, name: string, p?: P
   const local = `${sock.local.addr}:${sock.local.port}`;
   const peer = sock.remote === undefined ? '' : `${sock.remote.addr}:${sock.remote.port}`;
   const res = webResponse(req, { name, local, peer }, unixMs(op.ctx.epochSeconds, op.ctx.now));
-  tcpWrite(op, stack, sock, { kind: 'text', text: responseText(res) });
+  const sent = req.method === 'HEAD' ? headResponse(res) : res;
+  tcpWrite(op, stack, sock, { kind: 'text', text: responseText(sent) });
   const close =
     req.headers['connection']?.toLowerCase() === 'close' ||
     (req.version === 'HTTP/1.0' && req.headers['connection']?.toLowerCase() !== 'keep-alive');

@@ -11,11 +11,13 @@
 import type { HttpResponse } from '../apps/http';
 import { labNote } from '../../model/lab-notes';
 import type { StdioWrite } from '../../model/stdio';
-import type { CurlTarget, TranscriptEntry } from '../programs/types';
+import type { CurlOptions, TranscriptEntry } from '../programs/types';
 
 /** What curl knows of one transfer (the CURLINFO values -w reads). */
 export interface TransferInfo {
   readonly httpCode: number;
+  /** GET, or HEAD for -I. */
+  readonly method: string;
   /** `1.1`, `1`, or `0` when there was no response. */
   readonly httpVersion: string;
   /** Response headers as received, `Name: value` (no status line). */
@@ -66,7 +68,7 @@ const VARIABLES: Readonly<Record<string, (i: TransferInfo) => string>> = {
   http_version: (i) => i.httpVersion,
   local_ip: (i) => i.local?.ip ?? '',
   local_port: (i) => String(i.local?.port ?? 0),
-  method: () => 'GET',
+  method: (i) => i.method,
   num_certs: () => '0',
   certs: () => '',
   num_connects: (i) => String(i.numConnects),
@@ -167,7 +169,7 @@ export interface ReusedConnection {
 
 /** What the transcript of one transfer tells -w (see curlOutput). */
 export function transferInfo(
-  target: CurlTarget,
+  target: CurlOptions,
   tr: readonly TranscriptEntry[],
   t: {
     readonly start: number;
@@ -205,6 +207,7 @@ export function transferInfo(
   const headEnd = response.indexOf('\r\n\r\n');
   return {
     httpCode: ok ? t.res!.status : 0,
+    method: target.head === true ? 'HEAD' : 'GET',
     httpVersion: !ok ? '0' : t.res!.version === 'HTTP/1.0' ? '1' : '1.1',
     headers: ok ? t.res!.headers : [],
     sizeHeader: ok && headEnd >= 0 ? headEnd + 4 : 0,

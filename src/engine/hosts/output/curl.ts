@@ -229,7 +229,7 @@ export function curlOutput(
     stderr += `curl: (${fail.code}) ${fail.message}\n`;
   // -i: the head goes to the output before the body (curl-include.ts).
   const text = responseText(tr);
-  const head = opts.include && toStdout && fail === undefined && res !== undefined ? text.slice(0, text.indexOf('\r\n\r\n') + 4) : ''; // prettier-ignore
+  const head = (opts.include === true || opts.head === true) && toStdout && fail === undefined && res !== undefined ? text.slice(0, text.indexOf('\r\n\r\n') + 4) : ''; // prettier-ignore
   const [before, after] = [stderr.slice(0, beforeBody), stderr.slice(beforeBody)];
   const writes =
     head === '' ? stdioAround(before, body, after) : includeWrites(before, head, body, after, tty);

@@ -66,13 +66,14 @@ const CURL_LONG_MODELLED: Readonly<Record<string, string>> = {
   'show-error': 'S',
   verbose: 'v',
   include: 'i',
+  head: 'I',
   'max-time': 'm',
   output: 'o',
   'write-out': 'w',
 };
 
 /**
- * `curl [-sSvi] [-m SECONDS] [--connect-timeout SECONDS] [-o FILE] [-w FORMAT] URL…` with
+ * `curl [-sSviI] [-m SECONDS] [--connect-timeout SECONDS] [-o FILE] [-w FORMAT] URL…` with
  * http://HOST[:PORT][/PATH] URLs, fetched in order. Short options combine as curl's do
  * (`-sSm5`, `-sSo /dev/null`); a number is read as curl reads it (numbers.ts curlSeconds), 0
  * being no limit. Each -o goes with one URL, in order. (A malformed URL among several fails
@@ -83,6 +84,7 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
   let showError = false;
   let verbose = false;
   let include = false;
+  let head = false;
   let maxTimeMs: number | undefined;
   let connectTimeoutMs: number | undefined;
   let writeOut: string | undefined;
@@ -99,6 +101,7 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
     else if (letter === 'S') showError = true;
     else if (letter === 'v') verbose = true;
     else if (letter === 'i') include = true;
+    else if (letter === 'I') head = true;
     else {
       const text = attached !== '' ? attached : argv[++i];
       if (text === undefined) return curlOptionError(word, 'requires parameter');
@@ -127,7 +130,7 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
     } else if (a.startsWith('-') && a.length > 1) {
       for (let j = 1; j < a.length; j++) {
         const letter = a[j]!;
-        if (!'sSvimow'.includes(letter)) return curlUnmodelled(a);
+        if (!'sSviImow'.includes(letter)) return curlUnmodelled(a);
         const r = take(a, letter, 'mow'.includes(letter) ? a.slice(j + 1) : '');
         if (r !== undefined) return r;
         if ('mow'.includes(letter)) break;
@@ -151,6 +154,7 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
       showError,
       verbose,
       ...(include ? { include } : {}),
+      ...(head ? { head } : {}),
       maxTimeMs,
       connectTimeoutMs,
       ...(writeOut === undefined ? {} : { writeOut }),

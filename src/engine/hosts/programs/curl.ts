@@ -56,7 +56,7 @@ function connect(op: Op, stack: HostStack, prog: CurlState, addr: string): void 
   prog.phase = 'connect';
   prog.connections++;
   prog.transcript.push({ t: op.ctx.now, kind: 'trying', addr, port: target.port });
-  const request = curlRequest(target.host, target.port, target.path);
+  const request = curlRequest(target.host, target.port, target.path, method(prog));
   const r = tcpConnect(
     op,
     stack,
@@ -94,9 +94,14 @@ export function curlResolved(op: Op, stack: HostStack, prog: CurlState): void {
   connect(op, stack, prog, addr);
 }
 
-function complete(text: string): boolean {
+/** -I asks with HEAD. */
+const method = (prog: CurlState) => (prog.opts.head === true ? 'HEAD' : 'GET');
+
+/** The response is all there: its head, and for GET the body its Content-Length announces. */
+function complete(text: string, head: boolean): boolean {
   const res = parseResponse(text);
   if (res === undefined) return false;
+  if (head) return true;
   const cl = res.headers.find((h) => /^content-length:/i.test(h));
   if (cl === undefined) return res.version === 'HTTP/1.1' && res.status === 204;
   return res.body.length >= Number(cl.split(':')[1]);
@@ -137,7 +142,7 @@ function transferDone(op: Op, stack: HostStack, prog: CurlState, reusable = fals
     was.host === next.host &&
     was.port === next.port
   ) {
-    const request = curlRequest(next.host, next.port, next.path);
+    const request = curlRequest(next.host, next.port, next.path, method(prog));
     prog.transcript.push({ t, kind: 'reused', conn: prog.connections - 1 });
     prog.transcript.push({ t, kind: 'sent', text: request });
     prog.phase = 'transfer';
@@ -173,7 +178,7 @@ export function curlEvent(op: Op, stack: HostStack, prog: CurlState, ev: SocketE
       prog.transcript.push({
         t,
         kind: 'sent',
-        text: curlRequest(target.host, target.port, target.path),
+        text: curlRequest(target.host, target.port, target.path, method(prog)),
       });
       prog.phase = 'transfer';
       prog.wakeAt = deadline(prog);
@@ -193,7 +198,8 @@ export function curlEvent(op: Op, stack: HostStack, prog: CurlState, ev: SocketE
       if (ev.data?.kind !== 'text') return;
       prog.response += ev.data.text;
       prog.transcript.push({ t, kind: 'received', text: ev.data.text });
-      if (complete(prog.response)) transferDone(op, stack, prog, keptAlive(prog.response));
+      if (complete(prog.response, prog.opts.head === true))
+        transferDone(op, stack, prog, keptAlive(prog.response));
       return;
     case 'eof':
       prog.transcript.push({ t, kind: 'eof' });

@@ -60,7 +60,7 @@ describe('the command lines', () => {
     ]) {
       const r = parseCurlArgs(['curl', word!, 'http://x/']);
       expect(!r.ok && r.stderr).toBe(
-        `curl: the lab's curl does not model ${option} (it has -s, -S, -v, -i, -m, -o, -w, --connect-timeout)\n`,
+        `curl: the lab's curl does not model ${option} (it has -s, -S, -v, -i, -I, -m, -o, -w, --connect-timeout)\n`,
       );
     }
     const both = parseCurlArgs(['curl', '-sS', '--connect-timeout', '2', '-m', '0', 'http://x/']);

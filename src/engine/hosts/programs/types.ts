@@ -93,6 +93,8 @@ export interface CurlOptions extends CurlTarget {
   readonly verbose: boolean;
   /** -i / --include: the response's head before its body, on the output. */
   readonly include?: boolean | undefined;
+  /** -I / --head: a HEAD request; the head is the output. */
+  readonly head?: boolean | undefined;
   /** -m / --max-time, ms. */
   readonly maxTimeMs?: number | undefined;
   /** --connect-timeout, ms (curl's default: 300 s). */
