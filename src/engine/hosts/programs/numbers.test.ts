@@ -52,9 +52,9 @@ describe('the command lines', () => {
       const r = parseCurlArgs(['curl', ...argv, 'http://10.0.0.1/']);
       expect(r.ok && r.opts.maxTimeMs).toBe(5000);
     }
-    // curl 7.88 has -I and --insecure; the lab's curl says it does not model them.
+    // curl 7.88 has -k, -L and --insecure; the lab's curl says it does not model them.
     for (const [word, option] of [
-      ['-I', '-I'],
+      ['-L', '-L'],
       ['-sSk', '-k'],
       ['--insecure', '--insecure'],
     ]) {
