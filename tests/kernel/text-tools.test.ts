@@ -68,6 +68,7 @@ const SHELL = [
   'echo $HOME "$HOME" \'$HOME\' ${HOME}/x $UNSET_VAR end',
   'echo `echo one` $(echo two three) "$(echo four   five)"',
   'x=1; echo $?',
+  'x=1; y=$x$x; echo $y; for i in a b; do x=$i; done | cat; echo $x $i',
   'seq 3 | sort -r | head -1; echo status $?',
   'false_cmd_xyz 2>/dev/null; echo $?',
   'echo a && echo b || echo c; echo $?',

@@ -171,9 +171,11 @@ function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean):
       stageInput = text;
     }
     earlier = stderr;
+    // Each command of a real pipeline runs in a subshell: its variables stay there.
+    const stage = commands.length > 1 ? { ...run, env: { vars: new Map(run.env.vars), status: run.env.status } } : run; // prettier-ignore
     last = applyRedirections(
       command.redirections,
-      runCommand(run, command, stageInput, stdoutIsTty),
+      runCommand(stage, command, stageInput, stdoutIsTty),
       stdoutIsTty,
     );
     stderr += last.stderr;
