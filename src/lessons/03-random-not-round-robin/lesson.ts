@@ -8,6 +8,7 @@ const SCALE = {
 };
 
 const CURL = 'pod/client$ curl -sS -m 2 http://10.96.1.1/';
+const CURL_LOOP = 'pod/client$ for i in $(seq 300); do curl -sS -m 2 http://10.96.1.1/; done';
 
 export const lesson: Lesson = {
   id: '03-random-not-round-robin',
@@ -237,7 +238,8 @@ export const lesson: Lesson = {
           en: 'Afterwards `node-1$ conntrack -L -p tcp | grep -c src=<pod IP>` counts them one by one; the panel draws the histogram.',
         },
       ],
-      solution: [{ run: Array.from({ length: 300 }, () => CURL).join('\n') }],
+      // One terminal line: the loop, and the answers counted per pod.
+      solution: [{ run: `${CURL_LOOP} | cut -d' ' -f1 | sort | uniq -c` }],
       wrong: {
         actions: [{ run: Array.from({ length: 30 }, () => CURL).join('\n') }],
         failing: ['spread'],
