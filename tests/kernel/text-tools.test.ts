@@ -68,6 +68,7 @@ const SHELL = [
   'echo $HOME "$HOME" \'$HOME\' ${HOME}/x $UNSET_VAR end',
   'echo `echo one` $(echo two three) "$(echo four   five)"',
   'x=1; echo $?',
+  'echo "[$1] [$#] [$@] [$*] [$0] [${10}]" $1 end',
   'x=1; y=$x$x; echo $y; for i in a b; do x=$i; done | cat; echo $x $i',
   'seq 3 | sort -r | head -1; echo status $?',
   'false_cmd_xyz 2>/dev/null; echo $?',

@@ -30,6 +30,18 @@ export function newShellEnv(): ShellEnv {
   };
 }
 
+/**
+ * `$?`; `$0` is the shell's name and a terminal's line has no positional parameters (`$#` 0,
+ * `$1`… and `$@` empty).
+ */
+function special(name: string, env: ShellEnv): string | undefined {
+  if (name === '?') return String(env.status);
+  if (name === '0') return 'bash';
+  if (name === '#') return '0';
+  if (name === '@' || name === '*' || /^\d+$/.test(name)) return '';
+  return undefined;
+}
+
 /** Runs a command line (for `$(…)`): its stdout, and what it wrote to stderr. */
 export type Substitute = (line: string) => { readonly stdout: string; readonly stderr: string };
 
@@ -71,7 +83,7 @@ export function expandWord(
     i = end + 1;
     let value: string;
     if (c === MARK.var || c === MARK.varQuoted) {
-      value = inner === '?' ? String(env.status) : (env.vars.get(inner) ?? '');
+      value = special(inner, env) ?? env.vars.get(inner) ?? '';
     } else {
       const r = substitute(inner);
       stderr += r.stderr;

@@ -84,8 +84,9 @@ function expansion(line: string, i: number, quoted: boolean): [string, number] |
     return [`${sub}${line.slice(open, end)}${MARK.end}`, end + 1];
   }
   const v = quoted ? MARK.varQuoted : MARK.var;
-  const braced = /^\$\{([A-Za-z_]\w*|\?)\}/.exec(line.slice(i));
-  const plain = braced ?? /^\$([A-Za-z_]\w*|\?)/.exec(line.slice(i));
+  // Names, `$?`, and the positional and special parameters `$0`…`$9`, `$#`, `$@`, `$*`.
+  const braced = /^\$\{([A-Za-z_]\w*|[?#@*]|\d+)\}/.exec(line.slice(i));
+  const plain = braced ?? /^\$([A-Za-z_]\w*|[?#@*\d])/.exec(line.slice(i));
   if (plain === null) return undefined;
   return [`${v}${plain[1]}${MARK.end}`, i + plain[0].length];
 }
