@@ -72,6 +72,8 @@ export interface CommandWorld {
   workloads(): WorkloadControls;
   /** The lab's named long-lived flows of this host (`lab flow`). */
   flows(): FlowControls;
+  /** Another host of the same lab, as a command there sees it (`kubectl exec`). */
+  onHost?(host: HostRef): CommandWorld;
 }
 
 /** Each returns false (undefined) when the object does not exist (namespace, name). */

@@ -26,6 +26,9 @@ const SAMPLE: Readonly<Record<string, string>> = {
   variable: 'json',
   tool: 'sort',
   keyword: 'while',
+  target: 'deploy/web',
+  container: 'sidecar',
+  containers: 'web',
 };
 
 describe('lab notes', () => {

@@ -44,6 +44,12 @@ export const LAB_NOTES = {
   'kubectl.no-command':
     'lab: kubectl needs a command (get, describe, apply, scale, delete, rollout, version)',
   'kubectl.unmodelled': 'lab: `kubectl {what}` is not modelled in kube-proxy-lab',
+  'kubectl.exec-shell':
+    'lab: an interactive shell is not modelled; give the command (kubectl exec POD -- curl …, or sh -c "…"), or run it on a pod/NAMESPACE/NAME line or the terminal\'s pod',
+  'kubectl.exec-command': 'lab: `{command}` is not a command the lab runs in its pods',
+  'kubectl.exec-type':
+    'lab: kubectl exec {target} is not modelled; name the pod (kubectl get pods)',
+  'kubectl.exec-container': 'lab: the pod has no container {container} (it has {containers})',
   'kubectl.watch': 'lab: kubectl get --watch is not modelled in kube-proxy-lab',
   'kubectl.output': 'lab: kubectl -o {format} is not modelled in kube-proxy-lab',
   'kubectl.type':

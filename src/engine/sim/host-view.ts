@@ -110,6 +110,7 @@ export function hostView(
     epochSeconds: world.epochSeconds,
     host,
     readFile: (path) => hostFile(world, host, path, readFile),
+    onHost: (other) => hostView(world, other, readFile),
     netfilter: () => hostNetfilter(world, host),
     // Pods and external clients have their own, empty nf_tables state.
     nftables: () =>

@@ -39,6 +39,11 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'kubectl.no-command':
     'lab: kubectl 需要一个子命令（get、describe、apply、scale、delete、rollout、version）',
   'kubectl.unmodelled': 'lab: 实验台没有模拟 `kubectl {what}`',
+  'kubectl.exec-shell':
+    'lab: 实验台没有模拟交互式 shell；请直接给出命令（kubectl exec POD -- curl …，或 sh -c "…"），或在 pod/NAMESPACE/NAME 行、终端的 Pod 主机上运行',
+  'kubectl.exec-command': 'lab: `{command}` 不是实验台在 Pod 里能运行的命令',
+  'kubectl.exec-type': 'lab: 实验台没有模拟 kubectl exec {target}；请写出 Pod 名（kubectl get pods）',
+  'kubectl.exec-container': 'lab: 这个 Pod 没有名为 {container} 的容器（它有 {containers}）',
   'kubectl.watch': 'lab: 实验台没有模拟 kubectl get --watch',
   'kubectl.output': 'lab: 实验台没有模拟 kubectl -o {format}',
   'kubectl.type': `lab: 实验台没有模拟 \`kubectl {verb} {type}\`（它的 API 提供 ${API_TYPES}）`,

@@ -8,6 +8,7 @@ import type { CommandContext, CommandRegistry, CommandResult } from '../registry
 import { registerCommand } from '../registry';
 import { runApply } from './apply';
 import { runDescribe } from './describe';
+import { runExec } from './exec';
 import { outputFormat, runGet, type GetOptions } from './get';
 import { LAB_NODE_INFO } from './objects-node';
 import { runDelete, runRollout, runScale } from './workloads';
@@ -35,6 +36,11 @@ const SUBCOMMAND_FLAGS: Record<string, FlagSpec[]> = {
   delete: [{ long: 'wait', value: false }],
   rollout: [],
   version: [{ long: 'client', value: false }],
+  exec: [
+    { long: 'stdin', short: 'i', value: false },
+    { long: 'tty', short: 't', value: false },
+    { long: 'container', short: 'c', value: true },
+  ],
 };
 
 /** kubectl's commands in registration order (cobra suggests in this order; sorting is off). */
@@ -178,7 +184,11 @@ const isTrue = (p: Parsed, long: string): boolean => {
   return v !== undefined && v !== 'false';
 };
 
-export function kubectl(ctx: CommandContext, argv: string[]): CommandResult {
+export function kubectl(
+  ctx: CommandContext,
+  argv: string[],
+  registry?: CommandRegistry,
+): CommandResult {
   const args = argv.slice(1);
   const subIndex = args.findIndex(
     (a, i) => !a.startsWith('-') && !['-n', '--namespace'].includes(args[i - 1] ?? ''),
@@ -201,9 +211,20 @@ export function kubectl(ctx: CommandContext, argv: string[]): CommandResult {
       };
     return unknownCommand(sub);
   }
-  const parsed = parseFlags(rest, [...GLOBAL, ...specs], sub);
+  // exec: the words after `--` are the command's, flags included.
+  const dash = sub === 'exec' ? rest.indexOf('--') : -1;
+  const parsed = parseFlags(dash < 0 ? rest : rest.slice(0, dash), [...GLOBAL, ...specs], sub);
   if ('exitCode' in parsed) return parsed;
   const namespace = last(parsed, 'namespace') ?? 'default';
+  if (sub === 'exec' && registry !== undefined)
+    return runExec(registry, ctx, {
+      namespace,
+      target: parsed.positionals,
+      command: dash < 0 ? undefined : rest.slice(dash + 1),
+      stdin: isTrue(parsed, 'stdin'),
+      tty: isTrue(parsed, 'tty'),
+      container: last(parsed, 'container'),
+    });
   const world = ctx.world;
   if (sub === 'version') {
     const client = `Client Version: ${LAB_NODE_INFO.kubeletVersion}\nKustomize Version: v5.5.0\n`;
@@ -249,7 +270,7 @@ export function kubectl(ctx: CommandContext, argv: string[]): CommandResult {
 }
 
 export function registerKubectl(registry: CommandRegistry): void {
-  registerCommand(registry, 'kubectl', kubectl);
+  registerCommand(registry, 'kubectl', (ctx, argv) => kubectl(ctx, argv, registry));
 }
 
 export { humanDuration } from './duration';
