@@ -92,6 +92,10 @@ const TOOLS: [string, string?][] = [
   ['uniq', 'a\na\nb\na\n'], ['uniq -c', 'a\na\nb\n'], ['uniq -d', 'a\na\nb\n'], ['uniq -u', 'a\na\nb\n'], ['uniq -x'],
   ['cut -d " " -f2', 'b 2\na 10\n'], ['cut -d" " -f1,2', 'a b c\n'], ['cut -d " " -f2-', 'a b c\nnone\n'],
   ['cut -d " " -f2 -s', 'a b c\nnone\n'], ['cut -c1-2,4', 'abcdef\n'], ['cut -f1', 'a\tb\n'], ['cut'], ['cut -d " "', 'a\n'],
+  ['awk \'{print $1}\'', 'b 2\n  a   10\n\n'], ['awk \'{ print $2, $1 }\'', 'b 2\na 10 x\n'],
+  ['awk \'{print $NF "|" NR, NF}\'', 'a b c\n\n  \n'], ['awk -F: \'{print $2}\'', 'x:3:a\ny\n'],
+  ['awk -F\'\\t\' \'{print $2}\'', 'a\tb c\n'], ['awk -Ft \'{print $2}\'', 'atb\n'], ['awk \'{print}\'', 'a  b\n'],
+  ['awk \'{print $0; }\'', 'a b\n'], ['awk \'{print $5}\'', 'a b\n'], ['awk -F', 'a\n'], ['awk \'{print $1}\' nofile'],
   ['cut -f 0', 'a\n'], ['cut -d ab -f1', 'a\n'], ['cut -f 3-1', 'a\n'], ['cut -c1 -f1', 'a\n'],
 ];
 

@@ -12,6 +12,7 @@ import type { CommandRegistry } from './registry';
 import { createRegistry } from './registry';
 import { registerTextFilters } from './text-filters';
 import { registerTextTools } from './text-tools';
+import { registerAwk } from './awk';
 
 export {
   createRegistry,
@@ -65,6 +66,7 @@ export function createStandardRegistry(): CommandRegistry {
   const registry = createRegistry();
   registerTextFilters(registry);
   registerTextTools(registry);
+  registerAwk(registry);
   registerIp(registry);
   registerKubectl(registry);
   return registry;

@@ -14,7 +14,7 @@
 const COMMANDS =
   'iptables, iptables-save, iptables-restore, nft, ipvsadm, ipset, conntrack, ip, bridge, ' +
   'sysctl, tcpdump, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, grep, head, tail, ' +
-  'wc, echo, seq, sort, uniq, cut and lab';
+  'wc, echo, seq, sort, uniq, cut, awk and lab';
 
 export const LAB_NOTES = {
   'command.unmodelled': `lab: {command} is not modelled in kube-proxy-lab; it runs ${COMMANDS}`,
@@ -31,6 +31,8 @@ export const LAB_NOTES = {
   'ip.no-host': 'lab: this host is not in the lab topology',
   'nft.unmodelled':
     'lab: `nft {what}` is not modelled in kube-proxy-lab (nft here lists what kube-proxy and iptables-nft made)',
+  'awk.program':
+    'lab: awk runs {print …} programs here ($N, $NF, $0, NR, NF and "text"), with -F C',
   'tool.option': 'lab: {tool} -{option} is not modelled in kube-proxy-lab',
   'ping.interval': 'lab: ping -i below 0.2 s is not modelled in kube-proxy-lab',
   'ping.unbounded': 'lab: ping runs until Ctrl-C here too; give -c COUNT or -w DEADLINE',

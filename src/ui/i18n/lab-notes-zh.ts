@@ -8,7 +8,7 @@
 const COMMANDS =
   'iptables、iptables-save、iptables-restore、nft、ipvsadm、ipset、conntrack、ip、bridge、' +
   'sysctl、tcpdump、curl、nc、dig、nslookup、ping、kubectl、sleep、cat、grep、head、tail、' +
-  'wc、echo、seq、sort、uniq、cut 和 lab';
+  'wc、echo、seq、sort、uniq、cut、awk 和 lab';
 
 const API_TYPES = 'pods、services、endpointslices、nodes、deployments、replicasets 和 configmaps';
 
@@ -26,6 +26,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'ip.no-host': 'lab: 这台主机不在实验台的拓扑中',
   'nft.unmodelled':
     'lab: 实验台没有模拟 `nft {what}`（这里的 nft 只列出 kube-proxy 和 iptables-nft 写入的内容）',
+  'awk.program':
+    'lab: 这里的 awk 只运行 {print …} 程序（$N、$NF、$0、NR、NF 和 "文本"），可用 -F C',
   'tool.option': 'lab: 实验台没有模拟 {tool} -{option}',
   'ping.interval': 'lab: 实验台没有模拟小于 0.2 秒的 ping -i',
   'ping.unbounded': 'lab: 这里的 ping 同样会一直运行到按下 Ctrl-C；请给出 -c COUNT 或 -w DEADLINE',
@@ -42,7 +44,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'kubectl.exec-shell':
     'lab: 实验台没有模拟交互式 shell；请直接给出命令（kubectl exec POD -- curl …，或 sh -c "…"），或在 pod/NAMESPACE/NAME 行、终端的 Pod 主机上运行',
   'kubectl.exec-command': 'lab: `{command}` 不是实验台在 Pod 里能运行的命令',
-  'kubectl.exec-type': 'lab: 实验台没有模拟 kubectl exec {target}；请写出 Pod 名（kubectl get pods）',
+  'kubectl.exec-type':
+    'lab: 实验台没有模拟 kubectl exec {target}；请写出 Pod 名（kubectl get pods）',
   'kubectl.exec-container': 'lab: 这个 Pod 没有名为 {container} 的容器（它有 {containers}）',
   'kubectl.watch': 'lab: 实验台没有模拟 kubectl get --watch',
   'kubectl.output': 'lab: 实验台没有模拟 kubectl -o {format}',
