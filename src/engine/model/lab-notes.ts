@@ -52,6 +52,8 @@ export const LAB_NOTES = {
   'kubectl.exec-type':
     'lab: kubectl exec {target} is not modelled; name the pod (kubectl get pods)',
   'kubectl.exec-container': 'lab: the pod has no container {container} (it has {containers})',
+  'kubectl.jsonpath':
+    'lab: this jsonpath is not modelled; the lab\'s has .field, [N], [*], [?(@.x=="v")], range … end and "text"',
   'kubectl.watch': 'lab: kubectl get --watch is not modelled in kube-proxy-lab',
   'kubectl.output': 'lab: kubectl -o {format} is not modelled in kube-proxy-lab',
   'kubectl.type':

@@ -47,6 +47,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'kubectl.exec-type':
     'lab: 实验台没有模拟 kubectl exec {target}；请写出 Pod 名（kubectl get pods）',
   'kubectl.exec-container': 'lab: 这个 Pod 没有名为 {container} 的容器（它有 {containers}）',
+  'kubectl.jsonpath':
+    'lab: 实验台没有模拟这个 jsonpath；它支持 .field、[N]、[*]、[?(@.x=="v")]、range … end 和 "文本"',
   'kubectl.watch': 'lab: 实验台没有模拟 kubectl get --watch',
   'kubectl.output': 'lab: 实验台没有模拟 kubectl -o {format}',
   'kubectl.type': `lab: 实验台没有模拟 \`kubectl {verb} {type}\`（它的 API 提供 ${API_TYPES}）`,

@@ -17,11 +17,14 @@ import { GET_TABWRITER, tabwrite } from './tabwriter';
 import { unmodelledTypeNote } from './unmodelled-types';
 import { toJson, toYaml, type Json } from './yaml';
 import { labNote } from '../../model/lab-notes';
+import { jsonpath } from './jsonpath';
 
 export interface GetOptions {
   namespace: string;
   allNamespaces: boolean;
-  output: '' | 'wide' | 'yaml' | 'json' | 'name';
+  output: '' | 'wide' | 'yaml' | 'json' | 'name' | 'jsonpath';
+  /** -o jsonpath=TEMPLATE's template. */
+  template?: string;
   showLabels: boolean;
   noHeaders: boolean;
   selector: string | undefined;
@@ -173,13 +176,19 @@ export function runGet(ctx: RowContext, opts: GetOptions, args: readonly string[
   }
   const exitCode = stderr === '' ? 0 : 1;
   const all = found.flatMap((f) => f.items);
-  if (opts.output === 'yaml' || opts.output === 'json') {
+  if (opts.output === 'yaml' || opts.output === 'json' || opts.output === 'jsonpath') {
     if (all.length === 0 && single) return { stdout: '', stderr, exitCode };
     const objects = all.map((i) => i.object(ctx));
     const obj: Record<string, Json> =
       single && objects.length === 1
         ? (objects[0] ?? {})
         : { apiVersion: 'v1', items: objects, kind: 'List', metadata: { resourceVersion: '' } };
+    if (opts.output === 'jsonpath') {
+      const r = jsonpath(opts.template ?? '', obj);
+      if ('unsupported' in r) return fail(labNote('kubectl.jsonpath'));
+      if ('error' in r) return fail(r.error);
+      return { stdout: r.text, stderr, exitCode };
+    }
     return { stdout: opts.output === 'yaml' ? toYaml(obj) : toJson(obj), stderr, exitCode };
   }
   if (opts.output === 'name') {
@@ -206,6 +215,7 @@ export function runGet(ctx: RowContext, opts: GetOptions, args: readonly string[
 
 export function outputFormat(value: string): GetOptions['output'] | CommandResult {
   if (value === 'wide' || value === 'yaml' || value === 'json' || value === 'name') return value;
+  if (value.startsWith('jsonpath=')) return 'jsonpath';
   if (/^(custom-columns|go-template|jsonpath|template)/.test(value))
     return fail(labNote('kubectl.output', { format: value }));
   return fail(

@@ -256,6 +256,7 @@ export function kubectl(
     namespace,
     allNamespaces: isTrue(parsed, 'all-namespaces'),
     output,
+    ...(output === 'jsonpath' ? { template: out!.slice('jsonpath='.length) } : {}),
     showLabels: isTrue(parsed, 'show-labels'),
     noHeaders: isTrue(parsed, 'no-headers'),
     selector: last(parsed, 'selector'),
