@@ -132,6 +132,8 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string } {
           j += 2;
           continue;
         }
+        // Arithmetic expansion would otherwise read as a command substitution of `(…)`.
+        if (line.startsWith('$((', j)) return { error: labNote('shell.arithmetic') };
         const x = d === '$' || d === '`' ? expansion(line, j, true) : undefined;
         if (x !== undefined) {
           word += x[0];
@@ -157,6 +159,8 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string } {
         // A trailing backslash asks bash for a continuation line; at end of input it is dropped.
         i++;
       }
+    } else if (line.startsWith('$((', i)) {
+      return { error: labNote('shell.arithmetic') };
     } else if ((c === '$' || c === '`') && expansion(line, i, false) !== undefined) {
       const [piece, next] = expansion(line, i, false)!;
       word += piece;
