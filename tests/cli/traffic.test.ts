@@ -9,6 +9,21 @@ import { runCli } from '../helpers/cli-run';
 const run = (script: string) => runCli(script, { echo: true });
 
 describe('traffic', () => {
+  it("keeps each host's shell from line to line: $? of the previous line, its variables", async () => {
+    const r = await runCli(
+      [
+        'pod/client$ curl -s -m 1 http://10.96.1.1:81/',
+        'pod/client$ echo "curl said $?"',
+        'pod/client$ ip=10.96.1.1',
+        'node-1$ echo "[$ip] $?"',
+        'pod/client$ curl -s $ip/hostname; echo',
+      ].join('\n'),
+    );
+    const lines = r.out.split('\n');
+    expect(lines.slice(0, 2)).toEqual(['curl said 28', '[] 0']);
+    expect(lines[2]).toMatch(/^web-\S+$/);
+  });
+
   it('curl -o and -w: each -o with its URL, -w after each transfer, one kept-alive connection', async () => {
     const r = await runCli(
       "pod/client$ curl -s -w '%{urlnum} %{http_code} %{num_connects} %{local_port} [%{filename_effective}] %{size_download}\\n' http://10.96.1.1/ http://10.96.1.1/ -o /dev/null\n" +

@@ -15,6 +15,7 @@ import type { IpvsState } from '../ipvs';
 import type { HostNetwork } from '../routing';
 import { unmodelledCommandNote } from './unmodelled';
 import type { StdioWrite } from '../model/stdio';
+import type { ShellEnv } from './shell-expand';
 
 export type { HostRef } from '../routing/topology';
 
@@ -74,6 +75,8 @@ export interface CommandWorld {
   flows(): FlowControls;
   /** Another host of the same lab, as a command there sees it (`kubectl exec`). */
   onHost?(host: HostRef): CommandWorld;
+  /** This host's shell variables and `$?`, kept from one command line to the next. */
+  shellEnv?(): ShellEnv;
 }
 
 /** Each returns false (undefined) when the object does not exist (namespace, name). */

@@ -5,6 +5,8 @@
  * blanks and newlines (IFS unset). Brace expansion was done by the tokenizer (shell-lex.ts).
  * No globbing: a word with `*` stays as it is, as bash leaves a pattern that matches no file.
  */
+import { arithmetic } from './shell-arith';
+import { labNote } from '../model/lab-notes';
 import { MARK } from './shell-types';
 
 /** The shell's variables for one command line. */
@@ -45,14 +47,14 @@ function special(name: string, env: ShellEnv): string | undefined {
 /** Runs a command line (for `$(…)`): its stdout, and what it wrote to stderr. */
 export type Substitute = (line: string) => { readonly stdout: string; readonly stderr: string };
 
-const MARKS = new RegExp(`[${MARK.var}${MARK.varQuoted}${MARK.sub}${MARK.subQuoted}]`);
+const MARKS = new RegExp(`[${MARK.var}${MARK.varQuoted}${MARK.sub}${MARK.subQuoted}${MARK.arith}]`);
 
 /** The fields a word expands to, and the stderr of its command substitutions. */
 export function expandWord(
   word: string,
   env: ShellEnv,
   substitute: Substitute,
-): { fields: string[]; stderr: string } {
+): { fields: string[]; stderr: string; failed?: true } {
   if (!MARKS.test(word)) return { fields: [word], stderr: '' };
   const fields: string[] = [];
   let current = '';
@@ -72,7 +74,13 @@ export function expandWord(
   };
   for (let i = 0; i < word.length;) {
     const c = word.charAt(i);
-    if (c !== MARK.var && c !== MARK.varQuoted && c !== MARK.sub && c !== MARK.subQuoted) {
+    if (
+      c !== MARK.var &&
+      c !== MARK.varQuoted &&
+      c !== MARK.sub &&
+      c !== MARK.subQuoted &&
+      c !== MARK.arith
+    ) {
       current += c;
       kept = true;
       i++;
@@ -82,7 +90,13 @@ export function expandWord(
     const inner = word.slice(i + 1, end);
     i = end + 1;
     let value: string;
-    if (c === MARK.var || c === MARK.varQuoted) {
+    if (c === MARK.arith) {
+      const r = arithmetic(inner, (name) => special(name, env) ?? env.vars.get(name) ?? '');
+      // An arithmetic error ends the command before it runs (status 1), as in bash.
+      if ('error' in r) return { fields: [], stderr: `${stderr}bash: ${r.error}\n`, failed: true };
+      if ('unsupported' in r) return { fields: [], stderr: stderr + labNote('shell.arithmetic'), failed: true }; // prettier-ignore
+      value = String(r.value);
+    } else if (c === MARK.var || c === MARK.varQuoted) {
       value = special(inner, env) ?? env.vars.get(inner) ?? '';
     } else {
       const r = substitute(inner);

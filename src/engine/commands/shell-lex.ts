@@ -11,7 +11,7 @@
  *   are redirections.
  *
  * Expansions are kept in the word as marked pieces (shell-expand.ts) and done when the command
- * runs: `$NAME`, `${NAME}`, `$?`, `$(…)` and `` `…` `` unquoted or inside double quotes. An
+ * runs: `$NAME`, `${NAME}`, `$?`, `$((…))`, `$(…)` and `` `…` `` unquoted or inside double quotes. An
  * unquoted word `PRE{A..B}POST` is brace-expanded here, as bash does before anything else.
  */
 import { labNote } from '../model/lab-notes';
@@ -76,6 +76,19 @@ function closing(line: string, from: number, close: ')' | '`'): number {
  */
 function expansion(line: string, i: number, quoted: boolean): [string, number] | undefined {
   const c = line.charAt(i);
+  if (line.startsWith('$((', i)) {
+    // Arithmetic: up to the `))` that closes it (parentheses inside nest).
+    let depth = 0;
+    for (let k = i + 3; k < line.length; k++) {
+      const ch = line.charAt(k);
+      if (ch === '(') depth++;
+      else if (ch === ')' && depth > 0) depth--;
+      else if (ch === ')' && line.charAt(k + 1) === ')')
+        return [`${MARK.arith}${line.slice(i + 3, k)}${MARK.end}`, k + 2]; // prettier-ignore
+      else if (ch === ')') return undefined;
+    }
+    return undefined;
+  }
   const sub = quoted ? MARK.subQuoted : MARK.sub;
   if (c === '`' || line.startsWith('$(', i)) {
     const open = c === '`' ? i + 1 : i + 2;
@@ -132,8 +145,6 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string } {
           j += 2;
           continue;
         }
-        // Arithmetic expansion would otherwise read as a command substitution of `(…)`.
-        if (line.startsWith('$((', j)) return { error: labNote('shell.arithmetic') };
         const x = d === '$' || d === '`' ? expansion(line, j, true) : undefined;
         if (x !== undefined) {
           word += x[0];
@@ -159,8 +170,6 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string } {
         // A trailing backslash asks bash for a continuation line; at end of input it is dropped.
         i++;
       }
-    } else if (line.startsWith('$((', i)) {
-      return { error: labNote('shell.arithmetic') };
     } else if ((c === '$' || c === '`') && expansion(line, i, false) !== undefined) {
       const [piece, next] = expansion(line, i, false)!;
       word += piece;

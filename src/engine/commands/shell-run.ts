@@ -31,6 +31,14 @@ interface Ran {
   readonly writes: readonly StdioWrite[];
 }
 
+/**
+ * A result that ends the whole line: an expansion error (`$((1/0))`) abandons the rest of the
+ * command line in an interactive bash, with status 1.
+ */
+interface ShellResult extends CommandResult {
+  readonly abort?: true;
+}
+
 function applyRedirections(
   redirections: readonly Redirection[],
   result: CommandResult,
@@ -72,7 +80,10 @@ function writesOf(r: CommandResult): readonly StdioWrite[] {
 }
 
 /** The fields of `words` after expansion, and the stderr of their command substitutions. */
-function expandAll(run: Run, words: readonly string[]): { fields: string[]; stderr: string } {
+function expandAll(
+  run: Run,
+  words: readonly string[],
+): { fields: string[]; stderr: string; failed?: true } {
   const fields: string[] = [];
   let stderr = '';
   const substitute = (line: string) => {
@@ -83,14 +94,16 @@ function expandAll(run: Run, words: readonly string[]): { fields: string[]; stde
   };
   for (const w of words) {
     const e = expandWord(w, run.env, substitute);
-    fields.push(...e.fields);
     stderr += e.stderr;
+    // An expansion error (bash: `1/0: division by 0`) ends the command before it runs.
+    if (e.failed === true) return { fields: [], stderr, failed: true };
+    fields.push(...e.fields);
   }
   return { fields, stderr };
 }
 
 /** One command of a pipeline, with its input; `tty`: its stdout is the terminal. */
-function runCommand(run: Run, command: Command, stdin: string, tty: boolean): CommandResult {
+function runCommand(run: Run, command: Command, stdin: string, tty: boolean): ShellResult {
   if (command.kind === 'for') return runFor(run, command, stdin, tty);
   // Leading NAME=VALUE words are assignments; alone they set the shell's variables (`$?` 0),
   // before a command they would be its environment, which no command of the lab reads.
@@ -104,6 +117,7 @@ function runCommand(run: Run, command: Command, stdin: string, tty: boolean): Co
     const value = word.slice(eq + 1).replaceAll(MARK.var, MARK.varQuoted).replaceAll(MARK.sub, MARK.subQuoted); // prettier-ignore
     const e = expandAll(run, [value]);
     assignErr += e.stderr;
+    if (e.failed === true) return { stdout: '', stderr: assignErr, exitCode: 1, abort: true };
     assignments.push([word.slice(0, eq), e.fields.join(' ')]);
   }
   if (k === command.argv.length && assignments.length > 0) {
@@ -113,6 +127,7 @@ function runCommand(run: Run, command: Command, stdin: string, tty: boolean): Co
   const expanded = expandAll(run, command.argv.slice(k));
   const fields = expanded.fields;
   const stderr = assignErr + expanded.stderr;
+  if (expanded.failed === true) return { stdout: '', stderr, exitCode: 1, abort: true };
   const r = runArgv(run.registry, { world: run.world, stdin, stdoutIsTty: tty }, fields);
   if (stderr === '') return r;
   return {
@@ -124,8 +139,9 @@ function runCommand(run: Run, command: Command, stdin: string, tty: boolean): Co
 }
 
 /** `for NAME in WORDS; do LIST; done`: the body once per word, its output in order. */
-function runFor(run: Run, loop: ForCommand, stdin: string, tty: boolean): CommandResult {
-  const { fields, stderr: expandErr } = expandAll(run, loop.words ?? []);
+function runFor(run: Run, loop: ForCommand, stdin: string, tty: boolean): ShellResult {
+  const { fields, stderr: expandErr, failed } = expandAll(run, loop.words ?? []);
+  if (failed === true) return { stdout: '', stderr: expandErr, exitCode: 1, abort: true };
   let stdout = '';
   let stderr = expandErr;
   const writes: StdioWrite[] = [{ fd: 2, text: expandErr }];
@@ -138,15 +154,16 @@ function runFor(run: Run, loop: ForCommand, stdin: string, tty: boolean): Comman
     stderr += r.result.stderr;
     writes.push(...r.writes);
     status = r.result.exitCode;
+    if (r.aborted) return { stdout, stderr, exitCode: status, writes, abort: true };
   }
   return { stdout, stderr, exitCode: status, writes };
 }
 
 /** Runs `a | b | c`: each stage's stdout feeds the next; stderr of every stage reaches the terminal. */
-function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean): CommandResult {
+function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean): ShellResult {
   let stdin = input;
   let stderr = '';
-  let last: CommandResult = { stdout: '', stderr: '', exitCode: 0 };
+  let last: ShellResult = { stdout: '', stderr: '', exitCode: 0 };
   let earlier = '';
   const commands = pipeline.commands;
   for (let i = 0; i < commands.length; i++) {
@@ -173,11 +190,10 @@ function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean):
     earlier = stderr;
     // Each command of a real pipeline runs in a subshell: its variables stay there.
     const stage = commands.length > 1 ? { ...run, env: { vars: new Map(run.env.vars), status: run.env.status } } : run; // prettier-ignore
-    last = applyRedirections(
-      command.redirections,
-      runCommand(stage, command, stageInput, stdoutIsTty),
-      stdoutIsTty,
-    );
+    const ran = runCommand(stage, command, stageInput, stdoutIsTty);
+    if (ran.abort === true && commands.length === 1)
+      return { ...ran, stderr: stderr + ran.stderr, abort: true };
+    last = applyRedirections(command.redirections, ran, stdoutIsTty);
     stderr += last.stderr;
     stdin = last.stdout;
   }
@@ -187,7 +203,12 @@ function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean):
   return { stdout: last.stdout, stderr, exitCode: last.exitCode, writes };
 }
 
-function runParsed(run: Run, list: CommandList, input: string, tty: boolean): Ran {
+function runParsed(
+  run: Run,
+  list: CommandList,
+  input: string,
+  tty: boolean,
+): Ran & { readonly aborted?: true } {
   let stdout = '';
   let stderr = '';
   const writes: StdioWrite[] = [];
@@ -199,6 +220,10 @@ function runParsed(run: Run, list: CommandList, input: string, tty: boolean): Ra
     stderr += r.stderr;
     run.env.status = r.exitCode;
     writes.push(...writesOf(r));
+    if (r.abort === true) {
+      const result = { stdout, stderr, exitCode: run.env.status };
+      return { result, writes, aborted: true };
+    }
   }
   return { result: { stdout, stderr, exitCode: run.env.status }, writes };
 }
@@ -215,29 +240,32 @@ function runList(
     const result = { stdout: '', stderr: parsed.error, exitCode: parsed.exitCode };
     return { result, writes: writesOf(result) };
   }
-  // An empty line leaves `$?` as it was and succeeds.
-  if (parsed.list.items.length === 0) env.status = 0;
+  // An empty line runs nothing and leaves `$?` as it was.
   return runParsed({ registry, world, env }, parsed.list, '', tty);
 }
 
 /**
- * Tokenizes and runs one command line, with the writes of its commands in order: what a
- * terminal shows is `mergeWrites(writes, true)` (model/stdio.ts), curl -v's body among its
- * verbose lines.
+ * Tokenizes and runs one command line typed at the host's terminal, with the writes of its
+ * commands in order: what a terminal shows is `mergeWrites(writes, true)` (model/stdio.ts),
+ * curl -v's body among its verbose lines. The host's shell keeps its variables and `$?` for the
+ * next line.
  */
 export function runCommandLineInOrder(
   registry: CommandRegistry,
   ctx: { readonly world: CommandWorld },
   line: string,
 ): Ran {
-  return runList(registry, ctx.world, line, newShellEnv(), true);
+  return runList(registry, ctx.world, line, ctx.world.shellEnv?.() ?? newShellEnv(), true);
 }
 
-/** Tokenizes and runs one command line (with pipes, `;`/`&&`/`||` and `for` loops). */
+/**
+ * Tokenizes and runs one command line in a shell of its own (the lab's views, tests): the
+ * terminal's `$?` and variables are neither read nor changed.
+ */
 export function runCommandLine(
   registry: CommandRegistry,
   ctx: { readonly world: CommandWorld },
   line: string,
 ): CommandResult {
-  return runCommandLineInOrder(registry, ctx, line).result;
+  return runList(registry, ctx.world, line, newShellEnv(), true).result;
 }

@@ -52,5 +52,7 @@ export const MARK = {
   varQuoted: '\uE001',
   sub: '\uE002',
   subQuoted: '\uE003',
+  /** `$((EXPRESSION))`. */
+  arith: '\uE004',
   end: '\uE00F',
 } as const;

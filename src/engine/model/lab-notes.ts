@@ -25,7 +25,8 @@ export const LAB_NOTES = {
   'shell.write': 'lab shell: writing to {path} is not supported (only /dev/null and 2>&1)',
   'shell.compound':
     'lab shell: `{keyword}` is not supported; it runs for loops (for NAME in WORD…; do …; done)',
-  'shell.arithmetic': 'lab shell: arithmetic expansion ($((…))) is not supported',
+  'shell.arithmetic':
+    'lab shell: this arithmetic is not modelled; $((…)) has integers, variables, ( ), + - * / % **, comparisons, ! && || and ?:',
   'shell.background': 'lab shell: background jobs (`&`) are not supported',
   'ip.unmodelled':
     'lab: `ip {what}` is not modelled in kube-proxy-lab (its ip shows addresses, links, routes and rules, and changes none of them)',

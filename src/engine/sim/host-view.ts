@@ -21,9 +21,25 @@ import { advanceNetwork, runProgram } from './network';
 import { hostNetwork } from '../routing/topology';
 import { createNetfilter, type NetfilterState } from '../netfilter';
 import type { World } from './world';
+import { newShellEnv, type ShellEnv } from '../commands/shell-expand';
 
 /** Capture positions at the start of the previous and the current command (for tcpdump). */
 const commandCursors = new WeakMap<World, { previous: number; current: number }>();
+
+/**
+ * Each host's shell: its variables and `$?` last from one command line to the next, as in a
+ * terminal that stays open (`curl …` on one line, `echo $?` on the next).
+ */
+const shellEnvs = new WeakMap<World, Map<string, ShellEnv>>();
+
+function shellEnvOf(world: World, host: HostRef): ShellEnv {
+  let envs = shellEnvs.get(world);
+  if (envs === undefined) shellEnvs.set(world, (envs = new Map()));
+  const key = host.kind === 'pod' ? `pod/${host.namespace}/${host.name}` : host.name;
+  let env = envs.get(key);
+  if (env === undefined) envs.set(key, (env = newShellEnv()));
+  return env;
+}
 
 /** Marks the start of a command: tcpdump shows what was captured since the previous one began. */
 export function beginCommand(world: World): void {
@@ -111,6 +127,7 @@ export function hostView(
     host,
     readFile: (path) => hostFile(world, host, path, readFile),
     onHost: (other) => hostView(world, other, readFile),
+    shellEnv: () => shellEnvOf(world, host),
     netfilter: () => hostNetfilter(world, host),
     // Pods and external clients have their own, empty nf_tables state.
     nftables: () =>

@@ -20,7 +20,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
     'lab: {program} 运行了 {minutes} 分钟（虚拟时间）仍未结束，实验台像按下 Ctrl-C 一样停止了它（退出状态 130）；用 {option} 设定时限',
   'shell.write': 'lab shell: 不支持写入 {path}（只支持 /dev/null 和 2>&1）',
   'shell.compound': 'lab shell: 不支持 `{keyword}`；支持 for 循环（for NAME in WORD…; do …; done）',
-  'shell.arithmetic': 'lab shell: 不支持算术展开（$((…))）',
+  'shell.arithmetic':
+    'lab shell: 实验台没有模拟这种算术；$((…)) 支持整数、变量、( )、+ - * / % **、比较、! && || 和 ?:',
   'shell.background': 'lab shell: 不支持后台任务（`&`）',
   'ip.unmodelled':
     'lab: 实验台没有模拟 `ip {what}`（这里的 ip 只显示地址、链路、路由和策略规则，不修改它们）',
