@@ -100,6 +100,10 @@ const TOOLS: [string, string?][] = [
   ['awk \'{print $NF "|" NR, NF}\'', 'a b c\n\n  \n'], ['awk -F: \'{print $2}\'', 'x:3:a\ny\n'],
   ['awk -F\'\\t\' \'{print $2}\'', 'a\tb c\n'], ['awk -Ft \'{print $2}\'', 'atb\n'], ['awk \'{print}\'', 'a  b\n'],
   ['awk \'{print $0; }\'', 'a b\n'], ['awk \'{print $5}\'', 'a b\n'], ['awk -F', 'a\n'], ['awk \'{print $1}\' nofile'],
+  ['grep -oE "SEP-[A-Z0-9]+"', 'x SEP-AB1 y SEP-C\nnone\nSEP-Z\n'], ['grep -o -n a', 'banana\nx\na\n'],
+  ['grep -c -o a', 'banana\nx\n'], ['grep -ov a', 'banana\nx\n'], ['grep -m1 a', 'a1\na2\n'], ['grep -m 0 a', 'a\n'],
+  ['grep -m x a', 'a\n'], ['grep -x ab', 'ab\nabc\n'], ['grep -ix AB', 'ab\n'], ['grep -oi "A."', 'xAbab\n'],
+  ['grep -K a', 'a\n'],
   ['cut -f 0', 'a\n'], ['cut -d ab -f1', 'a\n'], ['cut -f 3-1', 'a\n'], ['cut -c1 -f1', 'a\n'],
 ];
 

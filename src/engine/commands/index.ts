@@ -13,6 +13,7 @@ import { createRegistry } from './registry';
 import { registerTextFilters } from './text-filters';
 import { registerTextTools } from './text-tools';
 import { registerAwk } from './awk';
+import { registerGrep } from './grep';
 
 export {
   createRegistry,
@@ -46,7 +47,8 @@ export {
   type ScriptLine,
   type ScriptTarget,
 } from './script';
-export { registerTextFilters, posixToJs, splitLines } from './text-filters';
+export { registerTextFilters, splitLines } from './text-filters';
+export { posixToJs } from './grep';
 export { registerIp } from './ip';
 export { registerIptablesCommands } from './iptables';
 export {
@@ -67,6 +69,7 @@ export function createStandardRegistry(): CommandRegistry {
   registerTextFilters(registry);
   registerTextTools(registry);
   registerAwk(registry);
+  registerGrep(registry);
   registerIp(registry);
   registerKubectl(registry);
   return registry;

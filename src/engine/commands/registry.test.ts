@@ -3,11 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { createRegistry, registerCommand } from './registry';
 import { runCommandLine } from './shell-run';
+import { registerGrep } from './grep';
 import { registerTextFilters } from './text-filters';
 import { cluster, testWorld } from '../../../tests/helpers/cluster-fixtures';
 
 const registry = createRegistry();
 registerTextFilters(registry);
+registerGrep(registry);
 registerCommand(registry, 'lines', () => ({
   stdout: 'mode: ""\nclusterCIDR: 10.244.0.0/16\nMODE two\nnodePortAddresses: null\n',
   stderr: '',
@@ -23,6 +25,14 @@ describe('runCommandLine', () => {
       stdout: '',
       stderr: 'bash: frobnicate: command not found\n',
       exitCode: 127,
+    });
+  });
+
+  it('says a real grep option it does not model is not modelled, rather than invalid', () => {
+    expect(run('lines | grep -P "\\d"')).toEqual({
+      stdout: '',
+      stderr: 'lab: grep -P is not modelled in kube-proxy-lab\n',
+      exitCode: 2,
     });
   });
 

@@ -1,6 +1,6 @@
 /**
- * The few coreutils/grep filters the textbook pipes into (`… | grep mode`, `conntrack -L | grep
- * 10.96.0.10`, `| head -n 5`, `| wc -l`), plus `echo` and `cat`. Messages and exit statuses are
+ * The few coreutils filters the textbook pipes into (`| head -n 5`, `| wc -l`), plus `echo` and
+ * `cat` (grep is in grep.ts). Messages and exit statuses are
  * GNU grep 3.8 / coreutils 9.1's (Debian bookworm) in a UTF-8 locale (hence ‘…’ quotes).
  */
 import type { CommandContext, CommandResult, CommandRegistry } from './registry';
@@ -22,169 +22,6 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 const joinLines = (lines: readonly string[]): string => lines.map((l) => `${l}\n`).join('');
-
-const BRACKET_CLASSES: Record<string, string> = {
-  alpha: 'a-zA-Z',
-  digit: '0-9',
-  alnum: '0-9a-zA-Z',
-  upper: 'A-Z',
-  lower: 'a-z',
-  space: ' \\t\\n\\r\\f\\v',
-  blank: ' \\t',
-  punct: '!-\\/:-@\\[-`{-~',
-  xdigit: '0-9A-Fa-f',
-  print: ' -~',
-  graph: '!-~',
-  cntrl: '\\x00-\\x1f\\x7f',
-};
-
-/** Converts a POSIX bracket expression starting at `re[i]` ('[') to JS; returns [js, nextIndex]. */
-function bracket(re: string, i: number): [string, number] {
-  let j = i + 1;
-  let out = '[';
-  if (re.charAt(j) === '^') {
-    out += '^';
-    j++;
-  }
-  let first = true;
-  while (j < re.length && (first || re.charAt(j) !== ']')) {
-    first = false;
-    const cls = /^\[:([a-z]+):\]/.exec(re.slice(j));
-    if (cls !== null) {
-      out += BRACKET_CLASSES[cls[1] ?? ''] ?? '';
-      j += cls[0].length;
-      continue;
-    }
-    const ch = re.charAt(j);
-    out += ch === '\\' || ch === ']' || ch === '[' ? `\\${ch}` : ch;
-    j++;
-  }
-  if (j >= re.length) return ['\\[', i + 1]; // GNU grep: "Unmatched [" — treated literally here
-  return [`${out}]`, j + 1];
-}
-
-/** GNU grep basic (BRE) or extended (ERE) regular expression → JavaScript RegExp source. */
-export function posixToJs(re: string, extended: boolean): string {
-  let out = '';
-  for (let i = 0; i < re.length;) {
-    const c = re.charAt(i);
-    if (c === '[') {
-      const [js, next] = bracket(re, i);
-      out += js;
-      i = next;
-    } else if (c === '\\' && i + 1 < re.length) {
-      const n = re.charAt(i + 1);
-      if (!extended && '(){}|+?'.includes(n))
-        out += n; // GNU BRE extensions: \( \) \{ \} \| \+ \?
-      else if ('wWsSbB<>'.includes(n)) out += n === '<' || n === '>' ? '\\b' : `\\${n}`;
-      else out += /[a-zA-Z]/.test(n) ? n : `\\${n}`; // \. \* \[ … are literals; \1 a backreference
-      i += 2;
-    } else if (!extended && '(){}|+?'.includes(c)) {
-      out += `\\${c}`; // literal in a BRE
-      i++;
-    } else if (!extended && c === '*' && (out === '' || out.endsWith('(') || out === '^')) {
-      out += '\\*'; // a leading * is literal in a BRE
-      i++;
-    } else {
-      out += c === '/' ? '\\/' : c;
-      i++;
-    }
-  }
-  return out;
-}
-
-const GREP_USAGE =
-  "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n";
-
-function grep(ctx: CommandContext, argv: string[]): CommandResult {
-  const flags = new Set<string>();
-  const patterns: string[] = [];
-  const operands: string[] = [];
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i] ?? '';
-    if (a === '--') {
-      operands.push(...argv.slice(i + 1));
-      break;
-    }
-    if (a.startsWith('--')) {
-      const long: Record<string, string> = {
-        '--invert-match': 'v',
-        '--ignore-case': 'i',
-        '--count': 'c',
-        '--extended-regexp': 'E',
-        '--fixed-strings': 'F',
-        '--quiet': 'q',
-        '--silent': 'q',
-        '--line-number': 'n',
-        '--word-regexp': 'w',
-      };
-      const f = long[a];
-      if (f === undefined) return fail(`grep: unrecognized option '${a}'\n${GREP_USAGE}`, 2);
-      flags.add(f);
-    } else if (a.startsWith('-') && a.length > 1) {
-      for (let k = 1; k < a.length; k++) {
-        const f = a.charAt(k);
-        if (f === 'e') {
-          const rest = a.slice(k + 1);
-          const p = rest !== '' ? rest : argv[++i];
-          if (p === undefined)
-            return fail(`grep: option requires an argument -- 'e'\n${GREP_USAGE}`, 2);
-          patterns.push(p);
-          break;
-        }
-        if (!'vicEFGqnwsyz'.includes(f))
-          return fail(`grep: invalid option -- '${f}'\n${GREP_USAGE}`, 2);
-        flags.add(f === 'y' ? 'i' : f);
-      }
-    } else operands.push(a);
-  }
-  if (patterns.length === 0) {
-    const p = operands.shift();
-    if (p === undefined) return fail(GREP_USAGE, 2);
-    patterns.push(p);
-  }
-  const sources = patterns
-    .flatMap((p) => p.split('\n'))
-    .map((p) => {
-      let src = flags.has('F')
-        ? p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
-        : posixToJs(p, flags.has('E'));
-      if (flags.has('w')) src = `(?<![\\w])(?:${src})(?![\\w])`;
-      return src;
-    });
-  let regexes: RegExp[];
-  try {
-    regexes = sources.map((s) => new RegExp(s, flags.has('i') ? 'i' : ''));
-  } catch {
-    return fail('grep: Unmatched ( or \\(\n', 2);
-  }
-  let input = ctx.stdin;
-  let stderr = '';
-  let status = 0;
-  if (operands.length > 0) {
-    input = '';
-    for (const file of operands) {
-      const text = ctx.world.readFile(file);
-      if (text === undefined) {
-        stderr += missingFileMessage(file, `grep: ${file}: No such file or directory\n`);
-        status = 2;
-      } else input += text.endsWith('\n') || text === '' ? text : `${text}\n`;
-    }
-  }
-  const invert = flags.has('v');
-  const selected: string[] = [];
-  splitLines(input).forEach((line, idx) => {
-    if (regexes.some((r) => r.test(line)) !== invert)
-      selected.push(flags.has('n') ? `${idx + 1}:${line}` : line);
-  });
-  let stdout = flags.has('c') ? `${selected.length}\n` : joinLines(selected);
-  if (flags.has('q')) stdout = '';
-  return {
-    stdout,
-    stderr,
-    exitCode: status === 2 && selected.length === 0 ? 2 : selected.length > 0 ? 0 : 1,
-  };
-}
 
 /** Parses head/tail's line count: `-n N`, `-nN`, `--lines=N`, `-N`; returns the last one given. */
 function lineCount(
@@ -289,7 +126,6 @@ function cat(ctx: CommandContext, argv: string[]): CommandResult {
 }
 
 export function registerTextFilters(registry: CommandRegistry): void {
-  registerCommand(registry, 'grep', grep);
   registerCommand(registry, 'head', head);
   registerCommand(registry, 'tail', tail);
   registerCommand(registry, 'wc', wc);
