@@ -83,6 +83,7 @@ const SHELL = [
   'for i in a; do; done',
   'done',
   'echo $(seq 3) | wc -w',
+  'echo -e "a\\tb\\c" d; echo -ne "x\\n"; echo -E "a\\tb"; echo -x a; echo -en; echo "-n"; echo -n -e "q\\n"; echo -e "\\x41\\0101\\z"',
 ];
 
 // prettier-ignore

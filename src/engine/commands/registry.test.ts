@@ -28,6 +28,16 @@ describe('runCommandLine', () => {
     });
   });
 
+  it('reads head and tail from their files, with headers for several, as coreutils', () => {
+    expect(run('head -n1 a.txt').stdout).toBe('alpha\n');
+    expect(run('tail -n 1 a.txt nope.txt a.txt')).toEqual({
+      stdout: '==> a.txt <==\nbeta\n\n==> a.txt <==\nbeta\n',
+      stderr: "tail: cannot open 'nope.txt' for reading: No such file or directory\n",
+      exitCode: 1,
+    });
+    expect(run('lines | tail -f').stderr).toBe('lab: tail -f is not modelled in kube-proxy-lab\n');
+  });
+
   it('says a real grep option it does not model is not modelled, rather than invalid', () => {
     expect(run('lines | grep -P "\\d"')).toEqual({
       stdout: '',

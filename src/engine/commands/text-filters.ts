@@ -6,6 +6,7 @@
 import type { CommandContext, CommandResult, CommandRegistry } from './registry';
 import { registerCommand } from './registry';
 import { missingFileMessage } from './files';
+import { labNote } from '../model/lab-notes';
 
 const ok = (stdout: string, exitCode = 0): CommandResult => ({ stdout, stderr: '', exitCode });
 const fail = (stderr: string, exitCode: number): CommandResult => ({
@@ -44,8 +45,12 @@ function lineCount(
     else if (a.startsWith('-n')) count = a.slice(2);
     else if (/^-\d+$/.test(a)) count = a.slice(1);
     else if (a.startsWith('-') && a !== '-') {
+      // coreutils 9.1's other options (-c, -q, -v, -z; tail's -f, -F, -s) are not modelled.
+      const letter = a.charAt(1);
+      if ((tool === 'head' ? 'cqvz' : 'cfFqsvz').includes(letter))
+        return fail(labNote('tool.option', { tool, option: letter }), 1);
       return fail(
-        `${tool}: invalid option -- '${a.charAt(1)}'\nTry '${tool} --help' for more information.\n`,
+        `${tool}: invalid option -- '${letter}'\nTry '${tool} --help' for more information.\n`,
         1,
       );
     } else files.push(a);
@@ -54,29 +59,58 @@ function lineCount(
   return { count, files };
 }
 
+/**
+ * head and tail over stdin or their files: with several files, each one's lines under a
+ * `==> FILE <==` header (a blank line between), a missing file reported and skipped.
+ */
+function eachInput(
+  tool: string,
+  ctx: CommandContext,
+  files: readonly string[],
+  take: (text: string) => string,
+): CommandResult {
+  if (files.length === 0) return ok(take(ctx.stdin));
+  let stdout = '';
+  let stderr = '';
+  let shown = 0;
+  for (const f of files) {
+    const text = f === '-' ? ctx.stdin : ctx.world.readFile(f);
+    if (text === undefined) {
+      stderr += missingFileMessage(f, `${tool}: cannot open '${f}' for reading: No such file or directory\n`); // prettier-ignore
+      continue;
+    }
+    if (files.length > 1) stdout += `${shown > 0 ? '\n' : ''}==> ${f === '-' ? 'standard input' : f} <==\n`; // prettier-ignore
+    stdout += take(text);
+    shown++;
+  }
+  return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
+}
+
 function head(ctx: CommandContext, argv: string[]): CommandResult {
   const parsed = lineCount('head', argv);
   if ('exitCode' in parsed) return parsed;
-  const lines = splitLines(ctx.stdin);
-  const n = Number(parsed.count);
+  return eachInput('head', ctx, parsed.files, (text) => headLines(text, parsed.count));
+}
+
+function headLines(text: string, count: string): string {
+  const lines = splitLines(text);
+  const n = Number(count);
   // GNU head: -n -K prints all but the last K lines.
-  return ok(
-    joinLines(
-      parsed.count.startsWith('-')
-        ? lines.slice(0, Math.max(0, lines.length + n))
-        : lines.slice(0, n),
-    ),
+  return joinLines(
+    count.startsWith('-') ? lines.slice(0, Math.max(0, lines.length + n)) : lines.slice(0, n),
   );
 }
 
 function tail(ctx: CommandContext, argv: string[]): CommandResult {
   const parsed = lineCount('tail', argv);
   if ('exitCode' in parsed) return parsed;
-  const lines = splitLines(ctx.stdin);
-  const n = Math.abs(Number(parsed.count));
-  // GNU tail: -n +K starts at line K.
-  if (parsed.count.startsWith('+')) return ok(joinLines(lines.slice(Math.max(0, n - 1))));
-  return ok(joinLines(n === 0 ? [] : lines.slice(-n)));
+  return eachInput('tail', ctx, parsed.files, (text) => {
+    const lines = splitLines(text);
+    const n = Math.abs(Number(parsed.count));
+    // GNU tail: -n +K starts at line K.
+    if (parsed.count.startsWith('+')) return joinLines(lines.slice(Math.max(0, n - 1)));
+    return joinLines(n === 0 ? [] : lines.slice(-n));
+  });
 }
 
 function utf8Length(text: string): number {
@@ -105,10 +139,47 @@ function wc(ctx: CommandContext, argv: string[]): CommandResult {
   return ok(`${counts.map((c) => String(c).padStart(7)).join(' ')}\n`);
 }
 
+/** echo -e's backslash escapes (bash's builtin echo); `\c` ends all output. */
+function echoEscapes(text: string): { text: string; stop: boolean } {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (c !== '\\' || i + 1 >= text.length) {
+      out += c;
+      continue;
+    }
+    const n = text.charAt(++i);
+    const simple: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' }; // prettier-ignore
+    if (n === 'c') return { text: out, stop: true };
+    if (simple[n] !== undefined) out += simple[n];
+    else if (n === '0') {
+      const m = /^[0-7]{0,3}/.exec(text.slice(i + 1))![0];
+      out += String.fromCharCode(parseInt(m || '0', 8));
+      i += m.length;
+    } else if (n === 'x' && /^[0-9A-Fa-f]/.test(text.slice(i + 1))) {
+      const m = /^[0-9A-Fa-f]{1,2}/.exec(text.slice(i + 1))![0];
+      out += String.fromCharCode(parseInt(m, 16));
+      i += m.length;
+    } else out += `\\${n}`;
+  }
+  return { text: out, stop: false };
+}
+
+/** bash's builtin echo: leading -n, -e, -E (combined too) are options; -e reads escapes. */
 function echo(_ctx: CommandContext, argv: string[]): CommandResult {
   const args = argv.slice(1);
-  const noNewline = args[0] === '-n';
-  return ok(`${(noNewline ? args.slice(1) : args).join(' ')}${noNewline ? '' : '\n'}`);
+  let newline = true;
+  let escapes = false;
+  let i = 0;
+  for (; i < args.length && /^-[neE]+$/.test(args[i]!); i++)
+    for (const f of args[i]!.slice(1)) {
+      if (f === 'n') newline = false;
+      else escapes = f === 'e';
+    }
+  const text = args.slice(i).join(' ');
+  if (!escapes) return ok(`${text}${newline ? '\n' : ''}`);
+  const e = echoEscapes(text);
+  return ok(`${e.text}${newline && !e.stop ? '\n' : ''}`);
 }
 
 function cat(ctx: CommandContext, argv: string[]): CommandResult {
