@@ -105,6 +105,8 @@ const TOOLS: [string, string?][] = [
   ['grep -c -o a', 'banana\nx\n'], ['grep -ov a', 'banana\nx\n'], ['grep -m1 a', 'a1\na2\n'], ['grep -m 0 a', 'a\n'],
   ['grep -m x a', 'a\n'], ['grep -x ab', 'ab\nabc\n'], ['grep -ix AB', 'ab\n'], ['grep -oi "A."', 'xAbab\n'],
   ['grep -K a', 'a\n'],
+  ['wc', 'a b\nc\n'], ['wc -l', 'a\nb\n'], ['wc -lw', 'a b\n'], ['wc -c -', 'héllo\n'], ['wc -m', 'héllo\n'],
+  ['wc -L', 'ab\nabcd\n'], ['wc -cl', 'x\n'], ['wc -x', 'a\n'], ['wc nofile'],
   ['cut -f 0', 'a\n'], ['cut -d ab -f1', 'a\n'], ['cut -f 3-1', 'a\n'], ['cut -c1 -f1', 'a\n'],
 ];
 

@@ -36,6 +36,9 @@ describe('runCommandLine', () => {
       exitCode: 1,
     });
     expect(run('lines | tail -f').stderr).toBe('lab: tail -f is not modelled in kube-proxy-lab\n');
+    // wc's width is the digits of the files' total size (coreutils 9.1; `wc a.txt` there).
+    expect(run('wc a.txt').stdout).toBe(' 2  2 11 a.txt\n');
+    expect(run('wc -l a.txt a.txt').stdout).toBe(' 2 a.txt\n 2 a.txt\n 4 total\n');
   });
 
   it('says a real grep option it does not model is not modelled, rather than invalid', () => {

@@ -122,21 +122,71 @@ function utf8Length(text: string): number {
   return n;
 }
 
+/**
+ * coreutils 9.1's wc: -l, -w, -m, -c and -L in wc's order, over stdin or files (a `total` line
+ * for several). The counts share one width: the digits of the files' total size, at least 7
+ * when stdin (not a regular file) is among the inputs, and 1 when one count of one input is
+ * printed (compute_number_width). The lab's /proc files are regular files of size 0, as on
+ * Linux.
+ */
 function wc(ctx: CommandContext, argv: string[]): CommandResult {
-  let which = argv
-    .slice(1)
-    .filter((a) => a.startsWith('-'))
-    .join('')
-    .replace(/-/g, '');
+  let which = '';
+  const files: string[] = [];
+  for (const a of argv.slice(1)) {
+    if (!a.startsWith('-') || a === '-') {
+      files.push(a);
+      continue;
+    }
+    for (const f of a.slice(1)) {
+      if ('lwmcL'.includes(f)) which += f;
+      else if (f === '-')
+        return fail(labNote('tool.option', { tool: 'wc', option: a.slice(1) }), 1);
+      else return fail(`wc: invalid option -- '${f}'\nTry 'wc --help' for more information.\n`, 1);
+    }
+  }
   if (which === '') which = 'lwc';
-  const text = ctx.stdin;
-  const counts: number[] = [];
-  if (which.includes('l')) counts.push((text.match(/\n/g) ?? []).length);
-  if (which.includes('w')) counts.push(text.split(/\s+/).filter((w) => w !== '').length);
-  if (which.includes('c')) counts.push(utf8Length(text));
-  // coreutils wc: one count from stdin prints unpadded; several are right-aligned in width 7.
-  if (counts.length === 1) return ok(`${counts[0] ?? 0}\n`);
-  return ok(`${counts.map((c) => String(c).padStart(7)).join(' ')}\n`);
+  const order = [...'lwmcL'].filter((f) => which.includes(f));
+  const count = (text: string): number[] =>
+    order.map((f) =>
+      f === 'l'
+        ? (text.match(/\n/g) ?? []).length
+        : f === 'w'
+          ? text.split(/\s+/).filter((w) => w !== '').length
+          : f === 'm'
+            ? [...text].length
+            : f === 'c'
+              ? utf8Length(text)
+              : Math.max(0, ...splitLines(text).map((l) => [...l].length)),
+    );
+  const inputs = files.length === 0 ? ['-'] : files;
+  const rows: { counts: number[]; name: string }[] = [];
+  let stderr = '';
+  let regularTotal = 0;
+  let minimum = 1;
+  for (const f of inputs) {
+    const text = f === '-' ? ctx.stdin : ctx.world.readFile(f);
+    if (text === undefined) {
+      stderr += missingFileMessage(f, `wc: ${f}: No such file or directory\n`);
+      continue;
+    }
+    if (f === '-') minimum = 7;
+    else if (!f.startsWith('/proc/')) regularTotal += utf8Length(text);
+    rows.push({ counts: count(text), name: files.length === 0 ? '' : f });
+  }
+  if (inputs.length > 1)
+    rows.push({
+      counts: order.map((_, k) => rows.reduce((sum, r) => sum + (r.counts[k] ?? 0), 0)),
+      name: 'total',
+    });
+  let width = Math.max(String(regularTotal).length, minimum);
+  if (inputs.length === 1 && order.length === 1) width = 1;
+  const stdout = rows
+    .map(
+      (r) =>
+        `${r.counts.map((c) => String(c).padStart(width)).join(' ')}${r.name === '' ? '' : ` ${r.name}`}\n`,
+    ) // prettier-ignore
+    .join('');
+  return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
 }
 
 /** echo -e's backslash escapes (bash's builtin echo); `\c` ends all output. */
