@@ -107,6 +107,10 @@ const TOOLS: [string, string?][] = [
   ['grep -K a', 'a\n'],
   ['wc', 'a b\nc\n'], ['wc -l', 'a\nb\n'], ['wc -lw', 'a b\n'], ['wc -c -', 'héllo\n'], ['wc -m', 'héllo\n'],
   ['wc -L', 'ab\nabcd\n'], ['wc -cl', 'x\n'], ['wc -x', 'a\n'], ['wc nofile'],
+  ['tr -s " "', 'a  b   c\n'], ['tr a-z A-Z', 'hello\n'], ['tr -d l', 'hello\n'], ['tr -d "[:digit:]"', 'a1b2\n'],
+  ['tr -s a-c', 'aabbcc\n'], ['tr abc x', 'abc\n'], ['tr " " "\\n"', 'a b\n'], ['tr ":" "\\t"', 'a:b\n'],
+  ['tr "[:lower:]" "[:upper:]"', 'hello\n'], ['tr -ds a b', 'aabbb\n'], ['tr -d "[:punct:]"', 'a!b,c\n'],
+  ['tr'], ['tr a', 'a\n'], ['tr -d a b', 'a\n'], ['tr -x', 'a\n'], ['tr "[:foo:]" x', 'a\n'],
   ['cut -f 0', 'a\n'], ['cut -d ab -f1', 'a\n'], ['cut -f 3-1', 'a\n'], ['cut -c1 -f1', 'a\n'],
 ];
 

@@ -14,6 +14,7 @@ import { registerTextFilters } from './text-filters';
 import { registerTextTools } from './text-tools';
 import { registerAwk } from './awk';
 import { registerGrep } from './grep';
+import { registerTr } from './tr';
 
 export {
   createRegistry,
@@ -70,6 +71,7 @@ export function createStandardRegistry(): CommandRegistry {
   registerTextTools(registry);
   registerAwk(registry);
   registerGrep(registry);
+  registerTr(registry);
   registerIp(registry);
   registerKubectl(registry);
   return registry;

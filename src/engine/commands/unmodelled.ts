@@ -15,7 +15,7 @@ const UNMODELLED = new Set(
     'ps top free uptime kill pkill pgrep watch vmstat pmap dmesg mount umount',
     'lsmod modprobe modinfo insmod rmmod systemctl journalctl hostnamectl',
     // coreutils and the shell's builtins
-    'hostname uname whoami id ls pwd cd env printenv export set unset date tr',
+    'hostname uname whoami id ls pwd cd env printenv export set unset date',
     'tee xargs touch rm mkdir rmdir cp mv ln chmod chown stat readlink basename dirname',
     'df du find which type printf true false test nproc sed less more vi nano',
     'wget tracepath',

@@ -14,7 +14,7 @@
 const COMMANDS =
   'iptables, iptables-save, iptables-restore, nft, ipvsadm, ipset, conntrack, ip, bridge, ' +
   'sysctl, tcpdump, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, grep, head, tail, ' +
-  'wc, echo, seq, sort, uniq, cut, awk and lab';
+  'wc, echo, seq, sort, uniq, cut, tr, awk and lab';
 
 export const LAB_NOTES = {
   'command.unmodelled': `lab: {command} is not modelled in kube-proxy-lab; it runs ${COMMANDS}`,

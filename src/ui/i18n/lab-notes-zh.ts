@@ -8,7 +8,7 @@
 const COMMANDS =
   'iptables、iptables-save、iptables-restore、nft、ipvsadm、ipset、conntrack、ip、bridge、' +
   'sysctl、tcpdump、curl、nc、dig、nslookup、ping、kubectl、sleep、cat、grep、head、tail、' +
-  'wc、echo、seq、sort、uniq、cut、awk 和 lab';
+  'wc、echo、seq、sort、uniq、cut、tr、awk 和 lab';
 
 const API_TYPES = 'pods、services、endpointslices、nodes、deployments、replicasets 和 configmaps';
 
