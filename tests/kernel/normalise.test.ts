@@ -47,6 +47,11 @@ describe("the experiments' normalisation", () => {
     expect(destroy(' [USERSPACE] portid=1')).toContain('17 <timer> src=');
     // A destroy by the kernel (a timeout) is not one by a process.
     expect(destroy('')).not.toBe(destroy(' [USERSPACE] portid=1'));
+    // A jiffy between arming and the event: the kernel says 119 for the 120 it armed.
+    expect(ev('  [UPDATE] udp      17 119 src=10.244.0.4')).toBe(
+      ev('  [UPDATE] udp      17 120 src=10.244.0.4'),
+    );
+    expect(ev('  [UPDATE] udp      17 118 src=10.244.0.4')).toContain(' 118 ');
     expect(ev(' [UPDATE] udp      17 120 src=10.244.0.4')).not.toBe(
       ev(' [UPDATE] udp      17 30 src=10.244.0.4'),
     );

@@ -68,15 +68,25 @@ export function normaliseConntrackLine(line: string, ctx: NormaliseContext): str
     .replace(/\bid=\d+/g, 'id=<id>');
 }
 
+/** The timeouts conntrack arms (Linux 6.1's defaults for TCP, UDP and ICMP), in seconds. */
+const ARMED = new Set([10, 30, 60, 120, 180, 300, 432000]);
+
 /**
  * A `conntrack -E` line, in the order the events came: chosen ports masked, the time left of a
  * destroyed entry masked (the timeouts NEW and UPDATE events carry are the ones armed, and
  * kept), and the process that deleted an entry: its netlink port id and, when conntrack could
  * still read /proc/PORTID/cmdline as it printed the event, its name (kube-proxy, PID 1 of its
  * container, in the lab; on the kernel the test's short-lived `conntrack -D`).
+ *
+ * An armed timeout one second short is the armed one: ctnetlink_dump_timeout() divides the
+ * jiffies left by HZ, rounding down, so when a jiffy passes between arming the timer and
+ * building the event (a loaded machine), the kernel reports 119 for 120.
  */
 export function normaliseConntrackEvent(line: string, ctx: NormaliseContext): string {
   return line
+    .replace(/^( *\[(?:NEW|UPDATE)\] \w+ +\d+ )(\d+) /, (all, head: string, t: string) =>
+      !ARMED.has(Number(t)) && ARMED.has(Number(t) + 1) ? `${head}${Number(t) + 1} ` : all,
+    )
     .replace(/^(\[DESTROY\] \w+ +\d+ )\d+ /, '$1<timer> ')
     .replace(/\[USERSPACE\] portid=\d+( progname=\S+)?$/, '[USERSPACE] portid=<deleter>')
     .replace(/\b(sport|dport)=(\d+)\b/g, (all, k: string, p: string) =>
