@@ -123,11 +123,14 @@ describe('LabSession', () => {
 
   it("names the lab's own notes in a terminal answer, and only those lines", () => {
     const s = new LabSession();
-    const a = s.run('node-1', 'ss -tn; iptables -t nat -S KUBE-SERVICES | head -1; kubectl get ep');
+    const a = s.run(
+      'node-1',
+      'ss -tn; iptables -t nat -S KUBE-SERVICES | head -1; kubectl get netpol',
+    );
     const lines = a.terminal.split('\n');
     expect(a.notes.map((n) => [lines[n.line]?.slice(0, 12), n.id, n.params])).toEqual([
       ['lab: ss is n', 'command.unmodelled', { command: 'ss' }],
-      ['lab: `kubect', 'kubectl.endpoints', { verb: 'get' }],
+      ['lab: `kubect', 'kubectl.type', { verb: 'get', type: 'networkpolicies' }],
     ]);
     expect(lines[1]).toBe('-N KUBE-SERVICES');
     expect(s.run('node-1', 'iptables-save').notes).toEqual([]);

@@ -59,9 +59,7 @@ export const LAB_NOTES = {
   'kubectl.watch': 'lab: kubectl get --watch is not modelled in kube-proxy-lab',
   'kubectl.output': 'lab: kubectl -o {format} is not modelled in kube-proxy-lab',
   'kubectl.type':
-    'lab: `kubectl {verb} {type}` is not modelled in kube-proxy-lab (its API serves pods, services, endpointslices, nodes, deployments, replicasets and configmaps)',
-  'kubectl.endpoints':
-    'lab: `kubectl {verb} endpoints` is not modelled in kube-proxy-lab (its API serves pods, services, endpointslices, nodes, deployments, replicasets and configmaps); kube-proxy reads EndpointSlices: kubectl get endpointslices',
+    'lab: `kubectl {verb} {type}` is not modelled in kube-proxy-lab (its API serves pods, services, endpoints, endpointslices, nodes, deployments, replicasets and configmaps)',
   'kubectl.describe':
     'lab: `kubectl describe {type}` is not modelled in kube-proxy-lab (try kubectl get {type} -o yaml)',
   'tcpdump.option': 'tcpdump: unsupported in the lab: {option}',
@@ -119,8 +117,8 @@ let matchers: ReadonlyMap<string, readonly Matcher[]> | undefined;
 /**
  * The templates as patterns, grouped by their first word (`lab:`, `curl:`…) so that a line of
  * ordinary output (a 3 MB iptables-save) costs one lookup. A parameter matches any text; a
- * parameter's second use must repeat the first. Longer templates first: `kubectl.endpoints`
- * before `kubectl.type`, which would also match it.
+ * parameter's second use must repeat the first. Longer templates first: a template that
+ * begins like another, longer one would also match the longer one's lines.
  */
 function allMatchers(): ReadonlyMap<string, readonly Matcher[]> {
   if (matchers !== undefined) return matchers;

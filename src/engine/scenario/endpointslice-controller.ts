@@ -42,7 +42,7 @@ export function matchesSelector(
 }
 
 /** podutil.FindPort: a number is used as is; a name must match a container port and protocol. */
-function findPort(pod: Pod, target: number | string, protocol: string): number | undefined {
+export function findPort(pod: Pod, target: number | string, protocol: string): number | undefined {
   if (typeof target === 'number') return target;
   for (const c of pod.containers) {
     for (const p of c.ports)

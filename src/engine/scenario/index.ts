@@ -15,5 +15,10 @@ export { DEFAULT_SERVICE_CIDR, DEFAULT_SYSCTLS } from './decode-lab';
 export { DEFAULT_KUBE_PROXY } from './decode-config';
 export { POD_TEMPLATE_HASH_LABEL, replicaSetName } from './controllers';
 export { MAX_REPLICAS } from './decode-deployment';
-export { MANAGED_BY_CONTROLLER, MANAGED_BY_LABEL } from './endpointslice-controller';
+export {
+  findPort,
+  MANAGED_BY_CONTROLLER,
+  MANAGED_BY_LABEL,
+  matchesSelector,
+} from './endpointslice-controller';
 export { SERVICE_NAME_LABEL } from './decode-endpointslice';

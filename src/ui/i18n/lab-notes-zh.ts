@@ -10,7 +10,8 @@ const COMMANDS =
   'sysctl、tcpdump、curl、nc、dig、nslookup、ping、kubectl、sleep、cat、grep、head、tail、' +
   'wc、echo、seq、sort、uniq、cut、tr、awk 和 lab';
 
-const API_TYPES = 'pods、services、endpointslices、nodes、deployments、replicasets 和 configmaps';
+const API_TYPES =
+  'pods、services、endpoints、endpointslices、nodes、deployments、replicasets 和 configmaps';
 
 export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'command.unmodelled': `lab: 实验台没有模拟 {command}；它能运行 ${COMMANDS}`,
@@ -54,7 +55,6 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'kubectl.watch': 'lab: 实验台没有模拟 kubectl get --watch',
   'kubectl.output': 'lab: 实验台没有模拟 kubectl -o {format}',
   'kubectl.type': `lab: 实验台没有模拟 \`kubectl {verb} {type}\`（它的 API 提供 ${API_TYPES}）`,
-  'kubectl.endpoints': `lab: 实验台没有模拟 \`kubectl {verb} endpoints\`（它的 API 提供 ${API_TYPES}）；kube-proxy 读取的是 EndpointSlice：kubectl get endpointslices`,
   'kubectl.describe':
     'lab: 实验台没有模拟 `kubectl describe {type}`（可以试试 kubectl get {type} -o yaml）',
   'tcpdump.option': 'tcpdump: 实验台不支持：{option}',

@@ -225,12 +225,11 @@ describe('kubectl errors', () => {
 
 describe('resource types the lab does not serve', () => {
   it('a real type (kubectl api-resources) gets a lab note; a made-up one, the server’s error', () => {
-    const ep = run('kubectl get ep');
-    expect(ep.exitCode).toBe(1);
-    expect(ep.stderr).toBe(
-      'lab: `kubectl get endpoints` is not modelled in kube-proxy-lab (its API serves pods, ' +
-        'services, endpointslices, nodes, deployments, replicasets and configmaps); kube-proxy ' +
-        'reads EndpointSlices: kubectl get endpointslices\n',
+    const sts = run('kubectl get sts');
+    expect(sts.exitCode).toBe(1);
+    expect(sts.stderr).toBe(
+      'lab: `kubectl get statefulsets` is not modelled in kube-proxy-lab (its API serves pods, ' +
+        'services, endpoints, endpointslices, nodes, deployments, replicasets and configmaps)\n',
     );
     expect(run('kubectl get daemonsets.apps -A').stderr).toMatch(
       /^lab: `kubectl get daemonsets` is not modelled in kube-proxy-lab \(/,

@@ -2,7 +2,8 @@
  * The resource types the lab's kubectl knows, with the columns and cells of the API server's
  * table printers (kubernetes pkg/printers/internalversion/printers.go: printService,
  * makePortString, getServiceExternalIP, printPod, printNode, printDeployment,
- * printEndpointSlice/formatDiscoveryPorts/formatDiscoveryEndpoints, printConfigMap) and the
+ * printEndpoints/formatEndpoints, printEndpointSlice/formatDiscoveryPorts/formatDiscoveryEndpoints,
+ * printConfigMap) and the
  * names kubectl resolves (plural, singular, short names, `resource.group`).
  */
 import type {
@@ -14,6 +15,12 @@ import type {
   Service,
 } from '../../model/cluster';
 import { kubeProxyConfigMap } from './configmap';
+import {
+  endpointsJson,
+  endpointsObjects,
+  formatEndpoints,
+  type EndpointsObject,
+} from './endpoints';
 import { humanDuration } from './duration';
 import { formatLabels } from './format';
 import { replicaSetType } from './replicasets';
@@ -136,6 +143,15 @@ const sliceItem = (slice: EndpointSlice): Item => ({
   object: (ctx) => endpointSliceObject(ctx, slice),
 });
 
+const endpointsItem = (ep: EndpointsObject): Item => ({
+  name: ep.service.meta.name,
+  namespace: ep.service.meta.namespace,
+  labels: ep.labels,
+  createdAt: ep.service.meta.createdAt,
+  cells: (ctx) => [formatEndpoints(ep.subsets), age(ctx, ep.service.meta.createdAt)],
+  object: (ctx) => endpointsJson(ctx, ep),
+});
+
 /** findNodeRoles: node-role.kubernetes.io/<role> labels and kubernetes.io/role (a Go set; sorted here). */
 function nodeRoles(n: ClusterNode): string {
   const roles = new Set<string>();
@@ -217,6 +233,16 @@ export const RESOURCE_TYPES: readonly ResourceType[] = [
     columns: ['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE'],
     wideColumns: ['SELECTOR'],
     list: (c) => c.services.map(serviceItem),
+  },
+  {
+    resource: 'endpoints',
+    kind: 'Endpoints',
+    group: '',
+    aliases: ['ep'],
+    namespaced: true,
+    columns: ['NAME', 'ENDPOINTS', 'AGE'],
+    wideColumns: [],
+    list: (c) => endpointsObjects(c).map(endpointsItem),
   },
   {
     resource: 'endpointslices',

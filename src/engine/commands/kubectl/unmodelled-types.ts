@@ -7,7 +7,6 @@
 import { labNote } from '../../model/lab-notes';
 
 const UNMODELLED_TYPES: readonly (readonly string[])[] = [
-  ['endpoints', 'ep'],
   ['namespaces', 'namespace', 'ns'],
   ['daemonsets', 'daemonset', 'ds'],
   ['statefulsets', 'statefulset', 'sts'],
@@ -48,7 +47,5 @@ export function unmodelledTypeNote(verb: string, typed: string): string | undefi
   const t = typed.toLowerCase();
   const names = UNMODELLED_TYPES.find((n) => n.includes(t) || n.some((x) => t.startsWith(`${x}.`)));
   if (names === undefined) return undefined;
-  // kube-proxy reads EndpointSlices; v1 Endpoints only mirror them (deprecated since v1.33).
-  if (names[0] === 'endpoints') return labNote('kubectl.endpoints', { verb });
   return labNote('kubectl.type', { verb, type: names[0]! });
 }
