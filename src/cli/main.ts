@@ -26,7 +26,15 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   readonly readFile: (path: string) => string | undefined;
   readonly readStdin: () => string;
+  /**
+   * The width of the terminal the commands print to (`ss` spreads its table over it): the
+   * CLI's own terminal when it writes to one, else 80 columns.
+   */
+  readonly columns?: number;
 }
+
+/** The terminal width commands print to when the CLI does not write to a terminal. */
+const DEFAULT_COLUMNS = 80;
 
 const USAGE = `Usage:
   kube-proxy-lab run [--echo | --json] [SCENARIO.yaml] [SCRIPT]
@@ -56,6 +64,7 @@ function nodeIo(): CliIo {
   return {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
+    ...(process.stdout.isTTY ? { columns: process.stdout.columns } : {}),
     readFile: (path) => {
       try {
         return readFileSync(path, 'utf8');
@@ -136,6 +145,7 @@ function run(io: CliIo, args: readonly string[]): number {
   } else script = io.readStdin();
 
   const { world, diagnostics } = World.fromScenario(scenario);
+  world.terminalColumns = io.columns ?? DEFAULT_COLUMNS;
   const scenarioBroken = printDiagnostics(io, scenarioFile ?? 'built-in scenario', diagnostics);
   const commands: JsonCommand[] = [];
   let cursor = traceCursor(world);

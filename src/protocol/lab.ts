@@ -11,9 +11,10 @@ import type { TraceStep } from './trace';
 /**
  * v4: a send may be ICMP (`protocol: 'icmp'`, a ping). v5: a command's answer carries
  * `terminal`, stdout and stderr in the order a terminal shows them. v6: and `notes`, the
- * lab's own lines in it, so the UI can show them in the user's language.
+ * lab's own lines in it, so the UI can show them in the user's language. v7: `run` takes the
+ * terminal's width (`ss` spreads its table over it).
  */
-export const LAB_PROTOCOL_VERSION = 6;
+export const LAB_PROTOCOL_VERSION = 7;
 
 /** A scenario problem, positioned as the engine reports it (1-based line and column). */
 export interface LabDiagnostic {
@@ -206,8 +207,11 @@ export interface LabApi {
   send(req: SendRequest): SendAnswer;
   /** Every node's views. */
   allViews(): readonly Views[];
-  /** One terminal line on a host, against the running world. */
-  run(host: HostTarget, line: string): CommandAnswer;
+  /**
+   * One terminal line on a host, against the running world; `columns`: the width of the
+   * terminal it prints to (none: not a terminal of known width, as a lesson's output box).
+   */
+  run(host: HostTarget, line: string, columns?: number): CommandAnswer;
   views(node: string): Views;
   /** The running cluster now (after terminal commands that change it). */
   topology(): Topology;

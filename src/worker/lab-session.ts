@@ -132,9 +132,10 @@ export class LabSession implements LabApi {
     return { runs, before, after: this.allViews() };
   }
 
-  run(host: HostTarget, line: string): CommandAnswer {
+  run(host: HostTarget, line: string, columns?: number): CommandAnswer {
     const prompt = `${host}$ ${line}`;
     if (line.includes('\n')) return failed(host, 'kube-proxy-lab: one command line at a time\n');
+    this.world.terminalColumns = columns;
     const cursor = traceCursor(this.world);
     let stdout = '';
     let stderr = '';

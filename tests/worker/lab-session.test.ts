@@ -125,11 +125,11 @@ describe('LabSession', () => {
     const s = new LabSession();
     const a = s.run(
       'node-1',
-      'ss -tn; iptables -t nat -S KUBE-SERVICES | head -1; kubectl get netpol',
+      'tc qdisc; iptables -t nat -S KUBE-SERVICES | head -1; kubectl get netpol',
     );
     const lines = a.terminal.split('\n');
     expect(a.notes.map((n) => [lines[n.line]?.slice(0, 12), n.id, n.params])).toEqual([
-      ['lab: ss is n', 'command.unmodelled', { command: 'ss' }],
+      ['lab: tc is n', 'command.unmodelled', { command: 'tc' }],
       ['lab: `kubect', 'kubectl.type', { verb: 'get', type: 'networkpolicies' }],
     ]);
     expect(lines[1]).toBe('-N KUBE-SERVICES');

@@ -15,6 +15,7 @@ import { registerTextTools } from './text-tools';
 import { registerAwk } from './awk';
 import { registerGrep } from './grep';
 import { registerTr } from './tr';
+import { registerSs } from './ss';
 
 export {
   createRegistry,
@@ -72,6 +73,7 @@ export function createStandardRegistry(): CommandRegistry {
   registerAwk(registry);
   registerGrep(registry);
   registerTr(registry);
+  registerSs(registry);
   registerIp(registry);
   registerKubectl(registry);
   return registry;

@@ -50,10 +50,10 @@ describe('runCommandLine', () => {
   });
 
   it('says a real command it does not run is not modelled, rather than missing', () => {
-    // ss (iproute2) and ps (procps) are on every Debian node; bash would run them.
-    const ss = run('ss -tn');
-    expect(ss.exitCode).toBe(127);
-    expect(ss.stderr).toMatch(/^lab: ss is not modelled in kube-proxy-lab; it runs iptables, /);
+    // tc (iproute2) and ps (procps) are on every Debian node; bash would run them.
+    const tc = run('tc qdisc');
+    expect(tc.exitCode).toBe(127);
+    expect(tc.stderr).toMatch(/^lab: tc is not modelled in kube-proxy-lab; it runs iptables, /);
     // In a pipeline the note is on stderr, and the status is the last command's, as in bash.
     const ps = run('/usr/bin/ps aux | grep kube-proxy');
     expect(ps.stderr).toMatch(/^lab: ps is not modelled in kube-proxy-lab; /);

@@ -9,7 +9,7 @@ import type { NftState } from '../nftables';
 import type { HostRef } from '../routing/topology';
 import type { CtTable } from '../conntrack';
 import type { CaptureRecord } from '../datapath';
-import type { ProgramSpec } from '../hosts';
+import type { ProgramSpec, Socket } from '../hosts';
 import type { IpsetEnv, IpsetState } from '../ipset';
 import type { IpvsState } from '../ipvs';
 import type { HostNetwork } from '../routing';
@@ -77,6 +77,17 @@ export interface CommandWorld {
   onHost?(host: HostRef): CommandWorld;
   /** This host's shell variables and `$?`, kept from one command line to the next. */
   shellEnv?(): ShellEnv;
+  /** The sockets this host's kernel holds now (`ss`), with what ss reads beside them. */
+  sockets?(): HostSockets | undefined;
+  /** The width of the terminal commands print to (`ss` spreads its table over it). */
+  terminalColumns?(): number | undefined;
+}
+
+export interface HostSockets {
+  readonly sockets: readonly Socket[];
+  /** net.ipv4.ip_local_port_range: ss never looks up a service name for these ports. */
+  readonly portRange: readonly [number, number];
+  readonly nowMs: number;
 }
 
 /** Each returns false (undefined) when the object does not exist (namespace, name). */

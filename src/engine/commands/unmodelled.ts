@@ -8,7 +8,7 @@ import { labNote } from '../model/lab-notes';
 const UNMODELLED = new Set(
   [
     // iproute2, iptables, kubeadm's node packages (cri-tools, conntrack, socat, ebtables)
-    'ss tc nstat rtmon ip6tables ip6tables-save ip6tables-restore iptables-legacy',
+    'tc nstat rtmon ip6tables ip6tables-save ip6tables-restore iptables-legacy',
     'iptables-legacy-save iptables-legacy-restore xtables-monitor ebtables arptables',
     'crictl ctr containerd kubelet kubeadm socat ethtool',
     // procps, util-linux, kmod, systemd

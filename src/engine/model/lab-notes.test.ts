@@ -7,7 +7,8 @@ const ids = Object.keys(LAB_NOTES) as LabNoteId[];
 
 /** Parameter values as the commands produce them: spaces, backticks, dots, slashes, dashes. */
 const SAMPLE: Readonly<Record<string, string>> = {
-  command: 'ss',
+  command: 'wget',
+  filter: 'state established',
   path: '/etc/passwd',
   program: 'nc',
   minutes: '15',

@@ -13,7 +13,7 @@
 /** The commands the lab runs (the note for a real command it does not run lists them). */
 const COMMANDS =
   'iptables, iptables-save, iptables-restore, nft, ipvsadm, ipset, conntrack, ip, bridge, ' +
-  'sysctl, tcpdump, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, grep, head, tail, ' +
+  'sysctl, ss, tcpdump, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, grep, head, tail, ' +
   'wc, echo, seq, sort, uniq, cut, tr, awk and lab';
 
 export const LAB_NOTES = {
@@ -36,6 +36,13 @@ export const LAB_NOTES = {
   'awk.program':
     'lab: awk runs {print …} programs here ($N, $NF, $0, NR, NF and "text"), with -F C',
   'tool.option': 'lab: {tool} -{option} is not modelled in kube-proxy-lab',
+  'ss.filter': 'lab: ss filters ({filter}) are not modelled in kube-proxy-lab; pipe ss into grep',
+  'ss.families':
+    'lab: the lab models TCP and UDP sockets only (ss -t, ss -u); unix, raw, packet and netlink sockets are not listed',
+  'ss.keepalive':
+    'lab: TCP keep-alive is not modelled; on a real host ss -o shows a keepalive timer on the connections a Go server accepted',
+  'ss.node':
+    "lab: a real node holds more sockets (kube-proxy's 10249 and 10256, the container runtime, sshd…); the lab models the API server, the kubelet and its own programs",
   'ping.interval': 'lab: ping -i below 0.2 s is not modelled in kube-proxy-lab',
   'ping.unbounded': 'lab: ping runs until Ctrl-C here too; give -c COUNT or -w DEADLINE',
   'ping.name': 'lab: ping a name with -n (the lab has no reverse DNS)',

@@ -25,8 +25,8 @@ const TCP_ONLY =
   '1127:supfiledbg 1178:skkserv 1236:rmtcfg 1313:xtel 1314:xtelw 1352:lotusnote 1433:ms-sql-s ' +
   '1524:ingreslock 1649:kermit 1677:groupwise 2000:cisco-sccp 2119:gsigatekeeper 2121:iprop ' +
   '2135:gris 2401:cvspserver 2600:zebrasrv 2601:zebra 2602:ripd 2603:ripngd 2604:ospfd 2605:bgpd ' +
-  '2606:ospf6d 2607:ospfapi 2608:isisd 2628:dict 2792:f5-globalsite 2811:gsiftp 2947:gpsd 3050:gds- ' +
-  'db 3260:iscsi-target 3306:mysql 3389:ms-wbt-server 3632:distcc 3689:daap 3690:svn 4031:suucp ' +
+  '2606:ospf6d 2607:ospfapi 2608:isisd 2628:dict 2792:f5-globalsite 2811:gsiftp 2947:gpsd 3050:gds-db ' +
+  '3260:iscsi-target 3306:mysql 3389:ms-wbt-server 3632:distcc 3689:daap 3690:svn 4031:suucp ' +
   '4094:sysrqd 4190:sieve 4353:f5-iquery 4369:epmd 4373:remctl 4460:ntske 4557:fax 4559:hylafax ' +
   '4691:mtn 4899:radmin-port 4949:munin 5222:xmpp-client 5269:xmpp-server 5308:cfengine ' +
   '5432:postgresql 5556:freeciv 5666:nrpe 5667:nsca 5671:amqps 5672:amqp 5680:canna 6000:x11 ' +
@@ -40,13 +40,13 @@ const TCP_ONLY =
   '60177:tfido 60179:fido ';
 
 const UDP_ONLY =
-  '67:bootps 68:bootpc 69:tftp 123:ntp 137:netbios-ns 138:netbios-dgm 177:xdmcp 213:ipx 319:ptp- ' +
-  'event 320:ptp-general 371:clearcase 500:isakmp 517:talk 518:ntalk 520:route 546:dhcpv6-client ' +
+  '67:bootps 68:bootpc 69:tftp 123:ntp 137:netbios-ns 138:netbios-dgm 177:xdmcp 213:ipx 319:ptp-event ' +
+  '320:ptp-general 371:clearcase 500:isakmp 517:talk 518:ntalk 520:route 546:dhcpv6-client ' +
   '547:dhcpv6-server 623:asf-rmcp 752:passwd-server 779:moira-ureg 1210:predict 1434:ms-sql-m ' +
   '1701:l2f 2102:zephyr-srv 2103:zephyr-clt 2104:zephyr-hm 3130:icpv2 4500:ipsec-nat-t 4569:iax ' +
   '5353:mdns 5555:rplay 6696:babel 7001:afs3-callback 7002:afs3-prserver 7003:afs3-vlserver ' +
-  '7004:afs3-kaserver 7005:afs3-volser 7007:afs3-bos 7008:afs3-update 7009:afs3-rmtsys 17001:sgi- ' +
-  'cmsd 17002:sgi-crsd 17003:sgi-gcd ';
+  '7004:afs3-kaserver 7005:afs3-volser 7007:afs3-bos 7008:afs3-update 7009:afs3-rmtsys 17001:sgi-cmsd ' +
+  '17002:sgi-crsd 17003:sgi-gcd ';
 
 // Ports whose tcp and udp entries differ, and the one sctp entry.
 const TCP_DIFF = '21:ftp 512:exec 513:login 514:shell 7000:bbs';
@@ -59,6 +59,8 @@ function toMap(...lists: string[]): ReadonlyMap<number, string> {
     for (const entry of list.split(' ')) {
       if (entry === '') continue;
       const colon = entry.indexOf(':');
+      // Every entry is PORT:NAME (a name split over two source lines once lost its tail).
+      if (colon < 1) throw new Error(`services: "${entry}" is not PORT:NAME`);
       map.set(Number(entry.slice(0, colon)), entry.slice(colon + 1));
     }
   }

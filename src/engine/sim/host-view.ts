@@ -17,7 +17,8 @@ import { hostFile } from './host-files';
 import { ipsetEnv } from './ipvs-node';
 import { deletePodNow, restartDeploymentNow, scaleDeploymentNow } from './control-plane';
 import { flowControls } from './flows';
-import { advanceNetwork, runProgram } from './network';
+import { advanceNetwork, runProgram, socketLayer } from './network';
+import { hostKey as stackKey } from '../hosts';
 import { hostNetwork } from '../routing/topology';
 import { createNetfilter, type NetfilterState } from '../netfilter';
 import type { World } from './world';
@@ -186,6 +187,12 @@ export function hostView(
         hasDeployment(world, ns, name) && (restartDeploymentNow(world, ns, name), true),
     }),
     flows: () => flowControls(world, host),
+    terminalColumns: () => world.terminalColumns,
+    sockets: () => {
+      const stack = socketLayer(world).hosts.hosts[stackKey(host)];
+      if (stack === undefined) return undefined;
+      return { sockets: stack.sockets, portRange: stack.portRange, nowMs: world.clock.now() };
+    },
     applyManifests(text: string): ApplyResult {
       const result = world.apply(text);
       return {

@@ -44,6 +44,11 @@ export class World {
   readonly clock: ManualClock;
   readonly rng: Rng;
   readonly epochSeconds: number;
+  /**
+   * The width of the terminal the lab's commands print to (the web terminal's, the CLI's):
+   * `ss` spreads its table over it. Undefined: no terminal width is known.
+   */
+  terminalColumns: number | undefined = undefined;
   private readonly booted = new Map<string, NodeKernel>();
   /**
    * Nodes whose kernel nobody has looked at yet, with every sync kube-proxy would have run

@@ -7,7 +7,7 @@
  */
 const COMMANDS =
   'iptables、iptables-save、iptables-restore、nft、ipvsadm、ipset、conntrack、ip、bridge、' +
-  'sysctl、tcpdump、curl、nc、dig、nslookup、ping、kubectl、sleep、cat、grep、head、tail、' +
+  'sysctl、ss、tcpdump、curl、nc、dig、nslookup、ping、kubectl、sleep、cat、grep、head、tail、' +
   'wc、echo、seq、sort、uniq、cut、tr、awk 和 lab';
 
 const API_TYPES =
@@ -32,6 +32,13 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'awk.program':
     'lab: 这里的 awk 只运行 {print …} 程序（$N、$NF、$0、NR、NF 和 "文本"），可用 -F C',
   'tool.option': 'lab: 实验台没有模拟 {tool} -{option}',
+  'ss.filter': 'lab: 实验台没有模拟 ss 的过滤条件（{filter}）；请把 ss 的输出交给 grep 过滤',
+  'ss.families':
+    'lab: 实验台只模拟 TCP 和 UDP 套接字（ss -t、ss -u）；不列出 unix、raw、packet 和 netlink 套接字',
+  'ss.keepalive':
+    'lab: 实验台没有模拟 TCP keep-alive；在真实主机上，ss -o 会在 Go 服务器接受的连接上显示 keepalive 计时器',
+  'ss.node':
+    'lab: 真实节点上的套接字更多（kube-proxy 的 10249 和 10256、容器运行时、sshd……）；实验台只模拟 API server、kubelet 和它自己的程序',
   'ping.interval': 'lab: 实验台没有模拟小于 0.2 秒的 ping -i',
   'ping.unbounded': 'lab: 这里的 ping 同样会一直运行到按下 Ctrl-C；请给出 -c COUNT 或 -w DEADLINE',
   'ping.name': 'lab: ping 主机名时请加 -n（实验台没有反向 DNS）',

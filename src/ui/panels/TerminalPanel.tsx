@@ -70,7 +70,7 @@ export default function TerminalPanel() {
         if (cmd === '') return prompt();
         history.push(cmd);
         busy = true;
-        void runTerminal(hostRef.current, cmd).then((answer) => {
+        void runTerminal(hostRef.current, cmd, xterm.cols).then((answer) => {
           if (answer) xterm.write(crlf(terminalText(answer, i18n.language)));
           busy = false;
           prompt();

@@ -149,9 +149,9 @@ export function createAppStore(deps: StoreDeps): AppStore {
           fail(e);
         }
       },
-      async runTerminal(host, line) {
+      async runTerminal(host, line, columns) {
         try {
-          const answer = await deps.lab.call('run', host, line);
+          const answer = await deps.lab.call('run', host, line, columns);
           if (answer.steps.length > 0) {
             // Packets the command caused are animated like the packet picker's.
             const before = get().views;

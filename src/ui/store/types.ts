@@ -43,7 +43,7 @@ export interface SimSlice {
   views: Readonly<Record<string, Views>>;
   start(): Promise<void>;
   refreshViews(): Promise<void>;
-  runTerminal(host: string, line: string): Promise<CommandAnswer | undefined>;
+  runTerminal(host: string, line: string, columns?: number): Promise<CommandAnswer | undefined>;
   dismissNotice(): void;
   workerRestarted(detail: string): Promise<void>;
 }

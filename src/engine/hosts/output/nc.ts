@@ -13,24 +13,11 @@ import type { NcOptions, TranscriptEntry } from '../programs/types';
 import { strerror } from './curl';
 import type { ToolOutput } from './curl';
 import { stdioAround } from '../../model/stdio';
+import { serviceName as etcServiceName } from '../../netfilter/services';
 
-/** The /etc/services entries (netbase 6.4) of ports a Kubernetes lab uses. */
-const SERVICES: Readonly<Record<string, string>> = {
-  'tcp/7': 'echo',
-  'udp/7': 'echo',
-  'tcp/22': 'ssh',
-  'tcp/53': 'domain',
-  'udp/53': 'domain',
-  'tcp/80': 'http',
-  'tcp/443': 'https',
-  'udp/443': 'https',
-  'tcp/853': 'domain-s',
-  'udp/853': 'domain-s',
-  'tcp/8080': 'http-alt',
-};
-
+/** The name nc prints in `[tcp/http]`: /etc/services' (netbase 6.4), `*` when it has none. */
 export function serviceName(proto: 'tcp' | 'udp', port: number): string {
-  return SERVICES[`${proto}/${port}`] ?? '*';
+  return etcServiceName(port, proto) ?? '*';
 }
 
 function find<K extends TranscriptEntry['kind']>(
