@@ -28,7 +28,18 @@ const skip =
 if (skip !== undefined) console.log(`skipping the ss comparison: ${skip}`);
 
 const REPLICA = fileURLToPath(new URL('./ss-replica.mjs', import.meta.url));
-const FLAGS = ['-tan', '-tn', '-tln', '-uan', '-tuan', '-ltun', '-ta', '-tua', '-tanH', '-4tan', '-6tan', '-tl', '-u']; // prettier-ignore
+const FLAGS = [
+  '-tan', '-tn', '-tln', '-uan', '-tuan', '-ltun', '-ta', '-tua', '-tanH', '-4tan', '-6tan', '-tl', '-u',
+  '-tan state established', '-tn state time-wait', '-t state all', '-tan exclude listening',
+  '-ua state unconnected', '-tun state connected', '-tua state bucket', '-t state big',
+  '-tan state listening state time-wait', '-ta exclude established exclude listening',
+  '-tn dst 10.96.1.1', '-tan dst 10.96.1.1:80', '-tan sport = :8080', '-tan dport != :80',
+  '-tan src 10.244.0.0/16', '-tuan dst 10.244.0.5 or dport = :53', '-tuan not dst 10.96.0.10',
+  '-tan dport gt :1024', '-tan sport le :8080', '-tan dst :80', '-tan src *:8080',
+  '-tun dport = domain', '-4tan dst 10.96.1.1', '-6tan src 10.244.0.4', '-tan dst 10.96.1.1/24',
+  '-tan sport eq :8080 and dst 10.244.0.0/16', '-ta dst 10.96.1.1 dport = :http',
+  '-tan dport = :80 or sport = :1 and sport = :2', '-4un', '-un', '-4 -6 -tan', '-6 -4 -tan',
+]; // prettier-ignore
 const WIDE = ['-tan', '-tuan', '-ltun'];
 
 const sh = (argv: readonly string[]) => {
@@ -122,7 +133,7 @@ async function realSs(address: string, sockets: readonly Socket[], cases: readon
     return cases.map(
       ([flags, width]) =>
       width === undefined
-        ? sh(['ip', 'netns', 'exec', a, 'ss', flags!])
+        ? sh(['ip', 'netns', 'exec', a, 'ss', ...flags!.split(' ')])
         : sh(['ip', 'netns', 'exec', a, 'script', '-qc', `stty cols ${width}; ss ${flags}`, '/dev/null']), // prettier-ignore
     );
   } finally {
@@ -206,10 +217,26 @@ describe.skipIf(skip !== undefined)('ss, as the real ss on the same sockets', ()
 
   it('says what the real ss says to a wrong option, -V and -h', () => {
     const world = labCluster();
-    for (const args of [['-q'], ['--bogus'], ['-V'], ['-h'], ['-tQ']]) {
+    for (const args of [
+      ['-q'],
+      ['--bogus'],
+      ['-V'],
+      ['-h'],
+      ['-tQ'],
+      ['-t', 'state'],
+      ['-t', 'state', 'foo'],
+      ['-t', 'state', 'established', 'exclude'],
+      ['-tn', 'dst'],
+      ['-tn', 'dst', '999.1.1.1'],
+      ['-tn', 'dport', '=', ':nosuch'],
+      ['-tn', 'dst', '10.96.1.1', 'and'],
+      ['-tn', 'sport', '<'],
+    ]) {
+      // prettier-ignore
       const real = sh(['ss', ...args]);
       let mine = { stdout: '', stderr: '', exitCode: -1 };
-      runScript(world, `pod/client$ ss ${args.join(' ')}`, {
+      const line = args.map((x) => (/^[\w:.=-]+$/.test(x) ? x : `'${x}'`)).join(' ');
+      runScript(world, `pod/client$ ss ${line}`, {
         readFile: () => undefined,
         onOutput: (_l, r) => (mine = r),
       });

@@ -70,11 +70,10 @@ describe('what the lab says it leaves out', () => {
   });
 
   it('notes filters and options it does not model; exit status 1', () => {
-    const [filter, p] = run(['pod/client$ ss -tan state established', 'pod/client$ ss -tp']);
+    const [filter, p] = run(['pod/client$ ss -tan state established dev eth0', 'pod/client$ ss -tp']); // prettier-ignore
     expect(filter).toEqual({
       stdout: '',
-      stderr:
-        'lab: ss filters (state established) are not modelled in kube-proxy-lab; pipe ss into grep\n',
+      stderr: 'lab: ss filters (dev eth0) are not modelled in kube-proxy-lab; pipe ss into grep\n',
       exitCode: 1,
     });
     expect(p?.stderr).toBe('lab: ss -p is not modelled in kube-proxy-lab\n');

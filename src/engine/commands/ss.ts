@@ -21,35 +21,13 @@
 import { labNote } from '../model/lab-notes';
 import type { Socket, TcpSocket } from '../hosts';
 import { serviceName } from '../netfilter/services';
+import { ipToInt } from '../model/ip';
+import { filterMatches, type FilterSocket } from './ss-filter';
 import { COL_NETID, COL_STATE, COLUMNS, renderTable, type Row } from './ss-columns';
-import { SS_USAGE } from './ss-usage';
+import { SS_CONN, SS_UDP_DEFAULT, stateBit, stateCount } from './ss-states';
+import { note, parseSsArgs, type SsOptions } from './ss-options';
 import type { CommandContext, CommandRegistry, CommandResult, HostSockets } from './registry';
 import { registerCommand } from './registry';
-
-interface SsOptions {
-  tcp: boolean;
-  udp: boolean;
-  /** -a / -l: which of the two came last. */
-  states: 'connected' | 'all' | 'listening';
-  numeric: boolean;
-  header: boolean;
-  v4: boolean;
-  v6: boolean;
-  timers: boolean;
-}
-
-type Flag =
-  | 'tcp'
-  | 'udp'
-  | 'all'
-  | 'listening'
-  | 'numeric'
-  | 'header'
-  | 'v4'
-  | 'v6'
-  | 'timers'
-  | 'help'
-  | 'version';
 
 const STATE_NAMES: Readonly<Record<TcpSocket['state'], string>> = {
   ESTABLISHED: 'ESTAB',
@@ -65,109 +43,23 @@ const STATE_NAMES: Readonly<Record<TcpSocket['state'], string>> = {
   CLOSING: 'CLOSING',
 };
 
-/** Options ss has that the lab does not model (short letters; long names below). */
-const UNMODELLED_SHORT = 'erpmiTsbEZzNKOSMdwx0fADF';
-const TAKES_ARGUMENT = 'fADFN';
-const LONG: Readonly<Record<string, Flag>> = {
-  tcp: 'tcp',
-  udp: 'udp',
-  all: 'all',
-  listening: 'listening',
-  numeric: 'numeric',
-  'no-header': 'header',
-  ipv4: 'v4',
-  ipv6: 'v6',
-  options: 'timers',
-  help: 'help',
-  version: 'version',
-};
-const UNMODELLED_LONG = [
-  'resolve', 'extended', 'memory', 'processes', 'threads', 'info', 'tipcinfo', 'summary', 'tos',
-  'cgroup', 'bpf', 'events', 'context', 'contexts', 'net', 'packet', 'mptcp', 'sctp', 'dccp',
-  'raw', 'unix', 'tipc', 'vsock', 'xdp', 'family', 'kill', 'oneline', 'inet-sockopt', 'query',
-  'socket', 'diag', 'filter',
-]; // prettier-ignore
-
-const SHORT: Readonly<Record<string, Flag>> = {
-  t: 'tcp',
-  u: 'udp',
-  a: 'all',
-  l: 'listening',
-  n: 'numeric',
-  H: 'header',
-  '4': 'v4',
-  '6': 'v6',
-  o: 'timers',
-  h: 'help',
-  V: 'version',
-};
-
-const usageError = (first: string): CommandResult => ({
-  stdout: '',
-  stderr: `${first}\n${SS_USAGE}`,
-  exitCode: 255,
-});
-const note = (text: string): CommandResult => ({ stdout: '', stderr: text, exitCode: 1 });
-
-type Parsed = SsOptions | CommandResult;
-
-function parse(argv: readonly string[]): Parsed {
-  const o: SsOptions = {
-    tcp: false,
-    udp: false,
-    states: 'connected',
-    numeric: false,
-    header: true,
-    v4: false,
-    v6: false,
-    timers: false,
-  };
-  const set = (what: Flag): CommandResult | undefined => {
-    if (what === 'help') return { stdout: SS_USAGE, stderr: '', exitCode: 0 };
-    if (what === 'version') return { stdout: 'ss utility, iproute2-6.1.0\n', stderr: '', exitCode: 0 }; // prettier-ignore
-    if (what === 'header') o.header = false;
-    else if (what === 'all' || what === 'listening') o.states = what;
-    else o[what] = true;
-    return undefined;
-  };
-  let i = 0;
-  for (; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') {
-      i++;
-      break;
-    }
-    if (a.startsWith('--')) {
-      const name = a.slice(2).split('=')[0]!;
-      const what = LONG[name];
-      if (what !== undefined) {
-        const r = set(what);
-        if (r !== undefined) return r;
-      } else if (UNMODELLED_LONG.includes(name))
-        return note(labNote('tool.option', { tool: 'ss', option: `-${name}` }));
-      else return usageError(`ss: unrecognized option '${a}'`);
-      continue;
-    }
-    if (!a.startsWith('-') || a === '-') break;
-    for (let k = 1; k < a.length; k++) {
-      const c = a[k]!;
-      const what = SHORT[c];
-      if (what !== undefined) {
-        const r = set(what);
-        if (r !== undefined) return r;
-      } else if (UNMODELLED_SHORT.includes(c)) {
-        if (TAKES_ARGUMENT.includes(c) && k === a.length - 1 && argv[i + 1] === undefined)
-          return usageError(`ss: option requires an argument -- '${c}'`);
-        return note(labNote('tool.option', { tool: 'ss', option: c }));
-      } else return usageError(`ss: invalid option -- '${c}'`);
-    }
-  }
-  if (i < argv.length) return note(labNote('ss.filter', { filter: argv.slice(i).join(' ') }));
-  return o;
-}
-
 /** Whether the program behind a socket is one of the lab's Go servers (dual-stack sockets). */
 const isGo = (s: Socket): boolean => s.owner.kind === 'app';
+
+/** The socket's addresses as the kernel stores them (IPv4, or IPv6 with v4-mapped addresses). */
+function filterView(s: Socket): FilterSocket {
+  const dual = isGo(s);
+  const bits = (addr: string, port: number) => {
+    const w = ipToInt(addr) >>> 0;
+    if (!dual) return { words: [w], port };
+    return { words: addr === '0.0.0.0' ? [0, 0, 0, 0] : [0, 0, 0xffff, w], port };
+  };
+  const remote = s.remote ?? { addr: '0.0.0.0', port: 0 };
+  return { local: bits(s.local.addr, s.local.port), remote: bits(remote.addr, remote.port) };
+}
+
+const passes = (o: SsOptions, s: Socket): boolean =>
+  o.filter === undefined || filterMatches(o.filter, filterView(s));
 
 /** ss's address: IPv4 as is; a dual-stack socket's any address `*`, others v4-mapped. */
 function address(addr: string, dual: boolean): string {
@@ -216,31 +108,24 @@ function sendQueue(s: TcpSocket): number {
   return s.sndNxt - s.sndUna + unsent;
 }
 
-const ALL_STATES = [...Object.values(STATE_NAMES)];
-
 /**
- * The states listed (ss.c): -a all, -l LISTEN and UNCONN (the last of the two given wins);
- * otherwise each kind of socket asked for brings its defaults (default_dbs): TCP SS_CONN,
- * every state but LISTEN, UNCONN, TIME-WAIT and SYN-RECV; UDP only ESTAB (connected sockets).
+ * The states listed: those asked for; otherwise each kind of socket listed brings its defaults
+ * (ss-states.ts), and with neither -t nor -u, SS_CONN.
  */
-function statesOf(o: SsOptions, showTcp: boolean): ReadonlySet<string> {
-  if (o.states === 'all') return new Set(ALL_STATES);
-  if (o.states === 'listening') return new Set(['LISTEN', 'UNCONN']);
-  if (!showTcp) return new Set(['ESTAB']);
-  const off = ['LISTEN', 'UNCONN', 'TIME-WAIT', 'SYN-RECV'];
-  return new Set(ALL_STATES.filter((s) => !off.includes(s)));
+function statesOf(o: SsOptions, typed: boolean): number {
+  if (o.states !== 0) return o.states;
+  if (!typed) return SS_CONN;
+  // -4 and -6 bring their family's default states too (default_afs: SS_CONN).
+  const family = o.v4 || o.v6 ? SS_CONN : 0;
+  return (o.tcp ? SS_CONN : 0) | (o.udp ? SS_UDP_DEFAULT : 0) | family;
 }
 
-function rows(
-  t: HostSockets,
-  o: SsOptions,
-  states: ReadonlySet<string>,
-  showTcp: boolean,
-  showUdp: boolean,
-) {
+function rows(t: HostSockets, o: SsOptions, states: number, showTcp: boolean, showUdp: boolean) {
   const out: Row[] = [];
   let keepalive = false;
-  const families = [false, true].filter((dual) => (dual ? !o.v4 || o.v6 : !o.v6 || o.v4));
+  // Which families ss asks the kernel for: both, or the last of -4 and -6 given (preferred_family;
+  // `ss -4 -6` lists IPv6 sockets only, as the real ss does).
+  const families = o.lastFamily === undefined ? [false, true] : [o.lastFamily === 6];
   const add = (proto: 'tcp' | 'udp', s: Socket, state: string, rq: number, sq: number, ext: string) => {
     const dual = isGo(s);
     const peer = s.remote ?? { addr: '0.0.0.0', port: 0 };
@@ -262,7 +147,7 @@ function rows(
       for (const s of t.sockets) {
         if (s.proto !== 'udp' || s.closed || isGo(s) !== dual) continue;
         const state = s.remote === undefined ? 'UNCONN' : 'ESTAB';
-        if (states.has(state)) add('udp', s, state, 0, 0, '');
+        if (states & stateBit(state) && passes(o, s)) add('udp', s, state, 0, 0, '');
       }
   if (showTcp)
     for (const dual of families) {
@@ -271,7 +156,7 @@ function rows(
       );
       for (const s of [...tcp.filter((x) => x.state === 'LISTEN'), ...tcp.filter((x) => x.state !== 'LISTEN')]) {
         const state = STATE_NAMES[s.state];
-        if (!states.has(state)) continue;
+        if (!(states & stateBit(state)) || !passes(o, s)) continue;
         const timer = o.timers ? timerOf(s, t.nowMs) : '';
         // Go servers turn keep-alive on for what they accept: a real ss -o shows its timer.
         if (o.timers && timer === '' && s.state !== 'LISTEN' && isGo(s)) keepalive = true;
@@ -282,18 +167,18 @@ function rows(
 }
 
 function ss(ctx: CommandContext, argv: string[]): CommandResult {
-  const o = parse(argv.slice(1));
+  const o = parseSsArgs(argv.slice(1));
   if ('exitCode' in o) return o;
   const table = ctx.world.sockets?.();
   if (table === undefined) return note(labNote('command.unmodelled', { command: 'ss' }));
   const typed = o.tcp || o.udp;
   const showTcp = o.tcp || !typed;
   const showUdp = o.udp || !typed;
-  const states = statesOf(o, showTcp);
+  const states = statesOf(o, typed);
   const { rows: body, keepalive } = rows(table, o, states, showTcp, showUdp);
   // Netid only when more than one kind of socket is listed, State when more than one state.
   const enabled = COLUMNS.map((_, c) =>
-    c === COL_NETID ? showTcp && showUdp : c === COL_STATE ? states.size > 1 : true,
+    c === COL_NETID ? showTcp && showUdp : c === COL_STATE ? stateCount(states) > 1 : true,
   );
   const screen = ctx.stdoutIsTty === false ? undefined : ctx.world.terminalColumns?.();
   const notes = [
