@@ -16,7 +16,7 @@ export interface SsOptions {
   states: number;
   /** The filter expression after the options and states, if any. */
   filter?: SsFilter;
-  /** The last of -4 and -6 (ss.c's preferred_family: how a filter's address is read). */
+  /** The last of -4 and -6 (ss.c's preferred_family: the family listed, and a filter's). */
   lastFamily?: 4 | 6;
   numeric: boolean;
   header: boolean;

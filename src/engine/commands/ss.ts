@@ -1,7 +1,8 @@
 /**
  * `ss` (iproute2 6.1) over the TCP and UDP sockets of the host's kernel: -t -u -a -l -n -H -4 -6
- * -o, the header, states and addresses as misc/ss.c prints them, laid out by ss-columns.ts.
- * What the lab knows of each socket that ss also shows:
+ * -o, `state`/`exclude` and filter expressions (ss-options.ts, ss-states.ts, ss-filter.ts), the
+ * header, states and addresses as misc/ss.c prints them, laid out by ss-columns.ts. What the
+ * lab knows of each socket that ss also shows:
  *
  * - The Go programs (the pods' agnhost web server, CoreDNS, the API server and the kubelet)
  *   listen on `:PORT`, which Go opens as an IPv6 socket that also takes IPv4 (IPV6_V6ONLY off):
