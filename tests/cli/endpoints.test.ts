@@ -64,6 +64,53 @@ describe('kubectl get endpoints', () => {
     );
   });
 
+  it('describe: each subset’s addresses and ports (kubectl describe.go describeEndpoints)', async () => {
+    const r = await run(
+      'node-1$ kubectl apply -f api.yaml\nnode-1$ kubectl describe ep api kubernetes',
+    );
+    expect(r.err).toBe('');
+    expect(r.out.split('\n').slice(7).join('\n')).toBe(
+      [
+        'Name:         api',
+        'Namespace:    default',
+        'Labels:       <none>',
+        'Annotations:  <none>',
+        'Subsets:',
+        '  Addresses:          10.244.0.20',
+        '  NotReadyAddresses:  <none>',
+        '  Ports:',
+        '    Name     Port  Protocol',
+        '    ----     ----  --------',
+        '    metrics  9090  TCP',
+        '',
+        '  Addresses:          10.244.0.20',
+        '  NotReadyAddresses:  10.244.1.20',
+        '  Ports:',
+        '    Name  Port  Protocol',
+        '    ----  ----  --------',
+        '    http  8080  TCP',
+        '',
+        'Events:  <none>',
+        '',
+        '',
+        'Name:         kubernetes',
+        'Namespace:    default',
+        'Labels:       endpointslice.kubernetes.io/skip-mirror=true',
+        'Annotations:  <none>',
+        'Subsets:',
+        '  Addresses:          192.168.1.10',
+        '  NotReadyAddresses:  <none>',
+        '  Ports:',
+        '    Name   Port  Protocol',
+        '    ----   ----  --------',
+        '    https  6443  TCP',
+        '',
+        'Events:  <none>',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('default/kubernetes is the API server’s: labelled skip-mirror, one subset', async () => {
     const r = await run('node-1$ kubectl get ep kubernetes -o yaml');
     expect(r.out).toMatch(

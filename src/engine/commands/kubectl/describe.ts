@@ -7,6 +7,7 @@
  */
 import type { Cluster, Service } from '../../model/cluster';
 import type { CommandResult } from '../registry';
+import { endpointsObjects, type EndpointsObject } from './endpoints';
 import { formatLabels } from './format';
 import { resolveResourceType } from './resources';
 import { DESCRIBE_TABWRITER, tabwrite } from './tabwriter';
@@ -118,26 +119,60 @@ export function runDescribe(
         `error: the server doesn't have a resource type "${typed}"\n`,
       exitCode: 1,
     };
-  if (type.resource !== 'services') {
+  const describers: Readonly<Record<string, () => readonly Described[]>> = {
+    services: () => cluster.services.map((svc) => ({ meta: svc.meta, text: () => describeService(cluster, svc) })), // prettier-ignore
+    endpoints: () => endpointsObjects(cluster).map((ep) => ({ meta: ep.service.meta, text: () => describeEndpoints(ep) })), // prettier-ignore
+  };
+  const describer = describers[type.resource];
+  if (describer === undefined) {
     return {
       stdout: '',
       stderr: labNote('kubectl.describe', { type: type.resource }),
       exitCode: 1,
     };
   }
-  const inNs = cluster.services
-    .filter((s) => s.meta.namespace === namespace)
+  const inNs = describer()
+    .filter((d) => d.meta.namespace === namespace)
     .sort((a, b) => (a.meta.name < b.meta.name ? -1 : 1));
-  const chosen: Service[] = [];
+  const chosen: Described[] = [];
   let stderr = '';
   if (names.length === 0) chosen.push(...inNs);
   for (const n of names) {
-    const svc = inNs.find((s) => s.meta.name === n);
-    if (svc === undefined) stderr += `Error from server (NotFound): services "${n}" not found\n`;
-    else chosen.push(svc);
+    const d = inNs.find((x) => x.meta.name === n);
+    if (d === undefined)
+      stderr += `Error from server (NotFound): ${type.resource} "${n}" not found\n`;
+    else chosen.push(d);
   }
   if (names.length === 0 && chosen.length === 0)
     return { stdout: '', stderr: `No resources found in ${namespace} namespace.\n`, exitCode: 0 };
-  const stdout = chosen.map((svc) => describeService(cluster, svc)).join('\n\n');
+  const stdout = chosen.map((d) => d.text()).join('\n\n');
   return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
+}
+
+interface Described {
+  readonly meta: { readonly name: string; readonly namespace: string };
+  text(): string;
+}
+
+/**
+ * describeEndpoints: each subset's ready and not-ready addresses (`<none>` when empty) and its
+ * ports (`<unset>` for an unnamed one), a blank line after each subset.
+ */
+function describeEndpoints(ep: EndpointsObject): string {
+  let s = `Name:\t${ep.service.meta.name}\nNamespace:\t${ep.service.meta.namespace}\n`;
+  s += multiline('Labels', ep.labels, '=');
+  s += multiline('Annotations', ep.annotations, ': ');
+  s += 'Subsets:\n';
+  for (const subset of ep.subsets) {
+    const list = (a: readonly { ip: string }[]) => a.map((x) => x.ip).join(',') || '<none>';
+    s += `  Addresses:\t${list(subset.addresses)}\n`;
+    s += `  NotReadyAddresses:\t${list(subset.notReadyAddresses)}\n`;
+    if (subset.ports.length > 0) {
+      s += '  Ports:\n    Name\tPort\tProtocol\n    ----\t----\t--------\n';
+      for (const p of subset.ports) s += `    ${p.name || '<unset>'}\t${p.port}\t${p.protocol}\n`;
+    }
+    s += '\n';
+  }
+  s += 'Events:\t<none>\n';
+  return tabwrite(s, DESCRIBE_TABWRITER);
 }
