@@ -11,13 +11,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatEndpoints,
-  md5Hex,
   repackSubsets,
-  spewPort,
-  spewSubset,
   type EndpointsAddress,
   type EndpointsSubset,
 } from './endpoints';
+import { md5Hex, spewPort, spewSubset } from './endpoints-hash';
 
 const GO_PORTS: readonly [string, number, string, string][] = [
   ['dns', 53, 'UDP', '3e9daf8e22f0b0da6aaa1a1b052ee929'],
