@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { DATAPATH_MESSAGES, LAB_NOTES } from '../../src/engine';
 import { terminalText, withoutTerminalStyles } from '../../src/ui/i18n';
+import { LabSession } from '../../src/worker/lab-session';
 import { LAB_NOTES_ZH } from '../../src/ui/i18n/lab-notes-zh';
 import { EN } from '../../src/ui/i18n/en';
 import { TRACE_MESSAGES_ZH } from '../../src/ui/i18n/trace-zh';
@@ -53,6 +54,15 @@ describe('translations', () => {
     expect(zh[1]).toMatch(/^lab: 实验台没有模拟 ss；它能运行 iptables、/);
     expect(zh.slice(2)).toEqual(['last', '']);
     expect(terminalText(answer, 'en')).toBe(answer.terminal);
+  });
+
+  it("shows the lab command's own help and messages in zh-CN, the command lines as typed", () => {
+    const answer = new LabSession().run('pod/default/client', 'lab flow; lab flow send nope');
+    const zh = terminalText(answer, 'zh-CN').split('\n');
+    expect(zh[0]).toBe('Usage: lab flow open 名字 tcp|udp IP:端口');
+    expect(zh[1]).toBe('       lab flow send NAME [-w SECONDS] [TEXT...]');
+    expect(zh.filter((l) => /[\u4e00-\u9fff]/.test(l))).toHaveLength(10);
+    expect(zh.at(-2)).toBe('lab flow: nope: 没有这个 flow');
   });
 
   it("drops the terminal's bold for a page (curl -i on a terminal)", () => {

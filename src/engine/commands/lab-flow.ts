@@ -9,27 +9,22 @@
  *   lab flow list                        the flows of this host and their socket states
  */
 import { ipIsValid } from '../model/ip';
+import { labNote, type LabNoteId } from '../model/lab-notes';
 import type { CommandContext, CommandResult } from './registry';
 
-export const FLOW_USAGE = `Usage: lab flow open NAME tcp|udp IP:PORT
-       lab flow send NAME [-w SECONDS] [TEXT...]
-       lab flow close NAME
-       lab flow list
+/** The lab's own help, a line at a time from the notes catalogue (so zh-CN can show it). */
+export const FLOW_USAGE = [
+  labNote('flow.usage'),
+  '       lab flow send NAME [-w SECONDS] [TEXT...]\n',
+  '       lab flow close NAME\n',
+  '       lab flow list\n',
+  '\n',
+  ...(['flow.help', 'flow.help-open', 'flow.help-send', 'flow.help-send-tcp', 'flow.help-send-udp', 'flow.help-send-end', 'flow.help-close', 'flow.help-list'] as const).map((id) => labNote(id)), // prettier-ignore
+].join('');
 
-A flow is a client socket this host keeps open across commands (a long-lived connection):
-  open   connect to IP:PORT (a Service's ClusterIP, a pod…); TCP waits for the handshake
-  send   write TEXT and read the answer, as a client program would: TCP sends an HTTP
-         GET / (keep-alive) when TEXT is absent and prints the body of the answer; UDP sends
-         one datagram ("hello" when TEXT is absent) and waits -w seconds (default 2) for one.
-         The end of stream (the peer closed) or the socket's error (Connection reset by peer,
-         Connection timed out, Connection refused…) is printed as the client sees it.
-  close  close the socket (TCP sends its FIN)
-  list   NAME PROTO LOCAL -> REMOTE STATE of each flow of this host
-`;
-
-const usage = (msg: string): CommandResult => ({
+const usage = (id: LabNoteId, params: Readonly<Record<string, string>> = {}): CommandResult => ({
   stdout: '',
-  stderr: `lab flow: ${msg}\n${FLOW_USAGE}`,
+  stderr: `${labNote(id, params)}${FLOW_USAGE}`,
   exitCode: 2,
 });
 
@@ -53,29 +48,28 @@ export function runFlow(ctx: CommandContext, args: readonly string[]): CommandRe
     return { stdout: FLOW_USAGE, stderr: '', exitCode: sub === undefined ? 2 : 0 };
   const flows = ctx.world.flows();
   if (sub === 'list') {
-    if (rest.length > 0) return usage(`list takes no arguments`);
+    if (rest.length > 0) return usage('flow.list-args');
     const text = flows
       .list()
       .map((f) => `${f.name} ${f.proto} ${f.local} -> ${f.remote} ${f.state}\n`)
       .join('');
     return { stdout: text, stderr: '', exitCode: 0 };
   }
-  if (!['open', 'send', 'close'].includes(sub)) return usage(`unknown action "${sub}"`);
+  if (!['open', 'send', 'close'].includes(sub)) return usage('flow.action', { action: sub });
   const name = rest[0];
-  if (name === undefined) return usage(`${sub}: a flow NAME is needed`);
-  if (!NAME.test(name)) return usage(`invalid flow name "${name}"`);
+  if (name === undefined) return usage('flow.name-needed', { action: sub });
+  if (!NAME.test(name)) return usage('flow.name-invalid', { name });
   if (sub === 'close') {
-    if (rest.length > 1) return usage(`close takes one NAME`);
+    if (rest.length > 1) return usage('flow.close-args');
     const r = flows.close(name);
     return done(r.ok, r.text);
   }
   if (sub === 'open') {
     const [, proto, target, ...extra] = rest;
-    if (proto !== 'tcp' && proto !== 'udp')
-      return usage(`open: protocol must be tcp or udp, not "${proto ?? ''}"`);
-    if (target === undefined || extra.length > 0) return usage(`open: one IP:PORT is needed`);
+    if (proto !== 'tcp' && proto !== 'udp') return usage('flow.proto', { proto: proto ?? '' });
+    if (target === undefined || extra.length > 0) return usage('flow.target');
     const address = parseAddress(target);
-    if (address === undefined) return usage(`open: "${target}" is not an IPv4 address and port`);
+    if (address === undefined) return usage('flow.address', { target });
     const r = flows.open(name, proto, address.addr, address.port);
     return done(r.ok, r.text);
   }
@@ -85,8 +79,7 @@ export function runFlow(ctx: CommandContext, args: readonly string[]): CommandRe
     const a = rest[i]!;
     if (a === '-w') {
       const v = rest[++i];
-      if (v === undefined || !/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0)
-        return usage(`send: -w needs a number of seconds`);
+      if (v === undefined || !/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0) return usage('flow.wait');
       waitMs = Math.round(Number(v) * 1000);
     } else words.push(a);
   }

@@ -14,11 +14,10 @@ import { registerCommand } from './registry';
 import { runFlow } from './lab-flow';
 import { labNote } from '../model/lab-notes';
 
-const USAGE = `Usage: lab restore-input | lab sync | lab flow ACTION …
-  restore-input  the input kube-proxy last piped to iptables-restore on this node
-  sync           whether that sync was full or partial, and which chains it wrote or deleted
-  flow           named long-lived TCP/UDP flows from this host (lab flow --help)
-`;
+/** The lab's own help, a line at a time from the notes catalogue (so zh-CN can show it). */
+const USAGE = (['lab.usage', 'lab.usage-restore', 'lab.usage-sync', 'lab.usage-flow'] as const)
+  .map((id) => labNote(id))
+  .join('');
 
 function lab(ctx: CommandContext, argv: string[]): CommandResult {
   const sub = argv[1];

@@ -30,6 +30,13 @@ const SAMPLE: Readonly<Record<string, string>> = {
   target: 'deploy/web',
   container: 'sidecar',
   containers: 'web',
+  action: 'open',
+  name: 'f1',
+  proto: 'tcp',
+  error: 'Connection refused',
+  addr: '10.96.1.1',
+  port: '81',
+  seconds: '2',
 };
 
 describe('lab notes', () => {

@@ -36,6 +36,44 @@ export const LAB_NOTES = {
   'awk.program':
     'lab: awk runs {print …} programs here ($N, $NF, $0, NR, NF and "text"), with -F C',
   'tool.option': 'lab: {tool} -{option} is not modelled in kube-proxy-lab',
+  'lab.usage': 'Usage: lab restore-input | lab sync | lab flow ACTION …',
+  'lab.usage-restore':
+    '  restore-input  the input kube-proxy last piped to iptables-restore on this node',
+  'lab.usage-sync':
+    '  sync           whether that sync was full or partial, and which chains it wrote or deleted',
+  'lab.usage-flow':
+    '  flow           named long-lived TCP/UDP flows from this host (lab flow --help)',
+  'flow.usage': 'Usage: lab flow open NAME tcp|udp IP:PORT',
+  'flow.help':
+    'Flows: client sockets this host keeps open across commands (long-lived connections):',
+  'flow.help-open':
+    "  open   connect to IP:PORT (a Service's ClusterIP, a pod…); TCP waits for the handshake",
+  'flow.help-send': '  send   write TEXT and print the answer as the client program reads it:',
+  'flow.help-send-tcp':
+    '         TCP sends an HTTP GET / (keep-alive) when TEXT is absent and prints the body;',
+  'flow.help-send-udp':
+    '         UDP sends one datagram ("hello" when TEXT is absent), waits -w SECONDS (2) for one;',
+  'flow.help-send-end':
+    "         the end of stream or the socket's error (Connection refused…) is printed as it comes",
+  'flow.help-close': '  close  close the socket (TCP sends its FIN)',
+  'flow.help-list': '  list   NAME PROTO LOCAL -> REMOTE STATE of each flow of this host',
+  'flow.list-args': 'lab flow: list takes no arguments',
+  'flow.action': 'lab flow: unknown action "{action}"',
+  'flow.name-needed': 'lab flow: {action}: a flow NAME is needed',
+  'flow.name-invalid': 'lab flow: invalid flow name "{name}"',
+  'flow.close-args': 'lab flow: close takes one NAME',
+  'flow.proto': 'lab flow: open: protocol must be tcp or udp, not "{proto}"',
+  'flow.target': 'lab flow: open: one IP:PORT is needed',
+  'flow.address': 'lab flow: open: "{target}" is not an IPv4 address and port',
+  'flow.wait': 'lab flow: send: -w needs a number of seconds',
+  'flow.eof': 'lab flow: {name}: read: end of stream (the peer closed the connection)',
+  'flow.read': 'lab flow: {name}: read: {error}',
+  'flow.exists': 'lab flow: {name}: a flow with this name is open (lab flow close {name})',
+  'flow.socket': 'lab flow: {name}: socket: {error}',
+  'flow.connect': 'lab flow: {name}: connect to {addr} port {port} ({proto}) failed: {error}',
+  'flow.none': 'lab flow: {name}: no such flow',
+  'flow.write': 'lab flow: {name}: write: {error}',
+  'flow.timeout': 'lab flow: {name}: no answer within {seconds} s',
   'ss.filter': 'lab: ss filters ({filter}) are not modelled in kube-proxy-lab; pipe ss into grep',
   'ss.families':
     'lab: the lab models TCP and UDP sockets only (ss -t, ss -u); unix, raw, packet and netlink sockets are not listed',

@@ -26,6 +26,7 @@ import {
   type SocketEvent,
 } from '../hosts';
 import type { FlowOutcome, FlowSummary } from '../commands/registry';
+import { labNote, type LabNoteId } from '../model/lab-notes';
 import { nextControlPlaneEvent } from './control-plane';
 import { advanceNetwork, socketLayer } from './network';
 import type { World } from './world';
@@ -92,6 +93,9 @@ function waitUntil(world: World, done: () => boolean, deadline: number): boolean
 }
 
 const fail = (text: string): FlowOutcome => ({ ok: false, text });
+/** One of the lab's flow messages (model/lab-notes.ts), as a failed outcome's text. */
+const failNote = (id: LabNoteId, params: Readonly<Record<string, string | number>>) =>
+  fail(labNote(id, params).trimEnd());
 
 /** Takes the unread events: the first answer, end of stream or error decides. */
 function readOutcome(flow: Flow, request: 'http' | 'raw'): FlowOutcome | undefined {
@@ -108,13 +112,13 @@ function readOutcome(flow: Flow, request: 'http' | 'raw'): FlowOutcome | undefin
       return { ok: true, text };
     }
     if (ev.kind === 'eof') {
-      return fail(`lab flow: ${flow.name}: read: end of stream (the peer closed the connection)`);
+      return failNote('flow.eof', { name: flow.name });
     }
     if (
       ev.errno !== undefined &&
       ['reset', 'timeout', 'unreachable', 'refused'].includes(ev.kind)
     ) {
-      return fail(`lab flow: ${flow.name}: read: ${strerror(ev.errno)}`);
+      return failNote('flow.read', { name: flow.name, error: strerror(ev.errno) });
     }
   }
   return undefined;
@@ -132,15 +136,14 @@ export function flowControls(world: World, host: HostRef) {
   function open(name: string, proto: 'tcp' | 'udp', addr: string, port: number): FlowOutcome {
     const s = state(world);
     const existing = flowsHere().get(name);
-    if (existing !== undefined && !existing.closed)
-      return fail(`lab flow: ${name}: a flow with this name is open (lab flow close ${name})`);
+    if (existing !== undefined && !existing.closed) return failNote('flow.exists', { name });
     const layer = socketLayer(world);
     const opened =
       proto === 'tcp'
         ? openTcp(layer.hosts, key, addr, port, layer.ctx())
         : openUdp(layer.hosts, key, layer.ctx(), { connect: { addr, port } });
     if (opened.socket === undefined)
-      return fail(`lab flow: ${name}: socket: ${strerror(opened.errno ?? 'ENODEV')}`);
+      return failNote('flow.socket', { name, error: strerror(opened.errno ?? 'ENODEV') });
     const flow: Flow = {
       name,
       proto,
@@ -162,7 +165,7 @@ export function flowControls(world: World, host: HostRef) {
         flowsHere().delete(name);
         s.bySocket.delete(flow.socket);
         const why = strerror(ev?.errno ?? 'ETIMEDOUT');
-        return fail(`lab flow: ${name}: connect to ${addr} port ${port} (tcp) failed: ${why}`);
+        return failNote('flow.connect', { name, addr, port, proto: 'tcp', error: why });
       }
     }
     return { ok: true, text: `${summaryLine(summary(flow))}\n` };
@@ -170,12 +173,13 @@ export function flowControls(world: World, host: HostRef) {
 
   function send(name: string, text: string | undefined, waitMs: number | undefined): FlowOutcome {
     const flow = flowsHere().get(name);
-    if (flow === undefined || flow.closed) return fail(`lab flow: ${name}: no such flow`);
+    if (flow === undefined || flow.closed) return failNote('flow.none', { name });
     // A connection that ended: write() fails (EPIPE after a reset, else the pending error).
     if (flow.error !== undefined)
-      return fail(
-        `lab flow: ${name}: write: ${strerror(flow.error === 'ECONNRESET' ? 'EPIPE' : flow.error)}`,
-      );
+      return failNote('flow.write', {
+        name,
+        error: strerror(flow.error === 'ECONNRESET' ? 'EPIPE' : flow.error),
+      });
     const layer = socketLayer(world);
     const request: 'http' | 'raw' = flow.proto === 'tcp' && text === undefined ? 'http' : 'raw';
     const payload =
@@ -187,19 +191,19 @@ export function flowControls(world: World, host: HostRef) {
     flow.unread.length = 0;
     const sent = sendData(layer.hosts, flow.socket, { kind: 'text', text: payload }, layer.ctx());
     layer.carry(sent);
-    if (sent.errno !== undefined) return fail(`lab flow: ${name}: write: ${strerror(sent.errno)}`);
-    if (eofBefore)
-      return fail(`lab flow: ${name}: read: end of stream (the peer closed the connection)`);
+    if (sent.errno !== undefined)
+      return failNote('flow.write', { name, error: strerror(sent.errno) });
+    if (eofBefore) return failNote('flow.eof', { name });
     const limit = waitMs ?? (flow.proto === 'udp' ? UDP_DEFAULT_WAIT_MS : MAX_WAIT_MS);
     const deadline = world.clock.now() + limit;
     let outcome: FlowOutcome | undefined;
     waitUntil(world, () => (outcome ??= readOutcome(flow, request)) !== undefined, deadline);
-    return outcome ?? fail(`lab flow: ${name}: no answer within ${limit / 1000} s`);
+    return outcome ?? failNote('flow.timeout', { name, seconds: limit / 1000 });
   }
 
   function close(name: string): FlowOutcome {
     const flow = flowsHere().get(name);
-    if (flow === undefined || flow.closed) return fail(`lab flow: ${name}: no such flow`);
+    if (flow === undefined || flow.closed) return failNote('flow.none', { name });
     const layer = socketLayer(world);
     layer.carry(closeSocket(layer.hosts, flow.socket, layer.ctx()));
     flow.closed = true;
