@@ -6,7 +6,8 @@
  * are then compared once normalised (./normalise.ts, ./kernel-agrees.ts).
  *
  * What runs on the kernel: every line whose tool exists there and behaves as on a node
- * (REAL_TOOLS: curl, dig, ping, conntrack, iptables, sysctl, bridge, tcpdump (./captures.ts), and
+ * (REAL_TOOLS: curl, dig, ping, conntrack, iptables, sysctl, bridge, tcpdump (./captures.ts),
+ * xtables-monitor (a listener from the script's start, as `conntrack -E`), and
  * `ip link`, `ip route`, `ip -4 addr`: the namespaces copy the engine's topology, interface
  * names, ifindexes and MACs included). What stays engine-only (reported by the tests): kubectl (no API server) and the other
  * `ip` views.
@@ -98,6 +99,7 @@ const REAL_TOOLS = new Set([
   'bridge',
   'tcpdump',
   'ip',
+  'xtables-monitor',
 ]);
 
 const found = new Map<string, boolean>();
@@ -188,7 +190,8 @@ export async function runBoth(
     return lab.runMany(nsOf(line), line.command, n);
   };
   const isEvents = (line: ScriptLine): boolean =>
-    /^conntrack (.* )?-E( |$)/.test(line.command) && engineOnlyReason(line.command) === undefined;
+    /^(conntrack (.* )?-E|xtables-monitor (.* )?(-t|--trace))( |$)/.test(line.command) &&
+    engineOnlyReason(line.command) === undefined;
   let batched: RunResult[] = [];
   const steps: Step[] = [];
   let capture: Capture | undefined;

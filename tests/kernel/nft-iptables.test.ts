@@ -135,6 +135,8 @@ const RULES = `
 -j LOG --log-level 6 --log-tcp-sequence --log-prefix p:
 -j LOG --log-level 0 --log-tcp-options --log-ip-options --log-uid
 -j LOG --log-level 7 --log-macdecode --log-tcp-sequence --log-tcp-options
+-j TRACE
+-p icmp -j TRACE
 -j ACCEPT
 -g C1
 -j C1

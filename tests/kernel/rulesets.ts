@@ -184,6 +184,7 @@ export const EXTRAS_RESTORE = `*filter
 -A INPUT -j REJECT --reject-with host-prohib
 -A INPUT -j LOG --log-prefix "kp: " --log-level 4 --log-uid
 -A INPUT -j LOG --log-level debug
+-A INPUT -p icmp -j TRACE
 -A INPUT -g KUBE-X
 -A INPUT -m comment --comment "no target"
 -A INPUT -i lo

@@ -16,6 +16,7 @@ import { registerAwk } from './awk';
 import { registerGrep } from './grep';
 import { registerTr } from './tr';
 import { registerSs } from './ss';
+import { registerXtablesMonitor } from './xtables-monitor';
 
 export {
   createRegistry,
@@ -74,6 +75,7 @@ export function createStandardRegistry(): CommandRegistry {
   registerGrep(registry);
   registerTr(registry);
   registerSs(registry);
+  registerXtablesMonitor(registry);
   registerIp(registry);
   registerKubectl(registry);
   return registry;

@@ -24,6 +24,7 @@ import { nodeDatapath, type NodeDatapath } from './state';
 import type { Ctx, DropReason, Outcome, RejectedAt } from './types';
 import { walkContext } from './walk-context';
 import { replayTable } from './walk-replay';
+import { tracedWalk, tracesIn } from './trace-walk';
 import type { NodeKernel } from '../sim/node-kernel';
 import type { World } from '../sim/world';
 
@@ -132,6 +133,13 @@ export function walkTable(
   table: TableName,
   devs: HookDevices,
 ): TableWalk {
+  // A packet marked by -j TRACE, or a table that may mark it: the walk xtables-monitor sees.
+  if (skb.nftrace === true || tracesIn(node.nf, table)) {
+    const r = tracedWalk(ctx, node, skb, hook, table, devs);
+    const keep = ctx.rec.ruleSteps !== 'none' && r.steps.length > 0;
+    if (keep) ctx.rec.walk(skb, place(node.ref, hookIface(hook, devs)), hook, r.steps);
+    return afterWalk(ctx, node, skb, r);
+  }
   // Rule steps the trace will not keep are not built (their rule text costs).
   const opts = STEPS[ctx.rec.ruleSteps];
   // Most hooks of a node have no rule: their policy decides before a Packet is built.
@@ -150,6 +158,11 @@ export function walkTable(
   const packet = walkPacketOf(skb, devs);
   const r = traverseRules(node.nf, table, hook, packet, walkContext(ctx, node, skb), opts);
   if (r.steps.length > 0) ctx.rec.walk(skb, place(node.ref, hookIface(hook, devs)), hook, r.steps);
+  return afterWalk(ctx, node, skb, r);
+}
+
+/** What a table walk leaves on the packet: skb->mark, and ct->mark after CONNMARK. */
+function afterWalk(ctx: Ctx, node: NodeCtx, skb: Skb, r: TraverseResult): TableWalk {
   if (r.packet.mark !== skb.header.mark) skb.header = withField(skb.header, 'mark', r.packet.mark);
   if (r.ctmark !== undefined && skb.ct !== undefined) {
     ctSetMark(node.dp.conntrack, skb.ct.entry, r.ctmark, ctx.world.clock.now());
@@ -254,6 +267,8 @@ export function leaveNamespace(skb: Skb): void {
   skb.ctInvalid = undefined;
   skb.physIn = undefined;
   skb.localOrigin = undefined;
+  // skb_scrub_packet() → nf_reset_trace(): tracing ends where the namespace does.
+  skb.nftrace = undefined;
   if (skb.header.mark !== 0) skb.header = withField(skb.header, 'mark', 0);
 }
 

@@ -236,12 +236,27 @@ function forward(
   const fate = forwardHook(ctx, node, skb, devs);
   if (fate.kind !== 'accept')
     return settle(ctx, node, skb, fate, iface, { local: false, inIface: iface });
-  return output(ctx, node, skb, fib.dev, fib.nexthop);
+  return output(ctx, node, skb, fib.dev, fib.nexthop, iface);
 }
 
-/** ip_output(): POSTROUTING, then the device (lo loops back into ip_rcv). */
-export function output(ctx: Ctx, node: NodeCtx, skb: Skb, oif: string, nexthop: string): Outcome {
-  const fate = postrouting(ctx, node, skb, { outIface: oif, physIn: skb.physIn });
+/**
+ * ip_output(): POSTROUTING, then the device (lo loops back into ip_rcv). POSTROUTING's input
+ * device is skb->dev as ip_output() found it: the device a forwarded packet came in on
+ * (`iif`; LOG prints it as IN=, nf_tables traces it), none for the node's own packets.
+ */
+export function output(
+  ctx: Ctx,
+  node: NodeCtx,
+  skb: Skb,
+  oif: string,
+  nexthop: string,
+  iif?: string,
+): Outcome {
+  const devs: HookDevices =
+    iif === undefined
+      ? { outIface: oif, physIn: skb.physIn }
+      : { inIface: iif, outIface: oif, physIn: skb.physIn };
+  const fate = postrouting(ctx, node, skb, devs);
   if (fate.kind !== 'accept') return settle(ctx, node, skb, fate, oif, { local: false });
   ctx.rec.capture(skb, node.ref, oif, 'out');
   if (oif === 'lo') {

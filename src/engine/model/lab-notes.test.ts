@@ -37,6 +37,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   addr: '10.96.1.1',
   port: '81',
   seconds: '2',
+  mode: 'nftables',
 };
 
 describe('lab notes', () => {

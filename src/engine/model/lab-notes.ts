@@ -13,8 +13,8 @@
 /** The commands the lab runs (the note for a real command it does not run lists them). */
 const COMMANDS =
   'iptables, iptables-save, iptables-restore, nft, ipvsadm, ipset, conntrack, ip, bridge, ' +
-  'sysctl, ss, tcpdump, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, grep, head, tail, ' +
-  'wc, echo, seq, sort, uniq, cut, tr, awk and lab';
+  'sysctl, ss, tcpdump, xtables-monitor, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, ' +
+  'grep, head, tail, wc, echo, seq, sort, uniq, cut, tr, awk and lab';
 
 export const LAB_NOTES = {
   'command.unmodelled': `lab: {command} is not modelled in kube-proxy-lab; it runs ${COMMANDS}`,
@@ -81,6 +81,14 @@ export const LAB_NOTES = {
     'lab: TCP keep-alive is not modelled; on a real host ss -o shows a keepalive timer on the connections a Go server accepted',
   'ss.node':
     "lab: a real node holds more sockets (kube-proxy's 10249 and 10256, the container runtime, sshd…); the lab models the API server, the kubelet and its own programs",
+  'xtables-monitor.trace':
+    'lab: xtables-monitor printed the trace events of this node since it booted and stopped, as Ctrl-C stops it; the IP ID, the DF bit and link-layer headers are not modelled (ID=0, no MACSRC/MACDST)',
+  'xtables-monitor.events':
+    'lab: xtables-monitor --event (changes to the ruleset) is not modelled; --trace is',
+  'xtables-monitor.mode':
+    "lab: in {mode} mode kube-proxy's own nftables table is not traced here; the lab traces iptables-nft's tables",
+  'xtables-monitor.node-only':
+    'lab: the lab traces the tables of nodes only; run xtables-monitor on a node',
   'ping.interval': 'lab: ping -i below 0.2 s is not modelled in kube-proxy-lab',
   'ping.unbounded': 'lab: ping runs until Ctrl-C here too; give -c COUNT or -w DEADLINE',
   'ping.name': 'lab: ping a name with -n (the lab has no reverse DNS)',

@@ -28,5 +28,6 @@ export {
   type RulesSpecOptions,
 } from './views';
 export { ruleSpec } from './rule-render';
+export { logChainTrace, tableHasTrace, traceLines } from './nftrace';
 export { probabilityText, probabilityThreshold } from './format';
 export * from './walk';

@@ -256,6 +256,8 @@ export function saveTarget(t: Target): string {
       });
       return s;
     }
+    case 'TRACE':
+      return ' -j TRACE';
   }
 }
 

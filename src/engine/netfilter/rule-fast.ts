@@ -39,6 +39,7 @@ const TARGET_NAMES = new Set([
   'MARK',
   'CONNMARK',
   'LOG',
+  'TRACE',
 ]);
 
 /** Placeholders while the line is read (never part of a result). */

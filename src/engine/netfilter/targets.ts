@@ -3,6 +3,7 @@
  * MARK (libxt_MARK rev 2), CONNMARK (rev 2), LOG. ACCEPT/DROP/RETURN take no options and a
  * name that is no target is a chain to jump to.
  */
+import { noteTraceTarget } from './trace-targets';
 import { XtError } from './errors';
 import { makeExt, parseMarkMask, parseUint, strtoui, type ExtParser, type ParseCtx } from './ext';
 import { parsePort } from './match-ports';
@@ -294,6 +295,17 @@ export function targetParser(name: string): ExtParser<Target> | undefined {
       return connmarkTarget();
     case 'LOG':
       return logTarget();
+    case 'TRACE':
+      return makeExt({
+        name,
+        options: [],
+        init: () => null,
+        parse() {},
+        finish: () => {
+          noteTraceTarget();
+          return { kind: 'TRACE' };
+        },
+      });
     default:
       return undefined;
   }

@@ -220,7 +220,12 @@ export type Target =
       readonly prefix: string;
       readonly level: number;
       readonly flags: number;
-    };
+    }
+  /**
+   * xt_TRACE: marks the packet for tracing (skb->nf_trace). iptables-nft turns it into
+   * `meta nftrace set 1`, valid in every table; the events go to `xtables-monitor --trace`.
+   */
+  | { readonly kind: 'TRACE' };
 
 export type TargetKind = Target['kind'];
 

@@ -7,8 +7,8 @@
  */
 const COMMANDS =
   'iptables、iptables-save、iptables-restore、nft、ipvsadm、ipset、conntrack、ip、bridge、' +
-  'sysctl、ss、tcpdump、curl、nc、dig、nslookup、ping、kubectl、sleep、cat、grep、head、tail、' +
-  'wc、echo、seq、sort、uniq、cut、tr、awk 和 lab';
+  'sysctl、ss、tcpdump、xtables-monitor、curl、nc、dig、nslookup、ping、kubectl、sleep、cat、' +
+  'grep、head、tail、wc、echo、seq、sort、uniq、cut、tr、awk 和 lab';
 
 const API_TYPES =
   'pods、services、endpoints、endpointslices、nodes、deployments、replicasets 和 configmaps';
@@ -73,6 +73,13 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
     'lab: 实验台没有模拟 TCP keep-alive；在真实主机上，ss -o 会在 Go 服务器接受的连接上显示 keepalive 计时器',
   'ss.node':
     'lab: 真实节点上的套接字更多（kube-proxy 的 10249 和 10256、容器运行时、sshd……）；实验台只模拟 API server、kubelet 和它自己的程序',
+  'xtables-monitor.trace':
+    'lab: xtables-monitor 打印了这个节点启动以来的全部跟踪事件后停止，如同按下 Ctrl-C；实验台没有模拟 IP ID、DF 位和链路层头部（ID=0，没有 MACSRC/MACDST）',
+  'xtables-monitor.events':
+    'lab: 实验台没有模拟 xtables-monitor --event（规则集的变化）；--trace 已模拟',
+  'xtables-monitor.mode':
+    'lab: {mode} 模式下 kube-proxy 自己的 nftables 表在这里不被跟踪；实验台跟踪 iptables-nft 的表',
+  'xtables-monitor.node-only': 'lab: 实验台只跟踪节点上的表；请在节点上运行 xtables-monitor',
   'ping.interval': 'lab: 实验台没有模拟小于 0.2 秒的 ping -i',
   'ping.unbounded': 'lab: 这里的 ping 同样会一直运行到按下 Ctrl-C；请给出 -c COUNT 或 -w DEADLINE',
   'ping.name': 'lab: ping 主机名时请加 -n（实验台没有反向 DNS）',

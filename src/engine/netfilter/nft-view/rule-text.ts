@@ -255,6 +255,9 @@ function targetPart(t: Target): Part | undefined {
       return { text: connmarkText(t), xt: true };
     case 'LOG':
       return { text: logText(t), xt: true };
+    case 'TRACE':
+      // nft_xlate's TRACE: the native statement, no xt target.
+      return { text: 'meta nftrace set 1', xt: false };
   }
 }
 

@@ -239,6 +239,14 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
         w.i = i + 1;
         break;
       }
+      case 'TRACE':
+        // `meta nftrace set 1`: the packet's later steps are traced. A side effect beyond the
+        // verdict, so this walk is never replayed from the memo (walk-replay.ts).
+        w.traced = true;
+        w.deps |= DEP.IMPURE;
+        w.step('rule', num, rule, true, CONTINUE);
+        w.i = i + 1;
+        break;
       case 'LOG': {
         const line = logLine(target.prefix, w.pkt);
         (w.logs ??= []).push(line);

@@ -216,4 +216,6 @@ export interface TraverseResult {
   /** LOG target lines (kernel log format, without the syslog level). */
   readonly logs: readonly string[];
   readonly steps: readonly TraceStep[];
+  /** A TRACE target ran: the packet is marked for tracing (skb->nf_trace) from that rule on. */
+  readonly nftrace?: boolean;
 }

@@ -42,6 +42,8 @@ export class Walk {
   depth = 0;
   steps: TraceStep[] | undefined;
   logs: string[] | undefined;
+  /** A TRACE target ran in this traversal. */
+  traced = false;
   /** Whether any step is recorded; `matchedOnly`: only matched ones. */
   recording = false;
   matchedOnly = false;
@@ -93,6 +95,7 @@ export class Walk {
     this.depth = 0;
     this.steps = undefined;
     this.logs = undefined;
+    this.traced = false;
     this.recording = record !== 'none';
     this.matchedOnly = record === 'matched';
     this.memo = memo;
@@ -170,6 +173,7 @@ export class Walk {
     if (this.ctmark !== undefined) r.ctmark = this.ctmark;
     r.logs = this.logs ?? NONE;
     r.steps = this.steps ?? NONE;
+    if (this.traced) r.nftrace = true;
     return r;
   }
 
