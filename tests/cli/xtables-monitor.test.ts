@@ -25,7 +25,7 @@ const SETUP = [
 ];
 
 const TRACE_NOTE =
-  'lab: xtables-monitor printed the trace events of this node since it booted and stopped, as Ctrl-C stops it; the IP ID, the DF bit and link-layer headers are not modelled (ID=0, no MACSRC/MACDST)\n';
+  'lab: xtables-monitor printed the trace events of this node since it booted and stopped, as Ctrl-C stops it; the IP ID and the DF bit are not modelled (ID=0, no DF)\n';
 
 /** stdout of the last command of the script. */
 async function last(script: readonly string[]) {
@@ -39,7 +39,7 @@ describe('xtables-monitor --trace', () => {
     const r = await last([...SETUP, 'node-1$ xtables-monitor --trace']);
     const lines = r.out.split('\n');
     expect(lines[0]).toMatch(
-      /^PACKET: 2 [0-9a-f]{8} IN=cni0 SRC=10\.244\.0\.5 DST=192\.168\.1\.10 LEN=60 TOS=0x0 TTL=64 ID=0 SPORT=\d+ DPORT=9999 SYN $/,
+      /^PACKET: 2 [0-9a-f]{8} IN=cni0 MACSRC=([0-9a-f]{1,2}:){5}[0-9a-f]{1,2} MACDST=([0-9a-f]{1,2}:){5}[0-9a-f]{1,2} MACPROTO=0800 SRC=10\.244\.0\.5 DST=192\.168\.1\.10 LEN=60 TOS=0x0 TTL=64 ID=0 SPORT=\d+ DPORT=9999 SYN $/,
     );
     const id = lines[0]!.split(' ')[2]!;
     // Handles: TR-IN's rule (0x1d) after kubelet's and kube-proxy's chains and rules, then the

@@ -173,10 +173,10 @@ export function normalise(
  * `xtables-monitor --trace` output. Set aside: the trace id (the kernel's is a siphash of the
  * skb's address, its flow hash and skb_iif under a key drawn at boot: recycled skbs repeat ids,
  * and a routed packet gets another id after PREROUTING); ephemeral ports; the IP ID and the DF
- * bit, and the link-layer header (MACSRC/MACDST/MACPROTO, or LL= at POSTROUTING), which the lab
- * does not model (its xtables-monitor says so). A jump from a KUBE-SVC chain to a KUBE-SEP
- * chain keeps only its chains and verdict: on the kernel a rule of pin-draw.ts at the top of
- * the chain makes the engine's draw.
+ * bit, which the lab does not model (its xtables-monitor says so). The MACs stay: the
+ * namespaces have the engine's. A jump from a KUBE-SVC chain to a KUBE-SEP chain keeps only
+ * its chains and verdict: on the kernel a rule of pin-draw.ts at the top of the chain makes
+ * the engine's draw.
  */
 export function normaliseTrace(text: string, ctx: NormaliseContext): string {
   return text
@@ -185,8 +185,6 @@ export function normaliseTrace(text: string, ctx: NormaliseContext): string {
       /^( TRACE: 2 <id> nat:KUBE-SVC-\w+):rule:0x[0-9a-f]+:(JUMP:KUBE-SEP-\w+) .*$/gm,
       '$1:$2',
     )
-    .replace(/MACSRC=\S+ MACDST=\S+ MACPROTO=\S+ /g, '')
-    .replace(/LL=0x0 [0-9a-f]+ /g, '')
     .replace(/ ID=\d+ (CE )?(DF )?(MF )?/g, ' ID=<id> ')
     .replace(/(SPORT|DPORT)=(\d+)/g, (all, k: string, p: string) =>
       ctx.knownPorts.has(Number(p)) ? all : `${k}=<port>`,

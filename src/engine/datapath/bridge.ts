@@ -103,6 +103,7 @@ export function bridgeInput(
         // Bridged DNAT: the node's neighbour entry gives the frame its destination MAC
         // (neigh_hh_bridge when CONNECTED, else neigh->output and br_dev_xmit's bridged_dnat).
         const nexthop = fib.nexthop;
+        skb.llTo = nexthop;
         // The hh fast path first: no pending packet is built for a REACHABLE neighbour.
         const mac = cni0Reachable(ctx, nodeName, nexthop);
         if (mac !== undefined) return toMac(ctx, nodeName, node, inPort, skb, mac, callIptables);
@@ -116,6 +117,7 @@ export function bridgeInput(
       } else if (target.kind === 'port') {
         // Routed elsewhere: the destination MAC becomes the bridge's own (PACKET_HOST).
         target = { kind: 'host' };
+        skb.llTo = '';
         if (ctx.rec.on)
           bridgeStep(ctx, node, skb, inPort, callIptables, undefined, 'datapath.bridge.to-host');
       }

@@ -14,6 +14,7 @@ import { hostNet, lanHostByIp, primaryAddress } from './net';
 import { bridgeOwner, portOfPod } from './bridge-ports';
 import type { Answer } from './neighbour';
 import { hostLabel, type Skb } from './packet';
+import { setFrame } from './link-header';
 import { podQueue } from './pod-arp';
 import { place, why } from './recorder';
 import { MAX_HOPS, type BridgeDst, type Ctx, type Outcome } from './types';
@@ -141,6 +142,7 @@ export function transmit(ctx: Ctx, from: HostRef, oif: string, skb: Skb, nexthop
       return transmit(ctx, from, oif, skb, nexthop);
     }
     leaveNamespace(skb);
+    setFrame(skb, from, 'eth0', nexthop);
     const nodeRef: HostRef = { kind: 'node', name: node };
     // br_handle_frame_finish() → br_fdb_update(): cni0 learns the pod's MAC on its port.
     fdbLearn(ctx.world, node, bp.pod, bp.port, ctx.world.clock.now());
@@ -152,6 +154,7 @@ export function transmit(ctx: Ctx, from: HostRef, oif: string, skb: Skb, nexthop
   if (from.kind === 'node' && oif === 'cni0') {
     // ip_finish_output2() → neigh_output(): the node's neighbour entry for the next hop.
     const node = from.name;
+    setFrame(skb, from, 'cni0', nexthop);
     const mac = cni0Reachable(ctx, node, nexthop);
     if (mac !== undefined) return cni0Xmit(ctx, node, skb, mac);
     const res = cni0Resolve(ctx, node, nexthop, {
@@ -181,6 +184,7 @@ export function transmit(ctx: Ctx, from: HostRef, oif: string, skb: Skb, nexthop
       );
     }
     leaveNamespace(skb);
+    setFrame(skb, from, 'eth0', nexthop);
     wire(ctx, skb, from, 'eth0', peer, 'eth0');
     if (peer.kind === 'node') return ctx.stack.nodeReceive(ctx, peer.name, 'eth0', skb, false);
     return ctx.stack.hostReceive(ctx, peer, 'eth0', skb);

@@ -43,6 +43,14 @@ export interface Skb {
   localOrigin?: boolean | undefined;
   /** skb->nf_trace: a `-j TRACE` rule marked it; its base chains send trace events (nftrace.ts). */
   nftrace?: boolean | undefined;
+  /**
+   * The Ethernet header of the frame the packet last crossed a link in (link-header.ts): the
+   * sending host and device, and the address whose MAC the sender resolved ('' for the bridge
+   * device itself). Read only for the trace's PACKET lines; undefined for a packet the host made.
+   */
+  llFrom?: HostRef | undefined;
+  llFromIf?: string | undefined;
+  llTo?: string | undefined;
   /** An exact retransmission (conntrack's tcp_in_window check). */
   readonly retransmission?: boolean;
 }
@@ -57,6 +65,9 @@ export function newSkb(id: number, header: PacketHeader, retransmission = false)
     physIn: undefined,
     localOrigin: undefined,
     nftrace: undefined,
+    llFrom: undefined,
+    llFromIf: undefined,
+    llTo: undefined,
   };
   // Set, not spread (a spread in a literal is a runtime call, at every packet): the same fields.
   if (retransmission) (skb as { retransmission?: boolean }).retransmission = true;

@@ -15,6 +15,7 @@ import {
 import { walkPacketOf, type HookDevices, type Skb } from './packet';
 import type { Ctx } from './types';
 import { walkContext } from './walk-context';
+import { frameMacs } from './link-header';
 import type { NodeCtx } from './hooks';
 
 /** Whether `table` of the node has a TRACE rule (which may mark the packet walking it). */
@@ -66,7 +67,9 @@ export function tracedWalk(
         const chain = node.nf.tables[table]?.chains.find((c) => c.name === s.chain);
         return chain?.rules[s.ruleNum - 1]?.target.kind === 'TRACE';
       });
-  logChainTrace(node.nf, table, hook, traceId(ctx, node, skb), packet, r.steps, Math.max(0, from));
+  const id = traceId(ctx, node, skb);
+  const ll = frameMacs(ctx.world.cluster, skb);
+  logChainTrace(node.nf, table, hook, id, packet, r.steps, Math.max(0, from), ll);
   skb.nftrace = true;
   return r;
 }

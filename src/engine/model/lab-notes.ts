@@ -82,7 +82,7 @@ export const LAB_NOTES = {
   'ss.node':
     "lab: a real node holds more sockets (kube-proxy's 10249 and 10256, the container runtime, sshd…); the lab models the API server, the kubelet and its own programs",
   'xtables-monitor.trace':
-    'lab: xtables-monitor printed the trace events of this node since it booted and stopped, as Ctrl-C stops it; the IP ID, the DF bit and link-layer headers are not modelled (ID=0, no MACSRC/MACDST)',
+    'lab: xtables-monitor printed the trace events of this node since it booted and stopped, as Ctrl-C stops it; the IP ID and the DF bit are not modelled (ID=0, no DF)',
   'xtables-monitor.events':
     'lab: xtables-monitor --event (changes to the ruleset) is not modelled; --trace is',
   'xtables-monitor.mode':

@@ -15,8 +15,9 @@
  * xtables-monitor prints as a `PACKET:` line before it. All this was checked against
  * kernel 6.18 and xtables-monitor 1.8.9 in network namespaces (tests/kernel/nftrace.test.ts).
  *
- * The lab's simplifications, which `xtables-monitor` states: the IP ID and the DF bit are not
- * modelled (ID=0, no DF), nor link-layer headers (no MACSRC/MACDST, no LL=).
+ * The lab's simplification, which `xtables-monitor` states: the IP ID and the DF bit are not
+ * modelled (ID=0, no DF). The trace id is a hash of the lab's seed, the host and the packet
+ * (the kernel's is a siphash of the skb under a key drawn at boot).
  */
 import { ruleSpec } from './rule-render';
 import { traceTargetsMade } from './trace-targets';
@@ -105,12 +106,43 @@ const TCP_FLAGS = [
   ['urg', 'URG'],
 ] as const;
 
+/** The Ethernet header of the frame the packet came in (none for a packet the host made). */
+export interface FrameMacs {
+  readonly src: string;
+  readonly dst: string;
+}
+
+/** ether_ntoa(): each byte in hex without leading zeros (`42:29:c:85:1f:f`). */
+function etherNtoa(mac: string): string {
+  return mac
+    .split(':')
+    .map((b) => parseInt(b, 16).toString(16))
+    .join(':');
+}
+
+/**
+ * The header as trace_print_packet() dumps it without a device type: `%02x` of each byte as a
+ * (signed) char, so bytes from 0x80 up print as `ffffff9e`; destination, source, 0x0800.
+ */
+function rawHeader(ll: FrameMacs): string {
+  const bytes = [...ll.dst.split(':'), ...ll.src.split(':'), '08', '00'].map((b) =>
+    parseInt(b, 16),
+  );
+  return bytes.map((b) => (b >= 0x80 ? 'ffffff' : '') + b.toString(16).padStart(2, '0')).join('');
+}
+
 /** trace_print_packet(): the `PACKET:` line of a base chain's first event (without `\n`). */
-export function packetLine(id: string, p: Packet, mark: number): string {
+export function packetLine(id: string, p: Packet, mark: number, ll?: FrameMacs): string {
   let t = `PACKET: ${FAMILY} ${id} `;
-  // NFTA_TRACE_IIF / OIF: the hook's devices (no input device at POSTROUTING and OUTPUT).
+  // NFTA_TRACE_IIF / OIF: the hook's devices (no input device at OUTPUT, nor at a bridged
+  // packet's POSTROUTING; a routed one's is ip_output()'s indev).
   if (p.inIface !== undefined) t += `IN=${p.inIface} `;
   if (p.outIface !== undefined) t += `OUT=${p.outIface} `;
+  // The link-layer header, when the skb has one: decoded when the input device is Ethernet
+  // (NFTA_TRACE_IIFTYPE), else dumped with type 0.
+  if (ll !== undefined && p.inIface !== undefined)
+    t += `MACSRC=${etherNtoa(ll.src)} MACDST=${etherNtoa(ll.dst)} MACPROTO=0800 `;
+  else if (ll !== undefined) t += `LL=0x0 ${rawHeader(ll)} `;
   // `ID=%d` is followed by the IP flags, each with its own space: none here (see above).
   t += `SRC=${p.src} DST=${p.dst} LEN=${p.length} TOS=0x0 TTL=${p.ttl ?? 64} ID=0 `;
   if (p.protocol === 'tcp' || p.protocol === 'udp' || p.protocol === 'sctp') {
@@ -135,6 +167,7 @@ export function logChainTrace(
   packet: Packet,
   steps: readonly TraceStep[],
   from: number,
+  ll?: FrameMacs,
 ): void {
   const t = nf.tables[table];
   if (t?.nft?.chains[base] === undefined) return;
@@ -144,7 +177,7 @@ export function logChainTrace(
     const verdict = step.matched ? verdictOf(step) : undefined;
     if (verdict === undefined) continue;
     if (lines.length === 0) {
-      const p = `${packetLine(id, packet, step.mark)}\n`;
+      const p = `${packetLine(id, packet, step.mark, ll)}\n`;
       lines.push({ plain: p, counted: p });
     }
     const head = ` TRACE: ${FAMILY} ${id} ${step.table}:${step.chain}`;

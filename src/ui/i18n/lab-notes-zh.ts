@@ -74,7 +74,7 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'ss.node':
     'lab: 真实节点上的套接字更多（kube-proxy 的 10249 和 10256、容器运行时、sshd……）；实验台只模拟 API server、kubelet 和它自己的程序',
   'xtables-monitor.trace':
-    'lab: xtables-monitor 打印了这个节点启动以来的全部跟踪事件后停止，如同按下 Ctrl-C；实验台没有模拟 IP ID、DF 位和链路层头部（ID=0，没有 MACSRC/MACDST）',
+    'lab: xtables-monitor 打印了这个节点启动以来的全部跟踪事件后停止，如同按下 Ctrl-C；实验台没有模拟 IP ID 和 DF 位（ID=0，没有 DF）',
   'xtables-monitor.events':
     'lab: 实验台没有模拟 xtables-monitor --event（规则集的变化）；--trace 已模拟',
   'xtables-monitor.mode':
