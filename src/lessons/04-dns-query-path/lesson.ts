@@ -23,8 +23,8 @@ export const lesson: Lesson = {
       title: { 'zh-CN': 'KUBE-SERVICES 里命中哪一条', en: 'Which KUBE-SERVICES rule matches' },
       body: {
         'zh-CN':
-          'kube-dns 有三个端口：dns（53/UDP）、dns-tcp（53/TCP）、metrics（9153/TCP），每个端口在 KUBE-SERVICES 里有一条规则、一条 KUBE-SVC 链。KUBE-SERVICES 从上到下逐条比较目的 IP、协议和目的端口。\n\n注意：真实 kube-proxy 按 Go map 的遍历顺序写这些规则，每次全量同步都可能不同；实验室按“服务端口名”排序，保证每次看到的一样。',
-        en: 'kube-dns has three ports: dns (53/UDP), dns-tcp (53/TCP) and metrics (9153/TCP); each has one rule in KUBE-SERVICES and its own KUBE-SVC chain. KUBE-SERVICES compares destination IP, protocol and destination port rule by rule, top to bottom.\n\nNote: real kube-proxy writes these rules in Go map order, which can change at every full sync; the lab sorts them by service-port name so that they always read the same.',
+          'kube-dns 有三个端口：dns（53/UDP）、dns-tcp（53/TCP）、metrics（9153/TCP），每个端口在 KUBE-SERVICES 里有一条规则、一条 KUBE-SVC 链。KUBE-SERVICES 从上到下逐条比较目的 IP、协议和目的端口。\n\n注意：真实 kube-proxy 按 Go map 的遍历顺序写这些规则，每次全量同步都可能不同；实验室按“服务端口名”排序，保证每次看到的一样。\n\n在真实节点上也能看到同样的逐条匹配：先用 `iptables -t raw -I PREROUTING -p udp -d 10.96.0.10 --dport 53 -j TRACE` 给查询包打上跟踪标记，再用 `xtables-monitor --trace` 查看。每一行是一条命中的规则（句柄、判决、规则原文），每条基础链前有一行 PACKET，给出包当时的样子。实验台里这两条命令也能用。',
+        en: 'kube-dns has three ports: dns (53/UDP), dns-tcp (53/TCP) and metrics (9153/TCP); each has one rule in KUBE-SERVICES and its own KUBE-SVC chain. KUBE-SERVICES compares destination IP, protocol and destination port rule by rule, top to bottom.\n\nNote: real kube-proxy writes these rules in Go map order, which can change at every full sync; the lab sorts them by service-port name so that they always read the same.\n\nA real node shows the same rule-by-rule walk: mark the query for tracing with `iptables -t raw -I PREROUTING -p udp -d 10.96.0.10 --dport 53 -j TRACE`, then read `xtables-monitor --trace`. Each line is a rule that matched (its handle, its verdict, its text), and a PACKET line before each base chain shows the packet as it was there. Both commands work in the lab too.',
       },
       predict: [
         {
@@ -65,7 +65,9 @@ export const lesson: Lesson = {
       commands: [
         'node-1$ iptables -t nat -L KUBE-SERVICES -n',
         'node-1$ iptables -t nat -L KUBE-SVC-TCOU7JCQXEZGVUNU -n',
+        'node-1$ iptables -t raw -I PREROUTING -p udp -d 10.96.0.10 --dport 53 -j TRACE',
         DIG,
+        'node-1$ xtables-monitor --trace',
       ],
       checks: [
         {
