@@ -99,6 +99,9 @@ test('the terminal runs the CLI commands on a chosen host against the running cl
   await page.keyboard.type('iptables -t nat -L KUBE-SERVICES -n | head -1');
   await page.keyboard.press('Enter');
   await expect(term).toContainText('Chain KUBE-SERVICES (2 references)');
+  // Mark DNS queries for tracing on node-1 (read back with xtables-monitor below).
+  await page.keyboard.type('iptables -t raw -I PREROUTING -p udp --dport 53 -j TRACE');
+  await page.keyboard.press('Enter');
   await page.getByRole('combobox', { name: 'Host' }).selectOption('pod/default/client');
   await term.click();
   await page.keyboard.type('dig +short web.default.svc.cluster.local');
@@ -123,6 +126,15 @@ test('the terminal runs the CLI commands on a chosen host against the running cl
   // ss lists the loop's connections, TIME-WAIT on the client's side, to the Service's address.
   await expect(term).toContainText(/tcp +TIME-WAIT +0 +0 +10\.244\.0\.5:\d+ +10\.96\.1\.1:80/);
   await expect(term).toContainText('lab: 实验台只模拟 TCP 和 UDP 套接字');
+  // The DNS query's walk through node-1's chains, as a real node's xtables-monitor prints it.
+  await page.getByRole('combobox', { name: '主机' }).selectOption('node-1');
+  await term.click();
+  await page.keyboard.type('xtables-monitor --trace | grep KUBE-SEP | head -1');
+  await page.keyboard.press('Enter');
+  await expect(term).toContainText(
+    / TRACE: 2 [0-9a-f]{8} nat:KUBE-SVC-TCOU7JCQXEZGVUNU:rule:0x[0-9a-f]+:JUMP:KUBE-SEP-/,
+  );
+  await expect(term).toContainText('lab: xtables-monitor 打印了这个节点启动以来的全部跟踪事件');
   await lab.shot('41-terminal-zh-CN');
 });
 
