@@ -137,6 +137,19 @@ const RULES = `
 -j LOG --log-level 7 --log-macdecode --log-tcp-sequence --log-tcp-options
 -j TRACE
 -p icmp -j TRACE
+-p tcp --syn -j ACCEPT
+-p tcp ! --syn -j ACCEPT
+-p tcp --tcp-flags SYN,ACK SYN -j ACCEPT
+-p tcp --tcp-flags ALL NONE -j ACCEPT
+-p tcp ! --tcp-flags ALL NONE -j ACCEPT
+-p tcp --tcp-flags ALL ALL -j ACCEPT
+-p tcp ! --tcp-flags SYN,ACK NONE -j ACCEPT
+-p tcp --tcp-flags SYN SYN -j ACCEPT
+-p tcp ! --tcp-flags SYN SYN -j ACCEPT
+-p tcp --tcp-flags syn,ack ack -j ACCEPT
+-p tcp --tcp-flags SYN,RST RST --dport 80 -j ACCEPT
+-p tcp --sport 5 --tcp-flags ACK ACK --dport 6 -j ACCEPT
+-p tcp --tcp-flags FIN,SYN,RST,PSH,ACK,URG SYN -j ACCEPT
 -j ACCEPT
 -g C1
 -j C1

@@ -57,7 +57,8 @@ describe.skipIf(reason !== undefined)('xtables-monitor --trace on the real kerne
       'trace-nodeport',
       [
         'node-1$ kubectl scale deployment web --replicas=1',
-        'node-1$ iptables -t raw -A PREROUTING -p tcp --dport 30080 -j TRACE',
+        // Only the connection's first packet (the classic TRACE recipe).
+        'node-1$ iptables -t raw -A PREROUTING -p tcp --dport 30080 --syn -j TRACE',
         'laptop$ curl -sS -m 3 http://192.168.1.10:30080/',
         'node-1$ xtables-monitor --trace',
       ].join('\n'),
@@ -67,5 +68,9 @@ describe.skipIf(reason !== undefined)('xtables-monitor --trace on the real kerne
     expect(real).toMatch(/nat:KUBE-MARK-MASQ:rule:0x\w+:CONTINUE {2}.* -j MARK --set-xmark/);
     expect(real).toMatch(/^PACKET: 2 \w+ .* MARK=0x4000 $/m);
     expect(real).toMatch(/nat:KUBE-POSTROUTING:rule:0x\w+:ACCEPT {2}.* -j MASQUERADE/);
+    // --syn marked the SYN alone: every PACKET line is the SYN's.
+    const packets = real.split('\n').filter((l) => l.startsWith('PACKET:'));
+    expect(packets.length).toBeGreaterThan(2);
+    expect(packets.every((l) => / DPORT=\d+ SYN (MARK=0x\w+ )?$/.test(l))).toBe(true);
   }, 90_000);
 });

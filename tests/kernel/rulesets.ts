@@ -185,6 +185,8 @@ export const EXTRAS_RESTORE = `*filter
 -A INPUT -j LOG --log-prefix "kp: " --log-level 4 --log-uid
 -A INPUT -j LOG --log-level debug
 -A INPUT -p icmp -j TRACE
+-A INPUT -p tcp --syn -j ACCEPT
+-A INPUT -p tcp ! --tcp-flags SYN,ACK NONE --dport 80 -j ACCEPT
 -A INPUT -g KUBE-X
 -A INPUT -m comment --comment "no target"
 -A INPUT -i lo

@@ -4,7 +4,7 @@
 import { XtError } from './errors';
 import { makeExt, strtoui, type ExtParser, type ParseCtx } from './ext';
 import { servicePort } from './services';
-import type { MultiportMatch, PortRange, PortsMatch } from './types';
+import type { MultiportMatch, PortRange, PortsMatch, TcpFlagsMatch } from './types';
 
 export const PROTO_TCP = 6;
 export const PROTO_UDP = 17;
@@ -41,13 +41,66 @@ const PORT_OPTIONS = [
   { name: 'dport', arg: true, invert: true },
 ] as const;
 
-/** tcp, udp or sctp: `--sport`/`--dport` (and their long synonyms). */
+/** libxt_tcp's flags, in the order it prints them (tcp_flag_names, ALL and NONE aside). */
+export const TCP_FLAG_NAMES = ['FIN', 'SYN', 'RST', 'PSH', 'ACK', 'URG'] as const;
+const ALL_FLAGS = 0x3f;
+
+/** parse_tcp_flag(): comma-separated names, case-insensitive; empty pieces are skipped. */
+function parseTcpFlagList(text: string): number {
+  let bits = 0;
+  for (const piece of text.split(',')) {
+    if (piece === '') continue;
+    const upper = piece.toUpperCase();
+    if (upper === 'ALL') bits |= ALL_FLAGS;
+    else if (upper === 'NONE') continue;
+    else {
+      const i = TCP_FLAG_NAMES.indexOf(upper as (typeof TCP_FLAG_NAMES)[number]);
+      if (i < 0) throw XtError.param(`Unknown TCP flag \`${piece}'`);
+      bits |= 1 << i;
+    }
+  }
+  return bits;
+}
+
+/** The names of `bits` as libxt_tcp prints them (`NONE` for none). */
+export function tcpFlagNames(bits: number): string {
+  const names = TCP_FLAG_NAMES.filter((_, i) => (bits & (1 << i)) !== 0);
+  return names.length === 0 ? 'NONE' : names.join(',');
+}
+
+/** tcp's own options beyond the ports: `--syn` and `--tcp-flags MASK COMP` (one of them). */
+const TCP_FLAG_OPTIONS = [
+  { name: 'syn', arg: false, invert: true, multi: true },
+  { name: 'tcp-flags', arg: true, invert: true, multi: true },
+] as const;
+
+type PortsState = { sport?: PortRange; dport?: PortRange; flags?: TcpFlagsMatch };
+
+/** `--tcp-flags` (its two words joined by a space, rule-parse.ts) or `--syn`. */
+function parseFlagsOption(s: PortsState, option: string, arg: string, invert: boolean): void {
+  // tcp_parse(): one flags option per match, whichever it is (the message has two spaces).
+  if (s.flags !== undefined) throw XtError.param("Only one of `--syn' or `--tcp-flags'  allowed");
+  if (option === 'syn') {
+    s.flags = { mask: 0x17, cmp: 0x02, invert };
+    return;
+  }
+  const space = arg.indexOf(' ');
+  const mask = parseTcpFlagList(arg.slice(0, space));
+  const cmp = parseTcpFlagList(arg.slice(space + 1));
+  s.flags = { mask, cmp, invert };
+}
+
+/** tcp, udp or sctp: `--sport`/`--dport` (and their long synonyms); tcp's flags. */
 export function portsMatch(name: 'tcp' | 'udp' | 'sctp'): ExtParser<PortsMatch> {
   return makeExt({
     name,
-    options: PORT_OPTIONS,
-    init: () => ({}) as { sport?: PortRange; dport?: PortRange },
+    options: name === 'tcp' ? [...PORT_OPTIONS, ...TCP_FLAG_OPTIONS] : PORT_OPTIONS,
+    init: () => ({}) as PortsState,
     parse(s, option, arg, invert) {
+      if (option === 'syn' || option === 'tcp-flags') {
+        parseFlagsOption(s, option, arg, invert);
+        return;
+      }
       const range = parseRange(arg, name, invert);
       const isSrc = option === 'sport' || option === 'source-port';
       if ((isSrc ? s.sport : s.dport) !== undefined) {
@@ -63,6 +116,10 @@ export function portsMatch(name: 'tcp' | 'udp' | 'sctp'): ExtParser<PortsMatch> 
         name,
         ...(s.sport !== undefined ? { sport: s.sport } : {}),
         ...(s.dport !== undefined ? { dport: s.dport } : {}),
+        // A zero mask compares nothing: iptables-nft writes no flags expression.
+        ...(s.flags !== undefined && (s.flags.mask !== 0 || s.flags.invert)
+          ? { flags: s.flags }
+          : {}),
       };
     },
   });

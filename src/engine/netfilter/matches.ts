@@ -64,6 +64,7 @@ export function foldNativePortMatches(matches: readonly Match[]): Match[] {
           ...first,
           ...(m.sport ? { sport: m.sport } : {}),
           ...(m.dport ? { dport: m.dport } : {}),
+          ...(m.name === 'tcp' && m.flags ? { flags: m.flags } : {}),
         };
         continue;
       }
@@ -73,9 +74,10 @@ export function foldNativePortMatches(matches: readonly Match[]): Match[] {
   return out;
 }
 
-/** A tcp/udp match that restricts ports (not the whole 0:65535). */
+/** A tcp/udp match that restricts ports (not the whole 0:65535), or tcp flags: native compares. */
 export function hasPortRange(m: Match): boolean {
   if (m.name !== 'tcp' && m.name !== 'udp') return false;
+  if (m.flags !== undefined) return true;
   const full = (r: typeof m.sport): boolean =>
     r === undefined || (r.min === 0 && r.max === 0xffff && !r.invert);
   return !full(m.sport) || !full(m.dport);

@@ -5,8 +5,23 @@
  */
 import { hex, maskSuffix, probabilityText, saveString } from './format';
 import { serviceName } from './services';
+import { tcpFlagNames } from './match-ports';
 import { protocolName } from './protocols';
-import type { Match, NatRange, PortRange, Target } from './types';
+import type { Match, NatRange, PortRange, Target, TcpFlagsMatch } from './types';
+
+/** libxt_tcp's save of `--tcp-flags` (after the ports). */
+function saveTcpFlags(f: TcpFlagsMatch | undefined): string {
+  if (f === undefined) return '';
+  return `${f.invert ? ' !' : ''} --tcp-flags ${tcpFlagNames(f.mask)} ${tcpFlagNames(f.cmp)}`;
+}
+
+/** libxt_tcp's print_flags(): names, or `0x%02X` with -n. */
+function printTcpFlags(f: TcpFlagsMatch | undefined, numeric: boolean): string {
+  if (f === undefined) return '';
+  const text = (bits: number): string =>
+    numeric ? `0x${bits.toString(16).toUpperCase().padStart(2, '0')}` : tcpFlagNames(bits);
+  return ` flags:${f.invert ? '!' : ''}${text(f.mask)}/${text(f.cmp)}`;
+}
 
 // ---- matches: save --------------------------------------------------------------------
 
@@ -31,7 +46,8 @@ export function saveMatch(m: Match): string {
     case 'udp':
     case 'sctp': {
       const always = m.name === 'sctp';
-      return head + savePortOpt('sport', m.sport, always) + savePortOpt('dport', m.dport, always);
+      const ports = savePortOpt('sport', m.sport, always) + savePortOpt('dport', m.dport, always);
+      return head + ports + saveTcpFlags(m.flags);
     }
     case 'multiport':
       return `${head}${m.invert ? ' !' : ''} --${m.dir} ${m.ports.map((p) => (p.min === p.max ? `${p.min}` : `${p.min}:${p.max}`)).join(',')}`;
@@ -144,7 +160,7 @@ export function printMatch(m: Match, numeric: boolean, proto: number): string {
     case 'udp':
     case 'sctp': {
       const always = m.name === 'sctp';
-      return ` ${m.name}${printPorts('spt', m.sport, m.name, numeric, always)}${printPorts('dpt', m.dport, m.name, numeric, always)}`;
+      return ` ${m.name}${printPorts('spt', m.sport, m.name, numeric, always)}${printPorts('dpt', m.dport, m.name, numeric, always)}${printTcpFlags(m.flags, numeric)}`;
     }
     case 'multiport': {
       const pname = protocolName(proto) ?? '';

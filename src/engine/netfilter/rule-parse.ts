@@ -275,6 +275,14 @@ export function parseArgs(
           arg = takeReq(token, inline);
           // set: --match-set NAME FLAGS takes the following word too.
           if (resolved === 'match-set') arg = hasArg(argv, i) ? `${arg} ${argv[i++] ?? ''}` : arg;
+          // tcp: --tcp-flags MASK COMP (tcp_parse(): the next word, which must not be an option).
+          if (resolved === 'tcp-flags') {
+            const comp = argv[i];
+            if (comp === undefined || comp.startsWith('-') || comp.startsWith('!'))
+              throw XtError.param('--tcp-flags requires two args.');
+            arg = `${arg} ${comp}`;
+            i++;
+          }
         }
         owner.take(resolved, arg, invert, ctx());
         return true;

@@ -72,6 +72,15 @@ export interface PortsMatch {
   readonly name: 'tcp' | 'udp' | 'sctp';
   readonly sport?: PortRange;
   readonly dport?: PortRange;
+  /** tcp `--tcp-flags MASK COMP` (`--syn` is FIN,SYN,RST,ACK SYN): (flags & mask) == cmp. */
+  readonly flags?: TcpFlagsMatch;
+}
+
+/** xt_tcp's flg_mask/flg_cmp (bits as in the TCP header: FIN 0x01 … URG 0x20) and inversion. */
+export interface TcpFlagsMatch {
+  readonly mask: number;
+  readonly cmp: number;
+  readonly invert: boolean;
 }
 export interface MultiportMatch {
   readonly name: 'multiport';

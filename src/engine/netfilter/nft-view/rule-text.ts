@@ -57,6 +57,24 @@ function nativePort(proto: string, dir: 'sport' | 'dport', r: PortRange): string
   return `${head}${r.invert ? '!= ' : ''}${r.min}-${r.max}`;
 }
 
+/**
+ * A flags compare `(flags & mask) == cmp` as nft 1.0.6 lists it (seen in namespaces): a zero
+ * cmp as `! MASK` (none set; inverted: `MASK`, any set), a one-bit mask equal to cmp as
+ * `& X == X`, otherwise `CMP / MASK` (inverted `!= CMP / MASK`).
+ */
+function tcpFlagsText(f: {
+  readonly mask: number;
+  readonly cmp: number;
+  readonly invert: boolean;
+}): string {
+  const names = (bits: number): string =>
+    ['fin', 'syn', 'rst', 'psh', 'ack', 'urg'].filter((_, i) => (bits & (1 << i)) !== 0).join(',');
+  if (f.cmp === 0) return `tcp flags ${f.invert ? '' : '! '}${names(f.mask)}`;
+  if (f.cmp === f.mask && (f.mask & (f.mask - 1)) === 0)
+    return `tcp flags & ${names(f.mask)} ${f.invert ? '!=' : '=='} ${names(f.cmp)}`;
+  return `tcp flags ${f.invert ? '!= ' : ''}${names(f.cmp)} / ${names(f.mask)}`;
+}
+
 function rangeText(min: number, max: number): string {
   return min === max ? String(min) : `${min}-${max}`;
 }
@@ -76,10 +94,13 @@ function portsPart(m: Extract<Match, { name: 'tcp' | 'udp' | 'sctp' }>): Part | 
       : { text: out.join(' '), xt: true };
   }
   // iptables-nft writes native compares unless both ranges are the full 0:65535 uninverted
-  // (then it keeps the x_tables match, whose xlate prints nothing).
+  // (then it keeps the x_tables match, whose xlate prints nothing). The flags come first
+  // (nft.c add_nft_tcp(): add_nft_tcpflags() before the ports).
   const inverted = m.sport?.invert === true || m.dport?.invert === true;
-  if (isFullRange(m.sport) && isFullRange(m.dport) && !inverted) return { text: '', xt: true };
-  const out: string[] = [];
+  const flags = m.flags === undefined ? undefined : tcpFlagsText(m.flags);
+  if (isFullRange(m.sport) && isFullRange(m.dport) && !inverted && flags === undefined)
+    return { text: '', xt: true };
+  const out: string[] = flags === undefined ? [] : [flags];
   if (m.sport !== undefined && !isFullRange(m.sport))
     out.push(nativePort(m.name, 'sport', m.sport));
   if (m.dport !== undefined && !isFullRange(m.dport))

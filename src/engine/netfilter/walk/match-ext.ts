@@ -30,7 +30,24 @@ function portInRange(r: PortRange | undefined, port: number): boolean {
  */
 export function portsMatch(m: PortsMatch, packet: Packet): boolean {
   if (isFragment(packet) || packet.sport === undefined || packet.dport === undefined) return false;
-  return portInRange(m.sport, packet.sport) && portInRange(m.dport, packet.dport);
+  if (!portInRange(m.sport, packet.sport) || !portInRange(m.dport, packet.dport)) return false;
+  // tcp_mt(): FWINVTCP((tcph->flags & flg_mask) == flg_cmp, XT_TCP_INV_FLAGS).
+  const f = m.flags;
+  return f === undefined || ((tcpFlagBits(packet) & f.mask) === f.cmp) !== f.invert;
+}
+
+/** The packet's TCP flags as header bits (FIN 0x01, SYN 0x02, RST 0x04, PSH 0x08, ACK 0x10, URG 0x20). */
+function tcpFlagBits(packet: Packet): number {
+  const t = packet.tcpFlags;
+  if (t === undefined) return 0;
+  return (
+    (t.fin ? 0x01 : 0) |
+    (t.syn ? 0x02 : 0) |
+    (t.rst ? 0x04 : 0) |
+    (t.psh ? 0x08 : 0) |
+    (t.ack ? 0x10 : 0) |
+    (t.urg ? 0x20 : 0)
+  );
 }
 
 /**

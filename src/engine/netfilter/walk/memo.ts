@@ -223,6 +223,8 @@ function partDeps(rule: Rule, part: number): number {
     case 'udp':
     case 'sctp':
     case 'multiport':
+      // The TCP flags are no key of a remembered walk: a rule that reads them is not replayed.
+      if ('flags' in m && m.flags !== undefined) return DEP.IMPURE;
       return DEP.FRAG | DEP.SPORT | DEP.DPORT;
     case 'mark':
       return DEP.MARK;
