@@ -54,8 +54,11 @@ interface NodeNeigh {
 
 const tables = new WeakMap<World, Map<string, NodeNeigh>>();
 
-/** FNV-1a of a string (the per-device reachable_time's stand-in for get_random_u32). */
-function fnv1a(text: string): number {
+/**
+ * FNV-1a of a string: where the kernel draws a random number that must not move the World's
+ * seeded draws (the per-device reachable_time, a packet's trace id).
+ */
+export function fnv1a(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return h;

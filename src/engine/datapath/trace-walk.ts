@@ -16,6 +16,7 @@ import { walkPacketOf, type HookDevices, type Skb } from './packet';
 import type { Ctx } from './types';
 import { walkContext } from './walk-context';
 import { frameMacs } from './link-header';
+import { fnv1a } from './arp';
 import type { NodeCtx } from './hooks';
 
 /** Whether `table` of the node has a TRACE rule (which may mark the packet walking it). */
@@ -27,13 +28,6 @@ export function tracesIn(nf: NetfilterState, table: TableName): boolean {
 /** Matched steps at least: the events need them, whatever the trace view keeps. */
 const MATCHED = { steps: 'matched' } as const;
 const ALL = { steps: 'all' } as const;
-
-/** FNV-1a of a string: a stand-in for the kernel's per-skb trace id (a siphash of the skb). */
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
-}
 
 /**
  * The packet's trace id on this node: one per packet and host, as the kernel's is per skb, from
