@@ -13,6 +13,7 @@
  * (the REJECT target returns NF_DROP; handles count chains and rules of the table in the order
  * they were made).
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli-run';
 
@@ -132,5 +133,60 @@ describe('the TRACE target', () => {
         'table ip raw {\n\tchain PREROUTING {\n\t\ttype filter hook prerouting priority raw; policy accept;\n' +
         '\t\tmeta l4proto icmp counter packets 0 bytes 0 meta nftrace set 1\n\t}\n}\n',
     );
+  });
+});
+
+describe('xtables-monitor on random scripts', () => {
+  // Words of TRACE rules, the tcp flags, traffic and the monitor's options.
+  const RULE = fc.constantFrom(
+    'iptables -t raw -A PREROUTING -j TRACE',
+    'iptables -t raw -I PREROUTING -p tcp --syn -j TRACE',
+    'iptables -t raw -A PREROUTING -p udp --dport 53 -j TRACE',
+    'iptables -t mangle -A POSTROUTING -p tcp ! --tcp-flags SYN,ACK NONE -j TRACE',
+    'iptables -A INPUT -p tcp --tcp-flags ALL SYN -j TRACE',
+    'iptables -t nat -I PREROUTING -p tcp --dport 30080 -j TRACE',
+    'iptables -A FORWARD -p tcp --tcp-flags FIN,RST RST -j DROP',
+    'iptables -t raw -F',
+    'iptables -t raw -D PREROUTING 1',
+  );
+  const TRAFFIC = fc.constantFrom(
+    'pod/client$ curl -s -m 1 http://10.96.1.1/',
+    'pod/client$ dig @10.96.0.10 +short web.default.svc.cluster.local',
+    'laptop$ curl -s -m 1 http://192.168.1.10:30080/',
+    'pod/client$ ping -c 1 -W 1 10.244.1.2',
+    'node-1$ curl -s -m 1 http://10.96.1.1/',
+  );
+  const MONITOR = fc
+    .subarray(['-t', '-c', '-4', '-6', '-e', '--trace', '--counters', '-x'])
+    .map((o) => `node-1$ xtables-monitor ${o.join(' ')}`);
+  const LINE =
+    /^(PACKET: 2 [0-9a-f]{8} (IN=\S+ )?(OUT=\S+ )?((MACSRC|LL)=.* )?SRC=\S+ DST=\S+ LEN=\d+ TOS=0x0 TTL=\d+ ID=0 .*| TRACE: 2 [0-9a-f]{8} (raw|mangle|nat|filter):[\w-]+:(rule:0x[0-9a-f]+:(CONTINUE|ACCEPT|DROP|0xfffffffb|(JUMP|GOTO):[\w-]+) {2}-4 -t \w+ (\[\d+:\d+\] )?-A .*|policy:(ACCEPT|DROP) ))$/;
+
+  it('never throws, and prints only PACKET and TRACE lines of their shapes (seed 20261205)', async () => {
+    let traced = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            RULE.map((r) => `node-1$ ${r}`),
+            TRAFFIC,
+            MONITOR,
+          ),
+          { maxLength: 8 },
+        ),
+        async (lines) => {
+          const r = await runCli(lines.join('\n'));
+          expect(r.status).toBeGreaterThanOrEqual(0);
+          for (const l of r.out.split('\n')) {
+            if (!l.startsWith('PACKET:') && !l.startsWith(' TRACE:')) continue;
+            expect(l).toMatch(LINE);
+            traced++;
+          }
+        },
+      ),
+      { seed: 20261205, numRuns: 60 },
+    );
+    // Not vacuous: the scripts traced packets.
+    expect(traced).toBeGreaterThan(20);
   });
 });
