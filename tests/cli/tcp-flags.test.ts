@@ -87,8 +87,25 @@ describe('tcp --syn and --tcp-flags', () => {
       expect(await err(`-p tcp ${both}`)).toBe(
         "iptables v1.8.9 (nf_tables): Only one of `--syn' or `--tcp-flags'  allowed",
       );
-    // Without -p tcp no tcp match is loaded: the option is unknown.
+    // Without -p tcp no tcp match is loaded: the option is unknown; with -m tcp, the flags
+    // are a native compare, which needs the protocol (nft.c add_nft_tcp()).
     expect(await err('--syn')).toBe('iptables v1.8.9 (nf_tables): unknown option "--syn"');
+    expect(await err('-m tcp --syn')).toBe(
+      "iptables v1.8.9 (nf_tables): TCP match requires '-p tcp'",
+    );
+  });
+
+  it('a second -m tcp folds into the first, as iptables-nft reads the rule back', async () => {
+    const r = await runCli(
+      [
+        'node-1$ iptables -F INPUT',
+        'node-1$ iptables -A INPUT -p tcp -m tcp --syn -m tcp --dport 80 -j ACCEPT',
+        'node-1$ iptables -S INPUT',
+      ].join('\n'),
+    );
+    expect(r.out).toBe(
+      '-P INPUT ACCEPT\n-A INPUT -p tcp -m tcp --dport 80 --tcp-flags FIN,SYN,RST,ACK SYN -j ACCEPT\n',
+    );
   });
 
   it('match on the packet: a connection has one SYN and one FIN from the client', async () => {
