@@ -68,9 +68,16 @@ test('switch language: every label follows, the choice is remembered, tool outpu
 }) => {
   const lab = new LabPage(page);
   await lab.open();
+  const english = await lab.editorText();
+  expect(english).toMatch(/^# A small cluster: two nodes/);
   await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
   await expect(page.getByRole('tab', { name: '规则' })).toBeVisible();
   await expect(page.getByRole('button', { name: '发送', exact: true })).toBeVisible();
+  // The scenario's own comments follow the language; the YAML, line for line, does not.
+  const chinese = await lab.editorText();
+  expect(chinese).toMatch(/^# 一个小集群：两个节点/);
+  expect(chinese).toMatch(/^mode: iptables +# 也可以是 ipvs、nftables$/m);
+  expect(chinese.split('\n').length).toBe(english.split('\n').length);
   await page.getByRole('button', { name: '发送', exact: true }).click();
   for (let i = 0; i < 40 && (await lab.currentStation()) !== 'DNAT'; i++) {
     await page.keyboard.press('ArrowRight');
@@ -84,8 +91,11 @@ test('switch language: every label follows, the choice is remembered, tool outpu
   await page.getByRole('tab', { name: '规则' }).click();
   // iptables-save's own text stays as the tool prints it.
   await expect(page.locator('.rules-panel .cmd')).toHaveText('iptables-save -c');
+  // A learner's own comment stays as written when the language changes; the lab's switch back.
+  await lab.typeInEditor('# 我的笔记\n', { line: 1, column: 1 });
   await page.getByRole('combobox', { name: '语言' }).selectOption('en');
   await expect(page.getByRole('tab', { name: 'Rules' })).toBeVisible();
+  expect(await lab.editorText()).toBe(`# 我的笔记\n${english}`);
 });
 
 test('the terminal runs the CLI commands on a chosen host against the running cluster', async ({

@@ -3,7 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { createLabClient } from '../worker/client';
 import { App } from './app/App';
 import './app/app.css';
-import { initI18n } from './i18n';
+import { currentLanguage, initI18n } from './i18n';
+import { localizeScenario } from './i18n/scenario-comments';
 import { LessonsSide } from './lessons/LessonsSide';
 import { createLessonHost } from './lessons/store-host';
 import { createAppStore, StoreContext, type AppStore } from './store';
@@ -15,7 +16,11 @@ const holder: { store?: AppStore } = {};
 const client = createLabClient({
   onRestart: (why, detail) => void holder.store?.getState().workerRestarted(`${why}: ${detail}`),
 });
-const store = createAppStore({ lab: client, storage: window.localStorage });
+const store = createAppStore({
+  lab: client,
+  storage: window.localStorage,
+  localizeScenario: (text) => localizeScenario(text, currentLanguage()),
+});
 holder.store = store;
 void store.getState().start();
 

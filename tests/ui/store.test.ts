@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LabApi } from '../../src/protocol/lab';
+import type { Language } from '../../src/ui/i18n';
+import { localizeScenario } from '../../src/ui/i18n/scenario-comments';
 import { createAppStore } from '../../src/ui/store/create-store';
 import { STORAGE_KEY } from '../../src/ui/store/persist';
 import { conntrackAt, countersAt, parseCounters } from '../../src/ui/store/trace-model';
@@ -86,5 +88,48 @@ describe('app store', () => {
     expect(second.getState().text).toBe(`${good}\n---\nkind: Service\n`);
     expect(second.getState().goodText).toBe(good);
     expect(second.getState().diagnostics.some((d) => d.severity === 'error')).toBe(true);
+  });
+
+  it("hands out the lab's scenarios with comments in the learner's language; switching keeps the learner's text", async () => {
+    const storage = memoryStorage();
+    let lang: Language = 'zh-CN';
+    const localize = (text: string) => localizeScenario(text, lang);
+    const store = createAppStore({
+      lab: inline(new LabSession()),
+      storage,
+      localizeScenario: localize,
+    });
+    await store.getState().start();
+    const zh = store.getState().text;
+    expect(zh).toMatch(/^# 一个小集群：两个节点/);
+    expect(store.getState().goodText).toBe(zh);
+    const rules = store.getState().views['node-1']!.rules;
+
+    // The learner edits (their own comment, a Service port); then switches to English.
+    const edited = zh.replace('port: 80', 'port: 81').replace(/^/, '# 我的笔记\n');
+    store.getState().setText(edited);
+    lang = 'en';
+    store.getState().relocalizeScenario();
+    const en = store.getState().text;
+    expect(en).toMatch(/^# 我的笔记\n# A small cluster: two nodes/);
+    expect(en).toContain('port: 81');
+    expect(store.getState().goodText).toMatch(/^# A small cluster/);
+    expect(JSON.parse(storage.m.get(STORAGE_KEY)!).text).toBe(en);
+    // Only comments changed: the cluster is the one it was.
+    await store.getState().refreshViews();
+    expect(store.getState().views['node-1']!.rules).toBe(rules);
+
+    // A preset loaded in zh-CN comes in zh-CN; a reload in English brings the saved text back in English.
+    lang = 'zh-CN';
+    await store.getState().loadPreset('lesson:x', '# or ipvs, nftables\nkind: Lab\n');
+    expect(store.getState().text).toBe('# 也可以是 ipvs、nftables\nkind: Lab\n');
+    lang = 'en';
+    const again = createAppStore({
+      lab: inline(new LabSession()),
+      storage,
+      localizeScenario: localize,
+    });
+    await again.getState().start();
+    expect(again.getState().text).toBe('# or ipvs, nftables\nkind: Lab\n');
   });
 });

@@ -14,6 +14,7 @@ export function TopBar() {
   const toggleLargeText = useLab((s) => s.toggleLargeText);
   const panelsOpen = useLab((s) => s.editorOpen);
   const togglePanels = useLab((s) => s.toggleEditor);
+  const relocalizeScenario = useLab((s) => s.relocalizeScenario);
   const lang = (i18n.language === 'zh-CN' ? 'zh-CN' : 'en') as Language;
   // A lesson's scenario is not a preset: the picker names it (and it stays selectable text
   // only; choosing a preset replaces it).
@@ -62,7 +63,11 @@ export function TopBar() {
         <select
           aria-label={t('top.language')}
           value={lang}
-          onChange={(e) => setLanguage(e.target.value as Language)}
+          onChange={(e) => {
+            setLanguage(e.target.value as Language);
+            // The scenario's own comments follow (the YAML itself never changes).
+            relocalizeScenario();
+          }}
         >
           {LANGUAGES.map((l) => (
             <option key={l} value={l}>

@@ -47,6 +47,11 @@ export function initI18n(): typeof i18next {
   return i18next;
 }
 
+/** The language the lab speaks now. */
+export function currentLanguage(): Language {
+  return i18next.language === 'zh-CN' ? 'zh-CN' : 'en';
+}
+
 export function setLanguage(lng: Language): void {
   void i18next.changeLanguage(lng);
   document.documentElement.lang = lng;

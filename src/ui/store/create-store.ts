@@ -16,6 +16,11 @@ export interface StoreDeps {
   /** Timers for playback (injected so tests can drive them). */
   readonly setInterval?: (fn: () => void, ms: number) => unknown;
   readonly clearInterval?: (id: unknown) => void;
+  /**
+   * The lab's own scenario comments in the learner's language (i18n/scenario-comments.ts);
+   * applied to every scenario the lab hands out. Default: the text as it is.
+   */
+  readonly localizeScenario?: (text: string) => string;
 }
 
 const byNode = (views: readonly Views[]) => Object.fromEntries(views.map((v) => [v.node, v]));
@@ -27,6 +32,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     deps.clearInterval ?? ((id) => globalThis.clearInterval(id as ReturnType<typeof setInterval>));
   let timer: unknown;
   let validateSeq = 0;
+  const localize = deps.localizeScenario ?? ((text: string) => text);
 
   return createStore<AppState>()((set, get) => {
     const persist = () => {
@@ -98,7 +104,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
       },
       async loadPreset(id, given) {
         stopTimer();
-        const text = given ?? (await deps.lab.call('defaultScenario'));
+        const text = localize(given ?? (await deps.lab.call('defaultScenario')));
         set({
           engine: 'busy',
           presetId: id,
@@ -118,6 +124,14 @@ export function createAppStore(deps: StoreDeps): AppStore {
           fail(e);
         }
       },
+      relocalizeScenario() {
+        const { text, goodText } = get();
+        const next = { text: localize(text), goodText: localize(goodText) };
+        if (next.text === text && next.goodText === goodText) return;
+        // Only comments change: the running cluster, built from goodText, is the same cluster.
+        set(next);
+        persist();
+      },
       async changeSetting(setting) {
         const text = await deps.lab.call('withSetting', get().text, setting);
         set({ text });
@@ -133,9 +147,12 @@ export function createAppStore(deps: StoreDeps): AppStore {
       async start() {
         let good = get().goodText;
         if (good === '') {
-          good = await deps.lab.call('defaultScenario');
+          good = localize(await deps.lab.call('defaultScenario'));
           set({ text: get().text === '' ? good : get().text, goodText: good });
         }
+        // A text saved while the lab spoke the other language.
+        get().relocalizeScenario();
+        good = get().goodText;
         const answer = await deps.lab.call('load', good);
         took(answer, good);
         if (get().text !== good) set({ diagnostics: await deps.lab.call('validate', get().text) });

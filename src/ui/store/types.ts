@@ -33,6 +33,11 @@ export interface ScenarioSlice {
   /** Loads a preset; `text` undefined = the built-in scenario. */
   loadPreset(id: string, text: string | undefined): Promise<void>;
   changeSetting(setting: Setting): Promise<void>;
+  /**
+   * The lab's own comments in the scenario (editor and last good text) in the language now
+   * chosen: called when the learner switches language. Nothing but those comments changes.
+   */
+  relocalizeScenario(): void;
 }
 
 export interface SimSlice {
