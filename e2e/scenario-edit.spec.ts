@@ -87,3 +87,27 @@ test('presets load in one click', async ({ page }) => {
   await lab.ready();
   await expect.poll(() => lab.editorText()).toContain('# A small cluster');
 });
+
+test("the schema's hover texts follow the language", async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  await lab.tab(/Scenario/);
+  await page.locator('.monaco-editor').waitFor();
+  const hoverOn = async (key: string) => {
+    await page.evaluate((k) => {
+      const ed = window.__labEditor!;
+      const match = ed.getModel()!.findMatches(`${k}:`, false, false, true, null, false)[0]!;
+      ed.setPosition(match.range.getStartPosition());
+      ed.focus();
+      ed.trigger('e2e', 'editor.action.showHover', {});
+    }, key);
+    return page.locator('.monaco-hover-content').first();
+  };
+  await expect(await hoverOn('seed')).toContainText('Seeds every random choice');
+  await page.keyboard.press('Escape');
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+  const zh = await hoverOn('seed');
+  await expect(zh).toContainText('所有随机选择的种子');
+  await expect(zh).toContainText('kube-proxy-lab 场景文档');
+  await lab.shot('13-hover-zh-CN');
+});

@@ -7,7 +7,10 @@ import * as monaco from 'monaco-editor/editor';
 import 'monaco-editor/features/register.all';
 import 'monaco-editor/languages/definitions/yaml/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
-import { configureMonacoYaml } from 'monaco-yaml';
+import i18next from 'i18next';
+import { configureMonacoYaml, type MonacoYamlOptions } from 'monaco-yaml';
+import { currentLanguage, type Language } from '../i18n';
+import { localizedSchema } from './schema-descriptions';
 import schema from './scenario.schema.json';
 import YamlWorker from './yaml.worker?worker';
 
@@ -48,7 +51,7 @@ const createWebWorker = ((opts: LegacyWorkerOptions & { worker?: Worker }) => {
 
 const monacoForYaml = { ...monaco, editor: { ...monaco.editor, createWebWorker } };
 
-configureMonacoYaml(monacoForYaml as typeof monaco, {
+const optionsIn = (lang: Language): MonacoYamlOptions => ({
   enableSchemaRequest: false,
   hover: true,
   completion: true,
@@ -58,9 +61,16 @@ configureMonacoYaml(monacoForYaml as typeof monaco, {
     {
       fileMatch: ['**/scenario.yaml'],
       uri: 'file:///schemas/scenario.schema.json',
-      schema: schema as never,
+      // Hover texts in the learner's language (schema-descriptions.ts).
+      schema: localizedSchema(schema, lang) as never,
     },
   ],
 });
+
+const monacoYaml = configureMonacoYaml(
+  monacoForYaml as typeof monaco,
+  optionsIn(currentLanguage()),
+);
+i18next.on('languageChanged', () => void monacoYaml.update(optionsIn(currentLanguage())));
 
 export { monaco };
