@@ -4,7 +4,6 @@ import { createLabClient } from '../worker/client';
 import { App } from './app/App';
 import './app/app.css';
 import { currentLanguage, initI18n } from './i18n';
-import { localizeScenario } from './i18n/scenario-comments';
 import { LessonsSide } from './lessons/LessonsSide';
 import { createLessonHost } from './lessons/store-host';
 import { createAppStore, StoreContext, type AppStore } from './store';
@@ -19,7 +18,9 @@ const client = createLabClient({
 const store = createAppStore({
   lab: client,
   storage: window.localStorage,
-  localizeScenario: (text) => localizeScenario(text, currentLanguage()),
+  // The comment table loads with the first scenario, not with the app shell.
+  localizeScenario: async (text) =>
+    (await import('./i18n/scenario-comments')).localizeScenario(text, currentLanguage()),
 });
 holder.store = store;
 void store.getState().start();

@@ -109,7 +109,7 @@ describe('app store', () => {
     const edited = zh.replace('port: 80', 'port: 81').replace(/^/, '# 我的笔记\n');
     store.getState().setText(edited);
     lang = 'en';
-    store.getState().relocalizeScenario();
+    await store.getState().relocalizeScenario();
     const en = store.getState().text;
     expect(en).toMatch(/^# 我的笔记\n# A small cluster: two nodes/);
     expect(en).toContain('port: 81');

@@ -66,7 +66,7 @@ export function TopBar() {
           onChange={(e) => {
             setLanguage(e.target.value as Language);
             // The scenario's own comments follow (the YAML itself never changes).
-            relocalizeScenario();
+            void relocalizeScenario();
           }}
         >
           {LANGUAGES.map((l) => (

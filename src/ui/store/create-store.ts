@@ -20,7 +20,7 @@ export interface StoreDeps {
    * The lab's own scenario comments in the learner's language (i18n/scenario-comments.ts);
    * applied to every scenario the lab hands out. Default: the text as it is.
    */
-  readonly localizeScenario?: (text: string) => string;
+  readonly localizeScenario?: (text: string) => string | Promise<string>;
 }
 
 const byNode = (views: readonly Views[]) => Object.fromEntries(views.map((v) => [v.node, v]));
@@ -32,7 +32,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
     deps.clearInterval ?? ((id) => globalThis.clearInterval(id as ReturnType<typeof setInterval>));
   let timer: unknown;
   let validateSeq = 0;
-  const localize = deps.localizeScenario ?? ((text: string) => text);
+  const localize = async (text: string) => (await deps.localizeScenario?.(text)) ?? text;
 
   return createStore<AppState>()((set, get) => {
     const persist = () => {
@@ -104,7 +104,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
       },
       async loadPreset(id, given) {
         stopTimer();
-        const text = localize(given ?? (await deps.lab.call('defaultScenario')));
+        const text = await localize(given ?? (await deps.lab.call('defaultScenario')));
         set({
           engine: 'busy',
           presetId: id,
@@ -124,9 +124,11 @@ export function createAppStore(deps: StoreDeps): AppStore {
           fail(e);
         }
       },
-      relocalizeScenario() {
-        const { text, goodText } = get();
-        const next = { text: localize(text), goodText: localize(goodText) };
+      async relocalizeScenario() {
+        const [text, goodText] = [get().text, get().goodText];
+        const next = { text: await localize(text), goodText: await localize(goodText) };
+        // An edit made meanwhile is the learner's: it wins (the next switch translates it).
+        if (get().text !== text || get().goodText !== goodText) return;
         if (next.text === text && next.goodText === goodText) return;
         // Only comments change: the running cluster, built from goodText, is the same cluster.
         set(next);
@@ -147,11 +149,11 @@ export function createAppStore(deps: StoreDeps): AppStore {
       async start() {
         let good = get().goodText;
         if (good === '') {
-          good = localize(await deps.lab.call('defaultScenario'));
+          good = await localize(await deps.lab.call('defaultScenario'));
           set({ text: get().text === '' ? good : get().text, goodText: good });
         }
         // A text saved while the lab spoke the other language.
-        get().relocalizeScenario();
+        await get().relocalizeScenario();
         good = get().goodText;
         const answer = await deps.lab.call('load', good);
         took(answer, good);

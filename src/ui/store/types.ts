@@ -37,7 +37,7 @@ export interface ScenarioSlice {
    * The lab's own comments in the scenario (editor and last good text) in the language now
    * chosen: called when the learner switches language. Nothing but those comments changes.
    */
-  relocalizeScenario(): void;
+  relocalizeScenario(): Promise<void>;
 }
 
 export interface SimSlice {
