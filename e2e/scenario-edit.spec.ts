@@ -3,6 +3,7 @@
  * the new rule in the rules panel; a bad document is refused with positioned errors while the
  * last good cluster keeps running; a reload keeps every edit.
  */
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { LabPage } from './lab-page';
 
@@ -110,4 +111,51 @@ test("the schema's hover texts follow the language", async ({ page }) => {
   await expect(zh).toContainText('所有随机选择的种子');
   await expect(zh).toContainText('kube-proxy-lab 场景文档');
   await lab.shot('13-hover-zh-CN');
+});
+
+test('open a scenario file from the computer, run it, and save the text as a file', async ({
+  page,
+}) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  await lab.tab(/Scenario/);
+  const hairpin = readFileSync('scenarios/03-hairpin/scenario.yaml', 'utf8');
+  await page.getByTestId('open-file').setInputFiles({
+    name: 'my-hairpin.yaml',
+    mimeType: 'text/yaml',
+    buffer: Buffer.from(hairpin),
+  });
+  await lab.ready();
+  await expect.poll(() => lab.editorText()).toBe(hairpin);
+  await expect(page.getByTestId('apply-state')).toHaveText('The cluster runs this text.');
+  await expect(page.getByRole('combobox', { name: 'Scenario' })).toHaveValue(
+    'file:my-hairpin.yaml',
+  );
+  await expect(
+    page.getByRole('combobox', { name: 'Scenario' }).locator('option:checked'),
+  ).toHaveText('File: my-hairpin.yaml');
+  // The file's cluster runs: its Service web-local (10.96.1.11) is in node-1's rules.
+  await lab.tab(/Rules/);
+  await page.getByRole('radio', { name: 'Text' }).click();
+  await expect(page.getByTestId('rules-text')).toContainText('default/web-local cluster IP');
+
+  // Save: the download is the editor's text, under the opened file's name.
+  await lab.typeInEditor('\n# saved from the lab\n', 'end');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Save file' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('my-hairpin.yaml');
+  expect(readFileSync((await file.path())!, 'utf8')).toBe(await lab.editorText());
+
+  // A file with an error: its problems are shown with line:column; the last good cluster runs.
+  await page.getByTestId('open-file').setInputFiles({
+    name: 'broken.yaml',
+    mimeType: 'text/yaml',
+    buffer: Buffer.from('apiVersion: v1\nkind: Service\nmetadata:\n  name: Bad_Name\n'),
+  });
+  await expect(page.getByTestId('diagnostics')).toContainText('4:9');
+  await lab.tab(/Rules/);
+  await page.getByRole('radio', { name: 'Text' }).click();
+  await expect(page.getByTestId('rules-text')).toContainText('default/web-local cluster IP');
+  expect(lab.foreign).toEqual([]);
 });

@@ -2,7 +2,7 @@
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { useLab } from '../store';
-import { lessonOfPreset, PRESETS } from './presets';
+import { fileOfPreset, lessonOfPreset, PRESETS } from './presets';
 import { useLesson } from './use-lesson';
 
 export function TopBar() {
@@ -38,7 +38,9 @@ export function TopBar() {
             <option value={presetId} disabled>
               {lesson !== undefined
                 ? t('top.lessonScenario', { n: lesson.number, title: lesson.title[lang] })
-                : (lessonId ?? t('top.ownScenario'))}
+                : fileOfPreset(presetId) !== undefined
+                  ? t('top.fileScenario', { name: fileOfPreset(presetId) })
+                  : (lessonId ?? t('top.ownScenario'))}
             </option>
           )}
           {PRESETS.map((p) => (

@@ -47,3 +47,25 @@ export function lessonPresetId(lessonId: string): string {
 export function lessonOfPreset(presetId: string): string | undefined {
   return presetId.startsWith('lesson:') ? presetId.slice('lesson:'.length) : undefined;
 }
+
+/** The picker's id for a scenario opened from a file (the file's name). */
+export function filePresetId(fileName: string): string {
+  return `file:${fileName}`;
+}
+
+/** The file a preset id names, if the scenario was opened from one. */
+export function fileOfPreset(presetId: string): string | undefined {
+  return presetId.startsWith('file:') ? presetId.slice('file:'.length) : undefined;
+}
+
+/**
+ * The name "Save file" offers: the opened file's own, else the preset's or lesson's id
+ * (`03-hairpin.yaml`), else `scenario.yaml` for the built-in one.
+ */
+export function saveFileName(presetId: string): string {
+  const file = fileOfPreset(presetId);
+  if (file !== undefined) return file;
+  const id = lessonOfPreset(presetId) ?? presetId;
+  const safe = id.replace(/[^A-Za-z0-9._-]+/g, '-');
+  return id === 'builtin' || safe === '' ? 'scenario.yaml' : `${safe}.yaml`;
+}

@@ -4,6 +4,7 @@ export const EN = {
     preset: 'Scenario',
     lessonScenario: 'Lesson {{n}}: {{title}}',
     ownScenario: 'Your scenario',
+    fileScenario: 'File: {{name}}',
     large: 'Large text',
     focus: 'Graph only',
     language: 'Language',
@@ -91,6 +92,9 @@ export const EN = {
     rejected: 'Not applied: {{n}} error(s). The last good cluster keeps running.',
     noRuleChange: 'Applied. No rule changed.',
     ruleDiff: '{{node}}: +{{added}} −{{removed}} rule lines',
+    open: 'Open file…',
+    save: 'Save file',
+    fileTooLarge: '{{name}} is {{mib}} MiB; the lab reads scenarios of at most 64 MiB.',
   },
   events: {
     none: 'No trace yet.',

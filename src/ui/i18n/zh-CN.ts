@@ -6,6 +6,7 @@ export const ZH: Catalogue = {
     preset: '场景',
     lessonScenario: '第 {{n}} 课：{{title}}',
     ownScenario: '自己的场景',
+    fileScenario: '文件：{{name}}',
     large: '大字号',
     focus: '只看拓扑',
     language: '语言',
@@ -92,6 +93,9 @@ export const ZH: Catalogue = {
     rejected: '未应用：{{n}} 个错误。上一个正确的集群继续运行。',
     noRuleChange: '已应用。没有规则变化。',
     ruleDiff: '{{node}}：新增 {{added}} 行、删除 {{removed}} 行规则',
+    open: '打开文件…',
+    save: '保存文件',
+    fileTooLarge: '{{name}} 有 {{mib}} MiB；实验室只读取不超过 64 MiB 的场景。',
   },
   events: {
     none: '还没有轨迹。',

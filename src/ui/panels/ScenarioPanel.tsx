@@ -1,10 +1,11 @@
 /**
- * The scenario: the editor (lazy Monaco), Apply, the problems the engine found (positioned),
- * and after an apply the rule lines that changed on each node.
+ * The scenario: the editor (lazy Monaco), Apply, open and save as a file, the problems the
+ * engine found (positioned), and after an apply the rule lines that changed on each node.
  */
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLab } from '../store';
+import { ScenarioFiles } from './ScenarioFiles';
 
 const ScenarioEditor = lazy(() => import('../editor/ScenarioEditor'));
 
@@ -31,6 +32,8 @@ export function ScenarioPanel() {
         <span className={dirty ? 'warn-text' : 'muted'} data-testid="apply-state">
           {dirty ? t('editor.unapplied') : t('editor.running')}
         </span>
+        <span className="spacer" />
+        <ScenarioFiles />
       </div>
       <div className="editor-wrap">
         <Suspense fallback={<p className="muted">{t('editor.loading')}</p>}>
