@@ -159,3 +159,43 @@ test('open a scenario file from the computer, run it, and save the text as a fil
   await expect(page.getByTestId('rules-text')).toContainText('default/web-local cluster IP');
   expect(lab.foreign).toEqual([]);
 });
+
+test('copy a link that carries the scenario; opening it elsewhere gives the same text, and keeps what it replaced', async ({
+  page,
+  context,
+}) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  await lab.typeInEditor('\n# shared with the class\n', 'end');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('apply-state')).toHaveText('The cluster runs this text.');
+  const shared = await lab.editorText();
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const url = await page.getByTestId('share-link').inputValue();
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#scenario=1\.[A-Za-z0-9_-]+$/);
+  await lab.shot('14-share-link');
+
+  // A second tab of the same browser, whose saved text is now something else.
+  const other = new LabPage(await context.newPage());
+  await other.open();
+  const mine = shared.replace('# shared with the class\n', '# my own notes\n');
+  await other.page.evaluate((t) => window.__lab!.store.getState().setText(t), mine);
+  await other.page.goto(url);
+  await other.ready();
+  await expect(other.page.getByTestId('notice')).toContainText(
+    'Opened the scenario the link carries.',
+  );
+  await expect.poll(() => other.editorText()).toBe(shared);
+  expect(new URL(other.page.url()).hash).toBe('');
+  await other.page.getByRole('button', { name: 'Put it back in the editor' }).click();
+  await expect.poll(() => other.editorText()).toBe(mine);
+
+  // A damaged link changes nothing and says why.
+  await other.page.goto(`${url.slice(0, url.length - 40)}`);
+  await other.ready();
+  await expect(other.page.getByTestId('notice')).toContainText(
+    "This link's scenario could not be read",
+  );
+  expect(await other.editorText()).toBe(mine);
+  expect([...lab.foreign, ...other.foreign]).toEqual([]);
+});

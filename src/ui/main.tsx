@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createLabClient } from '../worker/client';
 import { App } from './app/App';
+import { decodeScenario, LinkError, scenarioInHash } from './app/share-link';
 import './app/app.css';
 import { currentLanguage, initI18n } from './i18n';
 import { LessonsSide } from './lessons/LessonsSide';
@@ -23,7 +24,24 @@ const store = createAppStore({
     (await import('./i18n/scenario-comments')).localizeScenario(text, currentLanguage()),
 });
 holder.store = store;
-void store.getState().start();
+void store.getState().start().then(openSharedLink);
+// A link pasted into this tab's address bar changes only the hash.
+window.addEventListener('hashchange', () => void openSharedLink());
+
+/**
+ * The scenario a shared link carries (share-link.ts), opened once: the hash is then cleared so
+ * that a reload keeps the learner's later edits instead of opening the link again.
+ */
+async function openSharedLink(): Promise<void> {
+  const fragment = scenarioInHash(window.location.hash);
+  if (fragment === undefined) return;
+  history.replaceState(null, '', window.location.pathname + window.location.search);
+  try {
+    await store.getState().openLink(await decodeScenario(fragment));
+  } catch (e) {
+    store.getState().tell('link-error', e instanceof LinkError ? e.message : String(e));
+  }
+}
 
 declare global {
   interface Window {

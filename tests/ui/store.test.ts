@@ -7,7 +7,7 @@ import type { LabApi } from '../../src/protocol/lab';
 import type { Language } from '../../src/ui/i18n';
 import { localizeScenario } from '../../src/ui/i18n/scenario-comments';
 import { createAppStore } from '../../src/ui/store/create-store';
-import { STORAGE_KEY } from '../../src/ui/store/persist';
+import { BEFORE_LINK_KEY, STORAGE_KEY } from '../../src/ui/store/persist';
 import { conntrackAt, countersAt, parseCounters } from '../../src/ui/store/trace-model';
 import type { LabCaller } from '../../src/ui/store/types';
 import { LabSession } from '../../src/worker/lab-session';
@@ -131,5 +131,32 @@ describe('app store', () => {
     });
     await again.getState().start();
     expect(again.getState().text).toBe('# or ipvs, nftables\nkind: Lab\n');
+  });
+
+  it('opens a shared link, keeps the text it replaced, and puts it back on request', async () => {
+    const storage = memoryStorage();
+    const store = createAppStore({ lab: inline(new LabSession()), storage });
+    await store.getState().start();
+    const mine = store.getState().text.replace('port: 80', 'port: 81');
+    store.getState().setText(mine);
+    const shared = store.getState().goodText.replace('replicas: 3', 'replicas: 2');
+    await store.getState().openLink(shared);
+    expect(store.getState().text).toBe(shared);
+    expect(store.getState().goodText).toBe(shared);
+    expect(store.getState().presetId).toBe('link');
+    expect(store.getState().notice?.kind).toBe('link');
+    expect(store.getState().beforeLink).toBe(mine);
+    // Kept across a reload too.
+    expect(storage.m.get(BEFORE_LINK_KEY)).toBe(mine);
+    const reloaded = createAppStore({ lab: inline(new LabSession()), storage });
+    expect(reloaded.getState().beforeLink).toBe(mine);
+    store.getState().restoreBeforeLink();
+    expect(store.getState().text).toBe(mine);
+    expect(store.getState().goodText).toBe(shared);
+    expect(store.getState().beforeLink).toBeUndefined();
+    expect(store.getState().notice).toBeUndefined();
+    expect(createAppStore({ lab: inline(new LabSession()), storage }).getState().beforeLink).toBe(
+      undefined,
+    );
   });
 });

@@ -18,6 +18,10 @@ export const EN = {
     restarted:
       'The engine stopped ({{detail}}) and was restarted with your last applied scenario. Your edits are kept.',
     error: 'The engine could not do that: {{detail}}',
+    link: 'Opened the scenario the link carries.',
+    linkKept: 'Your previous scenario is kept:',
+    linkRestore: 'Put it back in the editor',
+    linkError: "This link's scenario could not be read ({{detail}}). Nothing was changed.",
     dismiss: 'Dismiss',
   },
   graph: {
@@ -93,6 +97,12 @@ export const EN = {
     noRuleChange: 'Applied. No rule changed.',
     ruleDiff: '{{node}}: +{{added}} −{{removed}} rule lines',
     open: 'Open file…',
+    link: 'Copy link',
+    linkCopied: 'Link copied: the scenario is in the link itself (after #), nothing was uploaded.',
+    linkShown:
+      'Copy this link: the scenario is in the link itself (after #), nothing was uploaded.',
+    linkTooLong:
+      'This scenario makes a link of {{n}} characters (at most {{max}}): save it as a file instead.',
     save: 'Save file',
     fileTooLarge: '{{name}} is {{mib}} MiB; the lab reads scenarios of at most 64 MiB.',
   },

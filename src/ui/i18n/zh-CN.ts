@@ -19,6 +19,10 @@ export const ZH: Catalogue = {
   notice: {
     restarted: '引擎停止了（{{detail}}），已用最后一次成功应用的场景重新启动。你的编辑都已保留。',
     error: '引擎无法完成该操作：{{detail}}',
+    link: '已打开链接中的场景。',
+    linkKept: '你之前的场景已保留：',
+    linkRestore: '放回编辑器',
+    linkError: '无法读取这个链接中的场景（{{detail}}）。什么都没有改变。',
     dismiss: '关闭',
   },
   graph: {
@@ -94,6 +98,10 @@ export const ZH: Catalogue = {
     noRuleChange: '已应用。没有规则变化。',
     ruleDiff: '{{node}}：新增 {{added}} 行、删除 {{removed}} 行规则',
     open: '打开文件…',
+    link: '复制链接',
+    linkCopied: '链接已复制：场景就在链接本身里（# 之后），没有上传任何内容。',
+    linkShown: '请复制这个链接：场景就在链接本身里（# 之后），没有上传任何内容。',
+    linkTooLong: '这个场景生成的链接有 {{n}} 个字符（最多 {{max}}）：请改用保存文件。',
     save: '保存文件',
     fileTooLarge: '{{name}} 有 {{mib}} MiB；实验室只读取不超过 64 MiB 的场景。',
   },

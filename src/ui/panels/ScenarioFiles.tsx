@@ -1,12 +1,14 @@
 /**
- * The scenario as a plain file: open a YAML file from the computer (it replaces the editor's
- * text and runs, as a preset does), or save the editor's text as one. Both stay on the
- * machine: the browser reads the chosen file and writes the download itself; nothing is sent
- * anywhere. The same file runs in the CLI (`kube-proxy-lab run FILE`).
+ * The scenario as a plain file or a link: open a YAML file from the computer (it replaces the
+ * editor's text and runs, as a preset does), save the editor's text as one, or copy a link
+ * that carries it (share-link.ts). All of it stays on the machine: the browser reads the chosen
+ * file and writes the download itself, and the link holds the text in its fragment; nothing is
+ * sent anywhere. The same file runs in the CLI (`kube-proxy-lab run FILE`).
  */
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { filePresetId, saveFileName } from '../app/presets';
+import { encodeScenario, linkFor, MAX_LINK_CHARS } from '../app/share-link';
 import { useLab } from '../store';
 
 /** The engine refuses longer scenarios before parsing them (MAX_SCENARIO_CHARS: 64 MiB). */
@@ -16,6 +18,7 @@ export function ScenarioFiles() {
   const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   const [problem, setProblem] = useState<string | undefined>(undefined);
+  const [link, setLink] = useState<{ url: string; copied: boolean } | undefined>(undefined);
   const loadPreset = useLab((s) => s.loadPreset);
   const busy = useLab((s) => s.engine !== 'ready');
   const text = useLab((s) => s.text);
@@ -41,6 +44,24 @@ export function ScenarioFiles() {
     URL.revokeObjectURL(url);
   };
 
+  const share = async () => {
+    setProblem(undefined);
+    const url = linkFor(window.location.href, await encodeScenario(text));
+    if (url.length > MAX_LINK_CHARS) {
+      setLink(undefined);
+      setProblem(t('editor.linkTooLong', { n: url.length, max: MAX_LINK_CHARS }));
+      return;
+    }
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      copied = true;
+    } catch {
+      // No clipboard here (permission, an insecure context): the link is shown to copy by hand.
+    }
+    setLink({ url, copied });
+  };
+
   return (
     <>
       <button type="button" onClick={() => input.current?.click()} disabled={busy}>
@@ -61,6 +82,21 @@ export function ScenarioFiles() {
       <button type="button" onClick={save}>
         {t('editor.save')}
       </button>
+      <button type="button" onClick={() => void share()}>
+        {t('editor.link')}
+      </button>
+      {link !== undefined && (
+        <span className="share-link" role="status">
+          {t(link.copied ? 'editor.linkCopied' : 'editor.linkShown')}
+          <input
+            readOnly
+            value={link.url}
+            aria-label={t('editor.link')}
+            data-testid="share-link"
+            onFocus={(e) => e.target.select()}
+          />
+        </span>
+      )}
       {problem !== undefined && (
         <span className="warn-text" role="alert">
           {problem}

@@ -4,7 +4,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { LoadAnswer, Views } from '../../protocol/lab';
-import { loadSaved, save, type KeyValueStorage } from './persist';
+import { BEFORE_LINK_KEY, loadSaved, save, type KeyValueStorage } from './persist';
 import { traceEntries } from './trace-model';
 import type { AppState, LabCaller } from './types';
 
@@ -24,6 +24,24 @@ export interface StoreDeps {
 }
 
 const byNode = (views: readonly Views[]) => Object.fromEntries(views.map((v) => [v.node, v]));
+
+function readBeforeLink(storage: KeyValueStorage | undefined): string | undefined {
+  try {
+    return storage?.getItem(BEFORE_LINK_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeBeforeLink(storage: KeyValueStorage | undefined, text: string | undefined): void {
+  try {
+    // A storage without removeItem (the tests' map) keeps an empty string: read as none.
+    if (text === undefined) storage?.setItem(BEFORE_LINK_KEY, '');
+    else storage?.setItem(BEFORE_LINK_KEY, text);
+  } catch {
+    // Storage full or disabled: the text stays in memory for this visit.
+  }
+}
 
 export function createAppStore(deps: StoreDeps): AppStore {
   const saved = loadSaved(deps.storage);
@@ -134,6 +152,23 @@ export function createAppStore(deps: StoreDeps): AppStore {
         set(next);
         persist();
       },
+      beforeLink: readBeforeLink(deps.storage) || undefined,
+      async openLink(text) {
+        const before = get().text;
+        if (before !== '' && before !== text) {
+          set({ beforeLink: before });
+          writeBeforeLink(deps.storage, before);
+        }
+        await get().loadPreset('link', text);
+        set({ notice: { kind: 'link', detail: '' } });
+      },
+      restoreBeforeLink() {
+        const before = get().beforeLink;
+        if (before === undefined) return;
+        get().setText(before);
+        set({ beforeLink: undefined, notice: undefined });
+        writeBeforeLink(deps.storage, undefined);
+      },
       async changeSetting(setting) {
         const text = await deps.lab.call('withSetting', get().text, setting);
         set({ text });
@@ -196,6 +231,9 @@ export function createAppStore(deps: StoreDeps): AppStore {
           fail(e);
           return undefined;
         }
+      },
+      tell(kind, detail) {
+        set({ notice: { kind, detail } });
       },
       dismissNotice() {
         set({ notice: undefined });

@@ -5,6 +5,8 @@
  */
 export const STORAGE_KEY = 'kube-proxy-lab:v1';
 export const STORAGE_VERSION = 1;
+/** The editor's text from before a shared link replaced it (a plain string). */
+export const BEFORE_LINK_KEY = 'kube-proxy-lab:before-link';
 
 export interface Saved {
   readonly version: typeof STORAGE_VERSION;

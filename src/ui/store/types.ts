@@ -38,12 +38,25 @@ export interface ScenarioSlice {
    * chosen: called when the learner switches language. Nothing but those comments changes.
    */
   relocalizeScenario(): Promise<void>;
+  /**
+   * The editor's text before a shared link replaced it (kept in storage too), while the
+   * learner may still want it back.
+   */
+  beforeLink: string | undefined;
+  /** Opens a scenario a link carried: loads it as a preset would, keeping the previous text. */
+  openLink(text: string): Promise<void>;
+  /** Puts the text from before the link back into the editor (not applied). */
+  restoreBeforeLink(): void;
 }
 
 export interface SimSlice {
   engine: 'starting' | 'ready' | 'busy';
   /** What the lab has to tell: the worker restarted, a request failed. */
-  notice: { readonly kind: 'restarted' | 'error'; readonly detail: string } | undefined;
+  notice:
+    | { readonly kind: 'restarted' | 'error' | 'link' | 'link-error'; readonly detail: string }
+    | undefined;
+  /** Shows a notice (a link that cannot be read, …). */
+  tell(kind: 'link-error', detail: string): void;
   topology: Topology | undefined;
   views: Readonly<Record<string, Views>>;
   start(): Promise<void>;
