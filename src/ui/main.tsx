@@ -2,7 +2,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createLabClient } from '../worker/client';
 import { App } from './app/App';
-import { decodeScenario, LinkError, scenarioInHash } from './app/share-link';
 import './app/app.css';
 import { currentLanguage, initI18n } from './i18n';
 import { LessonsSide } from './lessons/LessonsSide';
@@ -33,6 +32,9 @@ window.addEventListener('hashchange', () => void openSharedLink());
  * that a reload keeps the learner's later edits instead of opening the link again.
  */
 async function openSharedLink(): Promise<void> {
+  if (!window.location.hash.startsWith('#scenario=')) return;
+  // The decoder loads only when a link is opened: the app shell stays small.
+  const { decodeScenario, LinkError, scenarioInHash } = await import('./app/share-link');
   const fragment = scenarioInHash(window.location.hash);
   if (fragment === undefined) return;
   history.replaceState(null, '', window.location.pathname + window.location.search);

@@ -8,7 +8,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { filePresetId, saveFileName } from '../app/presets';
-import { encodeScenario, linkFor, MAX_LINK_CHARS } from '../app/share-link';
 import { useLab } from '../store';
 
 /** The engine refuses longer scenarios before parsing them (MAX_SCENARIO_CHARS: 64 MiB). */
@@ -46,6 +45,7 @@ export function ScenarioFiles() {
 
   const share = async () => {
     setProblem(undefined);
+    const { encodeScenario, linkFor, MAX_LINK_CHARS } = await import('../app/share-link');
     const url = linkFor(window.location.href, await encodeScenario(text));
     if (url.length > MAX_LINK_CHARS) {
       setLink(undefined);
