@@ -134,3 +134,34 @@ test('Large text on a small screen: the graph says it is drawn small and how to 
   await page.getByRole('button', { name: 'Large text' }).click();
   await expect(hint).toBeVisible();
 });
+
+test('a presenter jumps from stop to stop with Shift+→/←, and to the ends with Home/End', async ({
+  page,
+}) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  await lab.send();
+  const { total } = await lab.position();
+  expect(total).toBeGreaterThan(40);
+  await page.keyboard.press('Shift+ArrowRight');
+  expect((await lab.position()).n).toBe(1);
+  // The next stops: each a hook, a rewrite, a wire or the verdict, never a rule tried.
+  const seen: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Shift+ArrowRight');
+    seen.push((await lab.position()).n);
+  }
+  expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  expect(new Set(seen).size).toBe(4);
+  expect(seen.at(-1)!).toBeGreaterThan(5);
+  await page.keyboard.press('Shift+ArrowLeft');
+  expect((await lab.position()).n).toBe(seen.at(-2));
+  await page.keyboard.press('End');
+  expect((await lab.position()).n).toBe(total);
+  await page.keyboard.press('Home');
+  expect((await lab.position()).n).toBe(0);
+  await expect(page.getByRole('button', { name: 'Step forward' })).toHaveAttribute(
+    'title',
+    /Shift\+→: the next stop/,
+  );
+});

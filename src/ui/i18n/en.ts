@@ -50,6 +50,10 @@ export const EN = {
     label: 'Playback',
     back: 'Step back',
     forward: 'Step forward',
+    backKeys:
+      'Step back (←). Shift+←: the previous stop (hook, rewrite, wire, verdict). Home: the start.',
+    forwardKeys:
+      'Step forward (→). Shift+→: the next stop (hook, rewrite, wire, verdict). End: the last step.',
     play: 'Play',
     pause: 'Pause',
     speed: 'Speed',

@@ -51,6 +51,8 @@ export const ZH: Catalogue = {
     label: '回放',
     back: '后退一步',
     forward: '前进一步',
+    backKeys: '后退一步（←）。Shift+←：上一站（钩子、改写、线路、判决）。Home：回到开头。',
+    forwardKeys: '前进一步（→）。Shift+→：下一站（钩子、改写、线路、判决）。End：最后一步。',
     play: '播放',
     pause: '暂停',
     speed: '速度',

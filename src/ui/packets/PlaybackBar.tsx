@@ -1,10 +1,13 @@
 /**
- * Playback: play/pause, step back and forward, speed, and where we are. Keyboard: Space
- * plays/pauses, ←/→ step (outside text fields and the editor).
+ * Playback: play/pause, step back and forward, speed, and where we are. Keyboard (outside text
+ * fields and the editor): Space plays/pauses, ←/→ step, Shift+←/→ jump to the previous/next
+ * stop (a hook, a rewrite, a wire, a verdict: trace-model.ts isStop), Home/End to the start
+ * and the last step.
  */
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLabShallow } from '../store';
+import { nextStop } from '../store/trace-model';
 
 /** Small inline icons: no icon font to load, and no glyph the system fonts might lack. */
 function Icon({ d }: { d: string }) {
@@ -52,8 +55,13 @@ export function PlaybackBar() {
     const onKey = (e: KeyboardEvent) => {
       const s = latest.current;
       if (typing(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
-      if (e.key === 'ArrowRight') s.stepForward();
+      const entries = s.trace?.entries ?? [];
+      if (e.key === 'ArrowRight' && e.shiftKey) s.seek(nextStop(entries, s.cursor, 1));
+      else if (e.key === 'ArrowLeft' && e.shiftKey) s.seek(nextStop(entries, s.cursor, -1));
+      else if (e.key === 'ArrowRight') s.stepForward();
       else if (e.key === 'ArrowLeft') s.stepBack();
+      else if (e.key === 'Home') s.seek(-1);
+      else if (e.key === 'End') s.seek(entries.length - 1);
       else if (e.key === ' ' && (e.target as HTMLElement | null)?.tagName !== 'BUTTON') {
         e.preventDefault();
         if (s.playing) s.pause();
@@ -71,6 +79,7 @@ export function PlaybackBar() {
         onClick={s.stepBack}
         disabled={total === 0 || s.cursor < 0}
         aria-label={t('play.back')}
+        title={t('play.backKeys')}
       >
         <Icon d={ICON.back} />
       </button>
@@ -94,6 +103,7 @@ export function PlaybackBar() {
         onClick={s.stepForward}
         disabled={total === 0 || s.cursor >= total - 1}
         aria-label={t('play.forward')}
+        title={t('play.forwardKeys')}
       >
         <Icon d={ICON.forward} />
       </button>

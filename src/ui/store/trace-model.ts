@@ -37,6 +37,29 @@ export function isKeyStep(step: LabStep): boolean {
   return step.kind !== 'policy';
 }
 
+/**
+ * The steps a presenter jumps between (Shift+→/←): where a packet is sent or crosses a wire,
+ * enters a netfilter hook, is rewritten (NAT, IPVS), or meets its verdict. The steps between
+ * (each rule tried, conntrack, routing) are still one → away.
+ */
+export function isStop(step: LabStep): boolean {
+  return (
+    step.kind === 'send' ||
+    step.kind === 'wire' ||
+    step.kind === 'hook' ||
+    step.kind === 'nat' ||
+    step.kind === 'ipvs' ||
+    step.kind === 'verdict'
+  );
+}
+
+/** The next stop after `cursor` (dir 1) or before it (dir -1); the last step, or -1, at the ends. */
+export function nextStop(entries: readonly TraceEntry[], cursor: number, dir: 1 | -1): number {
+  for (let i = cursor + dir; i >= 0 && i < entries.length; i += dir)
+    if (isStop(entries[i]!.step)) return i;
+  return dir === 1 ? entries.length - 1 : -1;
+}
+
 /** The contiguous run of steps on the same host around `index`: one visit of a packet. */
 export function visitAround(entries: readonly TraceEntry[], index: number): [number, number] {
   const here = entries[index];
