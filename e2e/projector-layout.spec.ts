@@ -165,3 +165,22 @@ test('a presenter jumps from stop to stop with Shift+→/←, and to the ends wi
     /Shift\+→: the next stop/,
   );
 });
+
+test('Start over rebuilds the cluster: no trace, empty conntrack, the same packet again', async ({
+  page,
+}) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  await lab.send();
+  await page.keyboard.press('End');
+  await expect(page.locator('.conntrack').first()).toContainText('10.96.0.10');
+  const firstPrompt = await page.locator('.prompt').first().textContent();
+  await page.getByRole('button', { name: 'Start over' }).click();
+  await lab.ready();
+  await expect(
+    page.getByText('No packet yet: pick a source and a destination, then Send.'),
+  ).toBeVisible();
+  await expect(page.locator('.conntrack').first()).toContainText('0 flow entries');
+  await lab.send();
+  expect(await page.locator('.prompt').first().textContent()).toBe(firstPrompt);
+});

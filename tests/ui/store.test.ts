@@ -133,6 +133,30 @@ describe('app store', () => {
     expect(again.getState().text).toBe('# or ipvs, nftables\nkind: Lab\n');
   });
 
+  it('starts over: the same packets then play exactly as the first time', async () => {
+    const store = createAppStore({ lab: inline(new LabSession()) });
+    await store.getState().start();
+    const fresh = store.getState().views['node-1']!;
+    const send = async () => {
+      await store.getState().send({ ...store.getState().draft, protocol: 'tcp', count: 3 });
+      return JSON.stringify(store.getState().trace!.runs);
+    };
+    store.getState().setDraft({ to: { kind: 'address', ip: '10.96.1.1', port: 80 } });
+    const first = await send();
+    const second = await send();
+    // Later sends differ (new ephemeral ports, conntrack entries, the clock, other draws)…
+    expect(second).not.toBe(first);
+    expect(store.getState().views['node-1']!.conntrack).not.toBe(fresh.conntrack);
+    // …until the cluster starts over: then they replay the first one byte for byte.
+    store.getState().setText(`${store.getState().goodText}\n---\nkind: Service\n`);
+    await store.getState().restartCluster();
+    expect(store.getState().trace).toBeUndefined();
+    expect(store.getState().views['node-1']).toEqual(fresh);
+    expect(store.getState().text).toContain('kind: Service\n');
+    expect(store.getState().diagnostics.some((d) => d.severity === 'error')).toBe(true);
+    expect(await send()).toBe(first);
+  });
+
   it('opens a shared link, keeps the text it replaced, and puts it back on request', async () => {
     const storage = memoryStorage();
     const store = createAppStore({ lab: inline(new LabSession()), storage });

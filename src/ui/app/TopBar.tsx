@@ -15,6 +15,7 @@ export function TopBar() {
   const panelsOpen = useLab((s) => s.editorOpen);
   const togglePanels = useLab((s) => s.toggleEditor);
   const relocalizeScenario = useLab((s) => s.relocalizeScenario);
+  const restartCluster = useLab((s) => s.restartCluster);
   const lang = (i18n.language === 'zh-CN' ? 'zh-CN' : 'en') as Language;
   // A lesson's scenario is not a preset: the picker names it (and it stays selectable text
   // only; choosing a preset replaces it).
@@ -53,6 +54,14 @@ export function TopBar() {
       <span className={`engine engine-${engine}`} role="status" data-testid="engine">
         {t(`status.${engine}`)}
       </span>
+      <button
+        type="button"
+        onClick={() => void restartCluster()}
+        disabled={engine !== 'ready'}
+        title={t('top.restartWhy')}
+      >
+        {t('top.restart')}
+      </button>
       <span className="spacer" />
       <button type="button" aria-pressed={largeText} onClick={toggleLargeText}>
         {t('top.large')}

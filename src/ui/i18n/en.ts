@@ -8,6 +8,9 @@ export const EN = {
     large: 'Large text',
     focus: 'Graph only',
     language: 'Language',
+    restart: 'Start over',
+    restartWhy:
+      'Rebuild the cluster from the last applied scenario: empty conntrack tables, zero counters, the clock and the seeded random choices from the beginning. The editor keeps its text.',
   },
   status: {
     starting: 'Starting the engine…',

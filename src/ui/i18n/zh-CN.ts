@@ -10,6 +10,9 @@ export const ZH: Catalogue = {
     large: '大字号',
     focus: '只看拓扑',
     language: '语言',
+    restart: '从头开始',
+    restartWhy:
+      '用最后一次应用的场景重建集群：conntrack 表清空、计数器归零、时钟和带种子的随机选择都从头开始。编辑器中的文本保持不变。',
   },
   status: {
     starting: '正在启动引擎…',

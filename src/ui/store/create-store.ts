@@ -196,6 +196,21 @@ export function createAppStore(deps: StoreDeps): AppStore {
         set({ engine: 'ready' });
         await get().refreshViews();
       },
+      async restartCluster() {
+        stopTimer();
+        set({ engine: 'busy', trace: undefined, cursor: -1, playing: false, lastApply: undefined });
+        try {
+          const good = get().goodText;
+          took(await deps.lab.call('load', good), good);
+          // The editor's own (unapplied) text keeps its problems on screen.
+          if (get().text !== good)
+            set({ diagnostics: await deps.lab.call('validate', get().text) });
+          set({ engine: 'ready' });
+          await get().refreshViews();
+        } catch (e) {
+          fail(e);
+        }
+      },
       async refreshViews() {
         try {
           set({ views: byNode(await deps.lab.call('allViews')) });

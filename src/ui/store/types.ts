@@ -61,6 +61,12 @@ export interface SimSlice {
   views: Readonly<Record<string, Views>>;
   start(): Promise<void>;
   refreshViews(): Promise<void>;
+  /**
+   * Rebuilds the cluster from the last applied text, as at its first start: empty conntrack
+   * tables, zero counters, the virtual clock and the seeded draws from the beginning. The
+   * editor's text stays; the same packets then play exactly as they did the first time.
+   */
+  restartCluster(): Promise<void>;
   runTerminal(host: string, line: string, columns?: number): Promise<CommandAnswer | undefined>;
   dismissNotice(): void;
   workerRestarted(detail: string): Promise<void>;
