@@ -184,3 +184,38 @@ test('Start over rebuilds the cluster: no trace, empty conntrack, the same packe
   await lab.send();
   expect(await page.locator('.prompt').first().textContent()).toBe(firstPrompt);
 });
+
+test('a projector window follows the lab window step by step, and runs no engine of its own', async ({
+  page,
+  context,
+}) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  const opened = context.waitForEvent('page');
+  await page.getByRole('button', { name: 'Projector window' }).click();
+  const projector = new LabPage(await opened);
+  await projector.page.waitForLoadState();
+  await expect(projector.page.getByTestId('following')).toContainText('Projector window');
+  await expect(projector.page.getByTestId('engine')).toHaveText('Engine ready');
+  await expect(projector.page.locator('.react-flow__node', { hasText: 'client' })).toBeVisible();
+  // Only the graph, the lane and conntrack; no picker, no panels; large text.
+  await expect(projector.page.getByRole('button', { name: 'Send' })).toHaveCount(0);
+  await expect(projector.page.getByRole('tab')).toHaveCount(0);
+  await expect(projector.page.locator('.lab')).toHaveClass(/large/);
+
+  await lab.send();
+  for (let i = 0; i < 9; i++) await lab.stepForward();
+  await expect.poll(async () => (await projector.position()).n).toBe(9);
+  expect(await projector.position()).toEqual(await lab.position());
+  await expect(projector.page.locator('.station.current')).toHaveText(
+    (await page.locator('.station.current').textContent()) ?? '',
+  );
+  await page.keyboard.press('End');
+  await expect.poll(async () => (await projector.position()).n).toBe((await lab.position()).total);
+  await projector.shot('33-projector-window');
+  // Its controls are inert: the keys go to the presenter's window.
+  await projector.page.keyboard.press('Home');
+  expect((await projector.position()).n).toBe((await lab.position()).total);
+  expect(await projector.page.evaluate(() => window.__lab === undefined)).toBe(true);
+  expect([...lab.foreign, ...projector.foreign]).toEqual([]);
+});

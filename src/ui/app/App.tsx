@@ -2,7 +2,8 @@
  * The lab's layout: the top bar; the graph with the packet picker, the lane inside the host
  * and the conntrack table in the middle (below the graph, or beside it when the middle is much
  * wider than tall: app.css); the panels on the right; and a free slot for a side panel
- * (lessons) that other features fill.
+ * (lessons) that other features fill. A projector window (`following`, follow.ts) shows the
+ * graph, the lane and conntrack only, driven by the window that opened it.
  */
 import type { ReactNode } from 'react';
 import { Graph } from '../graph/Graph';
@@ -13,19 +14,26 @@ import { ConntrackStrip } from '../panels/ConntrackStrip';
 import { Panels } from '../panels/Panels';
 import { useLab } from '../store';
 import { Notice } from './Notice';
-import { TopBar } from './TopBar';
+import { FollowBar, TopBar } from './TopBar';
 
-export function App({ sidePanel }: { sidePanel?: ReactNode }) {
+export function App({
+  sidePanel,
+  following = false,
+}: {
+  sidePanel?: ReactNode;
+  following?: boolean;
+}) {
   const largeText = useLab((s) => s.largeText);
-  const panelsOpen = useLab((s) => s.editorOpen);
+  const panelsOpen = useLab((s) => s.editorOpen) && !following;
   return (
     <div className={`lab${largeText ? ' large' : ''}${panelsOpen ? '' : ' focus'}`}>
-      <TopBar />
+      {following ? <FollowBar /> : <TopBar />}
       <Notice />
       <main className="workspace">
         <section className="center">
-          <div className="center-body">
-            <SendBar />
+          {/* A projector window only shows: the presenter's window drives it. */}
+          <div className="center-body" inert={following}>
+            {!following && <SendBar />}
             <Graph />
             <PlaybackBar />
             <Lane />

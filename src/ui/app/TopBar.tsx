@@ -1,7 +1,11 @@
-/** Title, presets, language, projector text size, and the engine's state. */
+/**
+ * Title, presets, language, projector text size, the engine's state, and the projector window
+ * (follow.ts); FollowBar is the projector window's own, smaller bar.
+ */
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { useLab } from '../store';
+import { leadId } from './follow';
 import { fileOfPreset, lessonOfPreset, PRESETS } from './presets';
 import { useLesson } from './use-lesson';
 
@@ -69,6 +73,9 @@ export function TopBar() {
       <button type="button" aria-pressed={!panelsOpen} onClick={togglePanels}>
         {t('top.focus')}
       </button>
+      <button type="button" onClick={openProjector} title={t('top.projectorWhy')}>
+        {t('top.projector')}
+      </button>
       <label>
         <span className="sr-only">{t('top.language')}</span>
         <select
@@ -87,6 +94,47 @@ export function TopBar() {
           ))}
         </select>
       </label>
+    </header>
+  );
+}
+
+/** A second window that follows this one (follow.ts): for the projector, driven from here. */
+function openProjector(): void {
+  const url = `${window.location.pathname}?follow=${encodeURIComponent(leadId(sessionStorage))}`;
+  window.open(url, 'kube-proxy-lab-projector');
+}
+
+/** The projector window's bar: what it is, its text size and language. */
+export function FollowBar() {
+  const { t, i18n } = useTranslation();
+  const engine = useLab((s) => s.engine);
+  const largeText = useLab((s) => s.largeText);
+  const toggleLargeText = useLab((s) => s.toggleLargeText);
+  const lang = (i18n.language === 'zh-CN' ? 'zh-CN' : 'en') as Language;
+  return (
+    <header className="top-bar">
+      <h1>kube-proxy-lab</h1>
+      <span role="status" data-testid="following">
+        {t('top.following')}
+      </span>
+      <span className={`engine engine-${engine}`} data-testid="engine">
+        {t(`status.${engine}`)}
+      </span>
+      <span className="spacer" />
+      <button type="button" aria-pressed={largeText} onClick={toggleLargeText}>
+        {t('top.large')}
+      </button>
+      <select
+        aria-label={t('top.language')}
+        value={lang}
+        onChange={(e) => setLanguage(e.target.value as Language)}
+      >
+        {LANGUAGES.map((l) => (
+          <option key={l} value={l}>
+            {l === 'zh-CN' ? '中文' : 'English'}
+          </option>
+        ))}
+      </select>
     </header>
   );
 }

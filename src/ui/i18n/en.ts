@@ -9,6 +9,10 @@ export const EN = {
     focus: 'Graph only',
     language: 'Language',
     restart: 'Start over',
+    projector: 'Projector window',
+    projectorWhy:
+      'Opens a second window that shows the graph, the lane and conntrack and follows this one step by step: put it on the projector and drive it from here.',
+    following: 'Projector window: follows the lab window that opened it',
     restartWhy:
       'Rebuild the cluster from the last applied scenario: empty conntrack tables, zero counters, the clock and the seeded random choices from the beginning. The editor keeps its text.',
   },

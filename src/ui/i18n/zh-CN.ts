@@ -11,6 +11,10 @@ export const ZH: Catalogue = {
     focus: '只看拓扑',
     language: '语言',
     restart: '从头开始',
+    projector: '投影窗口',
+    projectorWhy:
+      '打开第二个窗口，只显示拓扑图、数据包路径和 conntrack，并逐步跟随本窗口：把它放到投影仪上，在这里操作。',
+    following: '投影窗口：跟随打开它的实验室窗口',
     restartWhy:
       '用最后一次应用的场景重建集群：conntrack 表清空、计数器归零、时钟和带种子的随机选择都从头开始。编辑器中的文本保持不变。',
   },
