@@ -14,20 +14,22 @@ import { ConntrackStrip } from '../panels/ConntrackStrip';
 import { Panels } from '../panels/Panels';
 import { useLab } from '../store';
 import { Notice } from './Notice';
-import { FollowBar, TopBar } from './TopBar';
+import { TopBar } from './TopBar';
 
 export function App({
   sidePanel,
-  following = false,
+  followBar,
 }: {
   sidePanel?: ReactNode;
-  following?: boolean;
+  /** A projector window's bar: the window follows another (follow.ts) and only shows. */
+  followBar?: ReactNode;
 }) {
+  const following = followBar !== undefined;
   const largeText = useLab((s) => s.largeText);
   const panelsOpen = useLab((s) => s.editorOpen) && !following;
   return (
     <div className={`lab${largeText ? ' large' : ''}${panelsOpen ? '' : ' focus'}`}>
-      {following ? <FollowBar /> : <TopBar />}
+      {following ? followBar : <TopBar />}
       <Notice />
       <main className="workspace">
         <section className="center">

@@ -1,6 +1,6 @@
 /**
  * Title, presets, language, projector text size, the engine's state, and the projector window
- * (follow.ts); FollowBar is the projector window's own, smaller bar.
+ * (follow.ts; its own bar is FollowBar.tsx).
  */
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
@@ -102,39 +102,4 @@ export function TopBar() {
 function openProjector(): void {
   const url = `${window.location.pathname}?follow=${encodeURIComponent(leadId(sessionStorage))}`;
   window.open(url, 'kube-proxy-lab-projector');
-}
-
-/** The projector window's bar: what it is, its text size and language. */
-export function FollowBar() {
-  const { t, i18n } = useTranslation();
-  const engine = useLab((s) => s.engine);
-  const largeText = useLab((s) => s.largeText);
-  const toggleLargeText = useLab((s) => s.toggleLargeText);
-  const lang = (i18n.language === 'zh-CN' ? 'zh-CN' : 'en') as Language;
-  return (
-    <header className="top-bar">
-      <h1>kube-proxy-lab</h1>
-      <span role="status" data-testid="following">
-        {t('top.following')}
-      </span>
-      <span className={`engine engine-${engine}`} data-testid="engine">
-        {t(`status.${engine}`)}
-      </span>
-      <span className="spacer" />
-      <button type="button" aria-pressed={largeText} onClick={toggleLargeText}>
-        {t('top.large')}
-      </button>
-      <select
-        aria-label={t('top.language')}
-        value={lang}
-        onChange={(e) => setLanguage(e.target.value as Language)}
-      >
-        {LANGUAGES.map((l) => (
-          <option key={l} value={l}>
-            {l === 'zh-CN' ? '中文' : 'English'}
-          </option>
-        ))}
-      </select>
-    </header>
-  );
 }

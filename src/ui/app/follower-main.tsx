@@ -8,6 +8,7 @@ import { createAppStore, StoreContext } from '../store';
 import type { LabCaller } from '../store/types';
 import { App } from './App';
 import { channelName, follow } from './follow';
+import { FollowBar } from './FollowBar';
 
 /** The follower asks no engine: its controls are inert, so this is never reached by a click. */
 const NO_ENGINE: LabCaller = {
@@ -34,7 +35,7 @@ export function startFollower(id: string): void {
     createRoot(root).render(
       <StrictMode>
         <StoreContext.Provider value={store}>
-          <App following />
+          <App followBar={<FollowBar />} />
         </StoreContext.Provider>
       </StrictMode>,
     );
