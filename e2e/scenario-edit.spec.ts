@@ -107,9 +107,17 @@ test("the schema's hover texts follow the language", async ({ page }) => {
   await expect(await hoverOn('seed')).toContainText('Seeds every random choice');
   await page.keyboard.press('Escape');
   await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
-  const zh = await hoverOn('seed');
-  await expect(zh).toContainText('所有随机选择的种子');
-  await expect(zh).toContainText('kube-proxy-lab 场景文档');
+  // monaco-yaml takes the new schema asynchronously: a hover shown meanwhile keeps its text,
+  // so hover again until the new one is in (as a learner would, moving the mouse).
+  await expect
+    .poll(async () => {
+      await page.keyboard.press('Escape');
+      return (await hoverOn('seed')).textContent();
+    })
+    .toContain('所有随机选择的种子');
+  await expect(page.locator('.monaco-hover-content').first()).toContainText(
+    'kube-proxy-lab 场景文档',
+  );
   await lab.shot('13-hover-zh-CN');
 });
 

@@ -2,9 +2,9 @@
  * Every explanation id the engine can put in a trace has a zh-CN text with the same
  * parameters, and both UI catalogues have the same keys.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DATAPATH_MESSAGES, LAB_NOTES } from '../../src/engine';
-import { terminalText, withoutTerminalStyles } from '../../src/ui/i18n';
+import { loadZhTexts, terminalText, withoutTerminalStyles } from '../../src/ui/i18n';
 import { LabSession } from '../../src/worker/lab-session';
 import { LAB_NOTES_ZH } from '../../src/ui/i18n/lab-notes-zh';
 import { EN } from '../../src/ui/i18n/en';
@@ -20,6 +20,15 @@ function keys(o: object, prefix = ''): string[] {
 }
 
 describe('translations', () => {
+  // The zh-CN texts of steps and notes load on demand (i18n/index.ts); before they are here a
+  // note reads in English, as the engine wrote it.
+  beforeAll(async () => {
+    const answer = new LabSession().run('node-1', 'wget http://10.96.1.1/');
+    expect(answer.notes.length).toBeGreaterThan(0);
+    expect(terminalText(answer, 'zh-CN')).toBe(answer.terminal);
+    await loadZhTexts();
+  });
+
   it.each(Object.entries(DATAPATH_MESSAGES))(
     '%s has a zh-CN text with the same parameters',
     (id, en) => {

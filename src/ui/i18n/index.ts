@@ -7,8 +7,6 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { CommandAnswer, LabStep } from '../../protocol/lab';
 import { EN } from './en';
-import { LAB_NOTES_ZH } from './lab-notes-zh';
-import { TRACE_MESSAGES_ZH } from './trace-zh';
 import { ZH } from './zh-CN';
 
 export type Language = 'zh-CN' | 'en';
@@ -34,6 +32,31 @@ function browserLanguage(): Language {
   return 'en';
 }
 
+/**
+ * The zh-CN texts of trace steps and of the lab's notes in tool output: loaded when the lab
+ * first speaks zh-CN (at start, or on a switch), not with the app shell. Until they are here
+ * a step or note reads as the engine wrote it (English); once here, the lab re-renders in
+ * zh-CN (the language is set again, which every translated component listens to).
+ */
+let zhTexts:
+  | {
+      readonly trace: Readonly<Record<string, string>>;
+      readonly notes: Readonly<Record<string, string>>;
+    }
+  | undefined;
+let zhLoading: Promise<void> | undefined;
+
+export function loadZhTexts(): Promise<void> {
+  zhLoading ??= Promise.all([import('./trace-zh'), import('./lab-notes-zh')]).then(
+    ([trace, notes]) => {
+      zhTexts = { trace: trace.TRACE_MESSAGES_ZH, notes: notes.LAB_NOTES_ZH };
+      if (i18next.isInitialized && i18next.language === 'zh-CN')
+        void i18next.changeLanguage('zh-CN');
+    },
+  );
+  return zhLoading;
+}
+
 export function initI18n(): typeof i18next {
   const lng = storedLanguage() ?? browserLanguage();
   void i18next.use(initReactI18next).init({
@@ -44,6 +67,7 @@ export function initI18n(): typeof i18next {
     initAsync: false,
   });
   document.documentElement.lang = lng;
+  if (lng === 'zh-CN') void loadZhTexts();
   return i18next;
 }
 
@@ -53,6 +77,7 @@ export function currentLanguage(): Language {
 }
 
 export function setLanguage(lng: Language): void {
+  if (lng === 'zh-CN') void loadZhTexts();
   void i18next.changeLanguage(lng);
   document.documentElement.lang = lng;
   try {
@@ -65,7 +90,7 @@ export function setLanguage(lng: Language): void {
 /** A trace step's explanation in the current language (English comes rendered from the worker). */
 export function explainStep(step: LabStep, lng: string): string {
   if (lng !== 'zh-CN') return step.text;
-  const template = TRACE_MESSAGES_ZH[step.why.id];
+  const template = zhTexts?.trace[step.why.id];
   if (template === undefined) return step.text;
   return fill(template, step.why.params);
 }
@@ -88,7 +113,7 @@ export function terminalText(
   if (lng !== 'zh-CN' || answer.notes.length === 0) return answer.terminal;
   const lines = answer.terminal.split('\n');
   for (const note of answer.notes) {
-    const template = LAB_NOTES_ZH[note.id];
+    const template = zhTexts?.notes[note.id];
     if (template !== undefined && note.line < lines.length)
       lines[note.line] = fill(template, note.params);
   }
