@@ -4,7 +4,8 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { LoadAnswer, Views } from '../../protocol/lab';
-import { BEFORE_LINK_KEY, loadSaved, save, type KeyValueStorage } from './persist';
+import { loadSaved, save, type KeyValueStorage } from './persist';
+import { localizer, scenarioSlice } from './scenario-slice';
 import { traceEntries } from './trace-model';
 import type { AppState, LabCaller } from './types';
 
@@ -25,32 +26,13 @@ export interface StoreDeps {
 
 const byNode = (views: readonly Views[]) => Object.fromEntries(views.map((v) => [v.node, v]));
 
-function readBeforeLink(storage: KeyValueStorage | undefined): string | undefined {
-  try {
-    return storage?.getItem(BEFORE_LINK_KEY) ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function writeBeforeLink(storage: KeyValueStorage | undefined, text: string | undefined): void {
-  try {
-    // A storage without removeItem (the tests' map) keeps an empty string: read as none.
-    if (text === undefined) storage?.setItem(BEFORE_LINK_KEY, '');
-    else storage?.setItem(BEFORE_LINK_KEY, text);
-  } catch {
-    // Storage full or disabled: the text stays in memory for this visit.
-  }
-}
-
 export function createAppStore(deps: StoreDeps): AppStore {
   const saved = loadSaved(deps.storage);
   const setTimer = deps.setInterval ?? ((fn, ms) => globalThis.setInterval(fn, ms));
   const clearTimer =
     deps.clearInterval ?? ((id) => globalThis.clearInterval(id as ReturnType<typeof setInterval>));
   let timer: unknown;
-  let validateSeq = 0;
-  const localize = async (text: string) => (await deps.localizeScenario?.(text)) ?? text;
+  const localize = localizer(deps);
 
   return createStore<AppState>()((set, get) => {
     const persist = () => {
@@ -84,97 +66,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
 
     return {
       // scenario
-      text: saved?.text ?? '',
-      goodText: saved?.goodText ?? '',
-      presetId: saved?.presetId ?? 'builtin',
-      diagnostics: [],
-      lastApply: undefined,
-      setText(text) {
-        set({ text });
-        persist();
-        const mine = ++validateSeq;
-        void deps.lab.call('validate', text).then(
-          (diagnostics) => {
-            if (mine === validateSeq) set({ diagnostics });
-          },
-          () => undefined,
-        );
-      },
-      async applyText() {
-        const text = get().text;
-        set({ engine: 'busy' });
-        try {
-          const answer = await deps.lab.call('apply', text);
-          took(answer, text);
-          // A trace recorded on the cluster before the change would replay stale rules.
-          if (answer.accepted) {
-            stopTimer();
-            set({ trace: undefined, cursor: -1, playing: false });
-          }
-          set({
-            lastApply: { accepted: answer.accepted, ruleDiffs: answer.ruleDiffs },
-            engine: 'ready',
-          });
-          await get().refreshViews();
-        } catch (e) {
-          fail(e);
-        }
-      },
-      async loadPreset(id, given) {
-        stopTimer();
-        const text = await localize(given ?? (await deps.lab.call('defaultScenario')));
-        set({
-          engine: 'busy',
-          presetId: id,
-          text,
-          trace: undefined,
-          cursor: -1,
-          playing: false,
-          lastApply: undefined,
-        });
-        persist();
-        try {
-          const answer = await deps.lab.call('load', text);
-          took(answer, text);
-          set({ engine: 'ready' });
-          await get().refreshViews();
-        } catch (e) {
-          fail(e);
-        }
-      },
-      async relocalizeScenario() {
-        const [text, goodText] = [get().text, get().goodText];
-        const next = { text: await localize(text), goodText: await localize(goodText) };
-        // An edit made meanwhile is the learner's: it wins (the next switch translates it).
-        if (get().text !== text || get().goodText !== goodText) return;
-        if (next.text === text && next.goodText === goodText) return;
-        // Only comments change: the running cluster, built from goodText, is the same cluster.
-        set(next);
-        persist();
-      },
-      beforeLink: readBeforeLink(deps.storage) || undefined,
-      async openLink(text) {
-        const before = get().text;
-        if (before !== '' && before !== text) {
-          set({ beforeLink: before });
-          writeBeforeLink(deps.storage, before);
-        }
-        await get().loadPreset('link', text);
-        set({ notice: { kind: 'link', detail: '' } });
-      },
-      restoreBeforeLink() {
-        const before = get().beforeLink;
-        if (before === undefined) return;
-        get().setText(before);
-        set({ beforeLink: undefined, notice: undefined });
-        writeBeforeLink(deps.storage, undefined);
-      },
-      async changeSetting(setting) {
-        const text = await deps.lab.call('withSetting', get().text, setting);
-        set({ text });
-        persist();
-        await get().applyText();
-      },
+      ...scenarioSlice({ set, get, deps, saved, persist, took, fail, stopTimer }),
 
       // sim
       engine: 'starting',
