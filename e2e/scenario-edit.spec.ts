@@ -182,6 +182,17 @@ test('copy a link that carries the scenario; opening it elsewhere gives the same
   const url = await page.getByTestId('share-link').inputValue();
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#scenario=1\.[A-Za-z0-9_-]+$/);
   await lab.shot('14-share-link');
+  // A scenario too large for a link is refused with a reason (the text is left as it is).
+  await page.evaluate(() => {
+    const s = window.__lab!.store.getState();
+    const noise = Array.from({ length: 9000 }, (_, i) => `# ${(i * 2654435761) % 4294967296}`);
+    s.setText(`${s.text}${noise.join('\n')}\n`);
+  });
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page.locator('.panel-tools [role=alert]')).toContainText(
+    'save it as a file instead',
+  );
+  await page.evaluate((t) => window.__lab!.store.getState().setText(t), shared);
 
   // A second tab of the same browser, whose saved text is now something else.
   const other = new LabPage(await context.newPage());
