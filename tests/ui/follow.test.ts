@@ -4,20 +4,11 @@
  * posts nothing while no window follows.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LabApi } from '../../src/protocol/lab';
 import { channelName, follow, lead, type FollowMessage } from '../../src/ui/app/follow';
 import { createAppStore } from '../../src/ui/store/create-store';
 import type { LabCaller } from '../../src/ui/store/types';
 import { LabSession } from '../../src/worker/lab-session';
-
-function inline(session: LabSession): LabCaller {
-  return {
-    call: (method, ...args) =>
-      Promise.resolve(
-        (session[method] as (...a: unknown[]) => ReturnType<LabApi[typeof method]>)(...args),
-      ) as never,
-  };
-}
+import { inline } from '../helpers/inline-lab';
 
 const NO_ENGINE: LabCaller = { call: () => Promise.reject(new Error('follower')) };
 const channels: BroadcastChannel[] = [];

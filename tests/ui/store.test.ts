@@ -3,23 +3,13 @@
  * web lab makes, with persistence in a plain map and playback timers driven by hand.
  */
 import { describe, expect, it } from 'vitest';
-import type { LabApi } from '../../src/protocol/lab';
 import type { Language } from '../../src/ui/i18n';
 import { localizeScenario } from '../../src/ui/i18n/scenario-comments';
 import { createAppStore } from '../../src/ui/store/create-store';
 import { BEFORE_LINK_KEY, STORAGE_KEY } from '../../src/ui/store/persist';
 import { conntrackAt, countersAt, parseCounters } from '../../src/ui/store/trace-model';
-import type { LabCaller } from '../../src/ui/store/types';
 import { LabSession } from '../../src/worker/lab-session';
-
-function inline(session: LabSession): LabCaller {
-  return {
-    call: (method, ...args) =>
-      Promise.resolve(
-        (session[method] as (...a: unknown[]) => ReturnType<LabApi[typeof method]>)(...args),
-      ) as never,
-  };
-}
+import { inline } from '../helpers/inline-lab';
 
 function memoryStorage() {
   const m = new Map<string, string>();

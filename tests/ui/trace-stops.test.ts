@@ -3,20 +3,10 @@
  * scenario): every hook, rewrite, wire and verdict, in order, and nothing in between.
  */
 import { describe, expect, it } from 'vitest';
-import type { LabApi } from '../../src/protocol/lab';
 import { createAppStore } from '../../src/ui/store/create-store';
 import { isStop, nextStop } from '../../src/ui/store/trace-model';
-import type { LabCaller } from '../../src/ui/store/types';
 import { LabSession } from '../../src/worker/lab-session';
-
-function inline(session: LabSession): LabCaller {
-  return {
-    call: (method, ...args) =>
-      Promise.resolve(
-        (session[method] as (...a: unknown[]) => ReturnType<LabApi[typeof method]>)(...args),
-      ) as never,
-  };
-}
+import { inline } from '../helpers/inline-lab';
 
 describe('trace stops', () => {
   it('visits every stop of a DNS query in order, forward and back', async () => {

@@ -1,14 +1,13 @@
 /** The projector window's bar (follow.ts): what it is, its text size and language. */
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { useLab } from '../store';
+import { LanguagePicker } from './LanguagePicker';
 
 export function FollowBar() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const engine = useLab((s) => s.engine);
   const largeText = useLab((s) => s.largeText);
   const toggleLargeText = useLab((s) => s.toggleLargeText);
-  const lang = (i18n.language === 'zh-CN' ? 'zh-CN' : 'en') as Language;
   return (
     <header className="top-bar">
       <h1>kube-proxy-lab</h1>
@@ -22,17 +21,7 @@ export function FollowBar() {
       <button type="button" aria-pressed={largeText} onClick={toggleLargeText}>
         {t('top.large')}
       </button>
-      <select
-        aria-label={t('top.language')}
-        value={lang}
-        onChange={(e) => setLanguage(e.target.value as Language)}
-      >
-        {LANGUAGES.map((l) => (
-          <option key={l} value={l}>
-            {l === 'zh-CN' ? '中文' : 'English'}
-          </option>
-        ))}
-      </select>
+      <LanguagePicker />
     </header>
   );
 }

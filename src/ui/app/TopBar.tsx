@@ -3,9 +3,10 @@
  * (follow.ts; its own bar is FollowBar.tsx).
  */
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, setLanguage, type Language } from '../i18n';
+import type { Language } from '../i18n';
 import { useLab } from '../store';
 import { leadId } from './follow';
+import { LanguagePicker } from './LanguagePicker';
 import { fileOfPreset, lessonOfPreset, PRESETS } from './presets';
 import { useLesson } from './use-lesson';
 
@@ -76,24 +77,8 @@ export function TopBar() {
       <button type="button" onClick={openProjector} title={t('top.projectorWhy')}>
         {t('top.projector')}
       </button>
-      <label>
-        <span className="sr-only">{t('top.language')}</span>
-        <select
-          aria-label={t('top.language')}
-          value={lang}
-          onChange={(e) => {
-            setLanguage(e.target.value as Language);
-            // The scenario's own comments follow (the YAML itself never changes).
-            void relocalizeScenario();
-          }}
-        >
-          {LANGUAGES.map((l) => (
-            <option key={l} value={l}>
-              {l === 'zh-CN' ? '中文' : 'English'}
-            </option>
-          ))}
-        </select>
-      </label>
+      {/* The scenario's own comments follow (the YAML itself never changes). */}
+      <LanguagePicker onChange={() => void relocalizeScenario()} />
     </header>
   );
 }
