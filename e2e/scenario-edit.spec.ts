@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { scenarioLink } from '../src/cli/link';
 import { LabPage } from './lab-page';
 
 const NEW_SERVICE = `---
@@ -216,5 +217,12 @@ test('copy a link that carries the scenario; opening it elsewhere gives the same
     "This link's scenario could not be read",
   );
   expect(await other.editorText()).toBe(mine);
+
+  // A link the CLI made (`kube-proxy-lab link FILE --base URL`) opens the file's text.
+  const hairpin = readFileSync('scenarios/03-hairpin/scenario.yaml', 'utf8');
+  const base = new URL('/', page.url()).href;
+  await other.page.goto(scenarioLink(base, hairpin));
+  await other.ready();
+  await expect.poll(() => other.editorText()).toBe(hairpin);
   expect([...lab.foreign, ...other.foreign]).toEqual([]);
 });

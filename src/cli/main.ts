@@ -4,6 +4,7 @@
  *   kube-proxy-lab run [--echo] [SCENARIO.yaml] [SCRIPT]   run `TARGET$ COMMAND` lines
  *   kube-proxy-lab check SCENARIO.yaml                      validate only
  *   kube-proxy-lab scenario                                 print the built-in scenario
+ *   kube-proxy-lab link SCENARIO.yaml [--base URL]          the web lab's link for it
  *
  * Each command prints exactly what the real tool prints on that host: its stdout to stdout,
  * its stderr to stderr. Only this file touches the process, the file system and the streams.
@@ -20,6 +21,7 @@ import {
   type Diagnostic,
   type TraceStep,
 } from '../engine';
+import { DEFAULT_BASE, linkBase, MAX_LINK_CHARS, scenarioLink } from './link';
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -40,6 +42,7 @@ const USAGE = `Usage:
   kube-proxy-lab run [--echo | --json] [SCENARIO.yaml] [SCRIPT]
   kube-proxy-lab check SCENARIO.yaml
   kube-proxy-lab scenario
+  kube-proxy-lab link SCENARIO.yaml [--base URL]
 
 run      Runs one command per line, written TARGET$ COMMAND (TARGET: a node name,
          pod/NAME, pod/NAMESPACE/NAME or an external client's name), against the
@@ -49,6 +52,9 @@ run      Runs one command per line, written TARGET$ COMMAND (TARGET: a node name
          and the trace steps of every packet it caused (trace protocol v1).
 check    Validates a scenario: errors as FILE:LINE:COL: message, exit status 1.
 scenario Prints the built-in scenario.
+link     Prints the web lab's link that opens the scenario (checked first): the
+         text travels in the link itself, after #. --base is where the lab is
+         served (default http://127.0.0.1:5173/, as npm start serves it).
 `;
 
 /** One command of a `--json` run: its prompt line, output, and the packets' trace steps. */
@@ -104,6 +110,37 @@ function check(io: CliIo, args: readonly string[]): number {
   }
   const { diagnostics } = World.fromScenario(text);
   return printDiagnostics(io, file, diagnostics) ? 1 : 0;
+}
+
+function link(io: CliIo, args: readonly string[]): number {
+  const at = args.indexOf('--base');
+  const baseArg = at >= 0 ? args[at + 1] : DEFAULT_BASE;
+  const files = args.filter((_, i) => at < 0 || (i !== at && i !== at + 1));
+  const file = files[0];
+  if (file === undefined || files.length > 1 || baseArg === undefined || file.startsWith('-')) {
+    io.stderr(USAGE);
+    return 2;
+  }
+  const base = linkBase(baseArg);
+  if (typeof base !== 'string') {
+    io.stderr(`kube-proxy-lab: --base: ${base.error}\n`);
+    return 2;
+  }
+  const text = io.readFile(file);
+  if (text === undefined) {
+    io.stderr(`kube-proxy-lab: cannot read ${file}\n`);
+    return 1;
+  }
+  if (printDiagnostics(io, file, World.fromScenario(text).diagnostics)) return 1;
+  const url = scenarioLink(base, text);
+  if (url.length > MAX_LINK_CHARS) {
+    io.stderr(
+      `kube-proxy-lab: ${file} makes a link of ${url.length} characters (at most ${MAX_LINK_CHARS}); hand out the file instead\n`,
+    );
+    return 1;
+  }
+  io.stdout(`${url}\n`);
+  return 0;
 }
 
 function run(io: CliIo, args: readonly string[]): number {
@@ -187,6 +224,8 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo()): Promi
     case 'scenario':
       io.stdout(DEFAULT_SCENARIO);
       return 0;
+    case 'link':
+      return link(io, rest);
     case '-h':
     case '--help':
     case 'help':
