@@ -189,6 +189,8 @@ test('copy a link that carries the scenario; opening it elsewhere gives the same
     const noise = Array.from({ length: 9000 }, (_, i) => `# ${(i * 2654435761) % 4294967296}`);
     s.setText(`${s.text}${noise.join('\n')}\n`);
   });
+  // The link of the older text is gone with the edit.
+  await expect(page.getByTestId('share-link')).toHaveCount(0);
   await page.getByRole('button', { name: 'Copy link' }).click();
   await expect(page.locator('.panel-tools [role=alert]')).toContainText(
     'save it as a file instead',

@@ -5,7 +5,7 @@
  * file and writes the download itself, and the link holds the text in its fragment; nothing is
  * sent anywhere. The same file runs in the CLI (`kube-proxy-lab run FILE`).
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { filePresetId, saveFileName } from '../app/presets';
 import { useLab } from '../store';
@@ -22,6 +22,8 @@ export function ScenarioFiles() {
   const busy = useLab((s) => s.engine !== 'ready');
   const text = useLab((s) => s.text);
   const presetId = useLab((s) => s.presetId);
+  // A link shown for an older text would open that text: it goes when the text changes.
+  useEffect(() => setLink(undefined), [text]);
 
   const open = async (file: File) => {
     if (file.size > MAX_FILE_BYTES) {
@@ -40,7 +42,8 @@ export function ScenarioFiles() {
     a.href = url;
     a.download = saveFileName(presetId);
     a.click();
-    URL.revokeObjectURL(url);
+    // Some browsers read the object URL after click() returns.
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
   };
 
   const share = async () => {
