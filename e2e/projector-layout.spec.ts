@@ -217,5 +217,9 @@ test('a projector window follows the lab window step by step, and runs no engine
   await projector.page.keyboard.press('Home');
   expect((await projector.position()).n).toBe((await lab.position()).total);
   expect(await projector.page.evaluate(() => window.__lab === undefined)).toBe(true);
+  // The presenter's language switch reaches the projector.
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+  await expect(projector.page.getByTestId('following')).toContainText('投影窗口');
+  await expect(projector.page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   expect([...lab.foreign, ...projector.foreign]).toEqual([]);
 });

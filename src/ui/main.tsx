@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createLabClient } from '../worker/client';
@@ -38,7 +39,10 @@ function startLab(): void {
   });
   holder.store = store;
   // A projector window this tab opens follows it (app/follow.ts).
-  lead(store, new BroadcastChannel(channelName(leadId(window.sessionStorage))));
+  lead(store, new BroadcastChannel(channelName(leadId(window.sessionStorage))), {
+    current: currentLanguage,
+    onChange: (listener) => i18next.on('languageChanged', listener),
+  });
   void store
     .getState()
     .start()

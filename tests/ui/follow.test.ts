@@ -52,6 +52,24 @@ describe('projector window', () => {
     expect(leader.getState().largeText).toBe(false);
   });
 
+  it("speaks the leader's language, now and after a switch", async () => {
+    const leader = createAppStore({ lab: inline(new LabSession()) });
+    let language = 'zh-CN';
+    let changed: (() => void) | undefined;
+    lead(leader, open('t3'), {
+      current: () => language,
+      onChange: (listener) => (changed = listener),
+    });
+    const heard: string[] = [];
+    follow(createAppStore({ lab: NO_ENGINE }), open('t3'), { set: (l) => heard.push(l) });
+    await settle();
+    expect(heard).toEqual(['zh-CN']);
+    language = 'en';
+    changed!();
+    await settle();
+    expect(heard).toEqual(['zh-CN', 'en']);
+  });
+
   it('says hello again when the leading tab reloads', async () => {
     const follower = createAppStore({ lab: NO_ENGINE });
     follow(follower, open('t2'));

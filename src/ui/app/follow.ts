@@ -37,7 +37,16 @@ export type FollowMessage =
   | { readonly type: 'hello' }
   /** From a leader that (re)started: followers, say hello. */
   | { readonly type: 'leader' }
-  | { readonly type: 'state'; readonly state: SyncedState };
+  | { readonly type: 'state'; readonly state: SyncedState }
+  /** The leader's language: the projector speaks it too (a switch there stays its own). */
+  | { readonly type: 'language'; readonly language: string };
+
+/** How a window reads, hears about and sets its language (i18n/index.ts in the app). */
+export interface LanguageLink {
+  readonly current: () => string;
+  readonly onChange: (listener: () => void) => void;
+  readonly set: (language: string) => void;
+}
 
 const ID_KEY = 'kube-proxy-lab:lead-id';
 
@@ -67,15 +76,28 @@ function pick(state: AppState, keys: readonly (typeof SYNCED)[number][]): Synced
  * the synced state as it happens (nothing is posted while no window follows). Returns the
  * function that stops leading.
  */
-export function lead(store: AppStore, channel: BroadcastChannel): () => void {
+export function lead(
+  store: AppStore,
+  channel: BroadcastChannel,
+  language?: Pick<LanguageLink, 'current' | 'onChange'>,
+): () => void {
   let followed = false;
   const post = (state: SyncedState) =>
     channel.postMessage({ type: 'state', state } satisfies FollowMessage);
+  const postLanguage = () => {
+    if (followed && language !== undefined)
+      channel.postMessage({
+        type: 'language',
+        language: language.current(),
+      } satisfies FollowMessage);
+  };
   channel.onmessage = (e: MessageEvent<FollowMessage>) => {
     if (e.data?.type !== 'hello') return;
     followed = true;
     post(pick(store.getState(), SYNCED));
+    postLanguage();
   };
+  language?.onChange(postLanguage);
   const stop = store.subscribe((now, before) => {
     if (!followed) return;
     const changed = SYNCED.filter((k) => now[k] !== before[k]);
@@ -90,10 +112,15 @@ export function lead(store: AppStore, channel: BroadcastChannel): () => void {
 }
 
 /** The follower's side: asks for everything, then takes each change as it comes. */
-export function follow(store: AppStore, channel: BroadcastChannel): () => void {
+export function follow(
+  store: AppStore,
+  channel: BroadcastChannel,
+  language?: Pick<LanguageLink, 'set'>,
+): () => void {
   const hello = () => channel.postMessage({ type: 'hello' } satisfies FollowMessage);
   channel.onmessage = (e: MessageEvent<FollowMessage>) => {
     if (e.data?.type === 'state') store.setState(e.data.state);
+    else if (e.data?.type === 'language') language?.set(e.data.language);
     else if (e.data?.type === 'leader') hello();
   };
   hello();

@@ -4,6 +4,7 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { setLanguage } from '../i18n';
 import { createAppStore, StoreContext } from '../store';
 import type { LabCaller } from '../store/types';
 import { App } from './App';
@@ -29,7 +30,10 @@ export function startFollower(id: string): void {
     stepBack: still,
     seek: still,
   });
-  follow(store, new BroadcastChannel(channelName(id)));
+  follow(store, new BroadcastChannel(channelName(id)), {
+    // The presenter's setLanguage has stored the same choice already.
+    set: (language) => setLanguage(language === 'zh-CN' ? 'zh-CN' : 'en'),
+  });
   const root = document.getElementById('root');
   if (root) {
     createRoot(root).render(
