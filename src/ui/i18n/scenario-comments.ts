@@ -165,34 +165,41 @@ const TO_CHINESE: ReadonlyMap<string, string> = new Map(Object.entries(SCENARIO_
 export function localizeScenario(text: string, lang: Language): string {
   const table = lang === 'zh-CN' ? TO_CHINESE : TO_ENGLISH;
   const lines = text.split('\n');
-  const reader = new CommentFinder();
   let changed = false;
-  for (let i = 0; i < lines.length; i++) {
+  eachComment(lines, (i, from, to) => {
     const line = lines[i]!;
-    const at = reader.commentStart(line);
-    if (at < 0) continue;
-    // `#`, then at most one space, belongs to the marker; the rest (without a CR) is the text.
-    const from = line.charCodeAt(at + 1) === 0x20 ? at + 2 : at + 1;
-    const to = line.endsWith('\r') ? line.length - 1 : line.length;
     const other = table.get(line.slice(from, to));
-    if (other === undefined) continue;
+    if (other === undefined) return;
     lines[i] = line.slice(0, from) + other + line.slice(to);
     changed = true;
-  }
+  });
   return changed ? lines.join('\n') : text;
 }
 
 /** The text of every comment in `text` (after `#` and one space), in order. */
 export function commentsIn(text: string): string[] {
-  const reader = new CommentFinder();
+  const lines = text.split('\n');
   const out: string[] = [];
-  for (const line of text.split('\n')) {
+  eachComment(lines, (i, from, to) => out.push(lines[i]!.slice(from, to)));
+  return out;
+}
+
+/**
+ * Calls `visit` with each comment's line and the range of its text: after `#` and at most one
+ * space (the marker's), up to the end of the line without a CR.
+ */
+function eachComment(
+  lines: readonly string[],
+  visit: (line: number, from: number, to: number) => void,
+): void {
+  const reader = new CommentFinder();
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
     const at = reader.commentStart(line);
     if (at < 0) continue;
     const from = line.charCodeAt(at + 1) === 0x20 ? at + 2 : at + 1;
-    out.push(line.slice(from, line.endsWith('\r') ? line.length - 1 : line.length));
+    visit(i, from, line.endsWith('\r') ? line.length - 1 : line.length);
   }
-  return out;
 }
 
 /**
