@@ -2,7 +2,7 @@
  * The lab's layout: the top bar; the graph with the packet picker, the lane inside the host
  * and the conntrack table in the middle (below the graph, or beside it when the middle is much
  * wider than tall: app.css); the panels on the right; and a free slot for a side panel
- * (lessons) that other features fill. A projector window (`following`, follow.ts) shows the
+ * (lessons) that other features fill. A projector window (`followBar`, follow.ts) shows the
  * graph, the lane and conntrack only, driven by the window that opened it.
  */
 import type { ReactNode } from 'react';
