@@ -5,7 +5,8 @@
  * its end with the → key, the conntrack row appears on the way, "Graph only" with the lessons
  * folded puts the lane and the conntrack table beside the graph, the events tab shows dig's
  * answer, a command typed in the terminal runs, text typed in the YAML editor reaches the
- * scenario, and the lab switched to Chinese sends a packet too. Screenshots are kept; errors and foreign requests are checked by the caller.
+ * scenario, the lab switched to Chinese sends a packet too, and a shared link opens to the
+ * same scenario. Screenshots are kept; errors and foreign requests are checked by the caller.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -215,5 +216,26 @@ export async function runSmoke(page, { url, shotsDir, name }) {
     '第 0 步，共 N 步',
   );
   await shot('07-zh-CN');
+
+  // A shared link (deflate-raw in the URL's fragment, CompressionStream): made by Copy link,
+  // opened in this engine, it gives the same scenario text, with its comments in Chinese.
+  await openTab(page, 'Scenario|场景');
+  const text = await page.eval(`window.__lab.store.getState().text`);
+  check(text.startsWith('# 一个小集群'), "the scenario's comments in Chinese");
+  await clickButton(page, '复制链接');
+  const link = await waitFor(
+    page,
+    `document.querySelector('[data-testid=share-link]')?.value ?? ''`,
+    'the shared link',
+  );
+  check(link.startsWith(`${url}#scenario=1.`), `a link to the lab (${link.slice(0, 60)}…)`);
+  await page.goto(link);
+  await waitFor(
+    page,
+    `document.querySelector('[data-testid=engine]')?.classList.contains('engine-ready') && window.location.hash === '' && window.__lab.store.getState().presetId === 'link'`,
+    'the lab opened on the link',
+    40_000,
+  );
+  check((await page.eval(`window.__lab.store.getState().text`)) === text, 'the same text');
   return { graph, total, conntrackAt, packetPlaces: packetAt.size, projector: beside.graph, shots };
 }

@@ -55,14 +55,15 @@ export function ScenarioFiles() {
       setProblem(t('editor.linkTooLong', { n: url.length, max: MAX_LINK_CHARS }));
       return;
     }
-    let copied = false;
+    // Shown at once, to copy by hand where the clipboard is refused (a permission, an insecure
+    // context) or slow to answer; said to be copied when it is.
+    setLink({ url, copied: false });
     try {
       await navigator.clipboard.writeText(url);
-      copied = true;
+      setLink((shown) => (shown?.url === url ? { url, copied: true } : shown));
     } catch {
-      // No clipboard here (permission, an insecure context): the link is shown to copy by hand.
+      // The link stays shown.
     }
-    setLink({ url, copied });
   };
 
   return (
