@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { cluster, node, pod } from '../../../tests/helpers/cluster-fixtures';
 import { runIp } from './ip-command';
-import { hostNetwork } from './topology';
+import { hostNetwork, withDummyInterface } from './topology';
 
 const lab = cluster({
   nodes: [node('node-1', '192.168.1.10', '10.244.0.0/24')],
@@ -74,6 +74,54 @@ describe('ip', () => {
     );
     expect(ip().stderr).toMatch(/^Usage: ip \[ OPTIONS \] OBJECT/);
     expect(ip('-V').stdout).toBe('ip utility, iproute2-6.1.0, libbpf 1.1.2\n');
+  });
+
+  it('selects links by kind, master and admin state (values from iproute2 6.1 runs)', () => {
+    const names = (...args: string[]) =>
+      [...ip(...args).stdout.matchAll(/^\d+: (\S+?)[:@]/gm)].map((m) => m[1]);
+    expect(names('link', 'show', 'type', 'bridge')).toEqual(['cni0']);
+    expect(names('link', 'show', 'type', 'bridge_slave')).toEqual([names('link')[3]]);
+    expect(names('link', 'show', 'master', 'cni0')).toEqual(names('link', 'show', 'type', 'veth'));
+    expect(names('link', 'show', 'nomaster')).toEqual(['lo', 'eth0', 'cni0']);
+    expect(ip('link', 'show', 'type', 'tun')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    // kube-ipvs0 is never set up: `up` leaves it out; its ClusterIPs are still local routes.
+    const ipvs = withDummyInterface(nodeNet, 'kube-ipvs0', ['10.96.0.10']);
+    expect(runIp(ipvs, ['link', 'show', 'up']).stdout).not.toContain('kube-ipvs0');
+    expect(runIp(ipvs, ['link', 'show', 'type', 'dummy']).stdout).toContain('kube-ipvs0');
+    expect(runIp(ipvs, ['route', 'show', 'table', 'local', 'dev', 'kube-ipvs0']).stdout).toBe(
+      'local 10.96.0.10 proto kernel scope host src 10.96.0.10 \n',
+    );
+  });
+
+  it('prints records on one line under -o', () => {
+    expect(ip('-o', '-4', 'addr', 'show', 'lo').stdout).toBe(
+      '1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever\n',
+    );
+    expect(ip('-o', 'link', 'show', 'lo').stdout).toBe(
+      '1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN mode DEFAULT group default qlen 1000\\    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\n',
+    );
+  });
+
+  it('refuses selectors and tables as iproute2 does, and names what the lab does not model', () => {
+    expect(ip('link', 'show', 'master', 'nosuch')).toEqual({
+      stdout: '',
+      stderr: 'Error: argument "nosuch" is wrong: Device does not exist\n\n',
+      exitCode: 255,
+    });
+    expect(ip('route', 'show', 'table', 'foo').stderr).toBe(
+      'Error: argument "foo" is wrong: table id value is invalid\n\n',
+    );
+    expect(ip('route', 'show', 'table', '100')).toEqual({
+      stdout: '',
+      stderr: 'Error: ipv4: FIB table does not exist.\nDump terminated\n',
+      exitCode: 2,
+    });
+    for (const words of [
+      ['addr', 'show', 'label', 'eth0'],
+      ['link', 'show', 'group', '0'],
+      ['addr', 'show', 'permanent'],
+    ])
+      expect(ip(...words).stderr).toMatch(/^lab: .* is not modelled/);
   });
 
   it('says so instead of pretending to change the topology', () => {

@@ -9,22 +9,24 @@
 import { ipIsValid } from '../model/ip';
 import type { Family } from './ip-views';
 import {
+  oneline,
   renderAddr,
+  renderAddrOneline,
   renderBriefAddr,
   renderBriefLink,
   renderLink,
   renderRouteGet,
-  renderRoutes,
-  renderRoutes6,
 } from './ip-views';
-import type { HostNetwork, NetInterface } from './topology';
-import { labNote } from '../model/lab-notes';
+import {
+  ipErr as err,
+  ipNotModelled as notModelled,
+  selectInterfaces,
+  type IpResult,
+} from './ip-select';
+import { ipRouteShow } from './ip-route-show';
+import type { HostNetwork } from './topology';
 
-export interface IpResult {
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly exitCode: number;
-}
+export type { IpResult } from './ip-select';
 
 const USAGE = `Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }
        ip [ -force ] -batch filename
@@ -86,38 +88,12 @@ const matches = (typed: string, keyword: string): boolean =>
   typed.length > 0 && keyword.startsWith(typed);
 
 const out = (stdout: string): IpResult => ({ stdout, stderr: '', exitCode: 0 });
-const err = (stderr: string, exitCode = 255): IpResult => ({ stdout: '', stderr, exitCode });
-const notModelled = (what: string): IpResult => err(labNote('ip.unmodelled', { what }), 2);
 
 interface Options {
   family: Family;
   brief: boolean;
-}
-
-/** Parses `[dev] NAME` / `up` selectors of `ip addr show` and `ip link show`. */
-function selectInterfaces(net: HostNetwork, args: readonly string[]): NetInterface[] | IpResult {
-  let dev: string | undefined;
-  let upOnly = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] ?? '';
-    if (a === 'up') upOnly = true;
-    else if (a === 'dev' || dev === undefined) {
-      const name = a === 'dev' ? args[++i] : a;
-      if (name === undefined) return err('Command line is not complete. Try option "help"\n');
-      if (dev !== undefined)
-        return err(`Error: either "dev" is duplicate, or "${name}" is a garbage.\n`);
-      dev = name;
-    } else return err(`Error: either "dev" is duplicate, or "${a}" is a garbage.\n`);
-  }
-  let ifaces = [...net.interfaces];
-  if (dev !== undefined) {
-    // A veth is found by its plain name; `@ifN` is only how it is printed.
-    const found = ifaces.find((i) => i.name === dev);
-    if (found === undefined) return err(`Device "${dev}" does not exist.\n`, 1);
-    ifaces = [found];
-  }
-  if (upOnly) ifaces = ifaces.filter((i) => i.type === 'loopback' || i.carrier);
-  return ifaces;
+  /** -o[neline]: each record on one line (ignored under -brief, as iproute2 does). */
+  oneline: boolean;
 }
 
 function ipAddr(net: HostNetwork, opts: Options, args: readonly string[]): IpResult {
@@ -144,11 +120,9 @@ function ipAddr(net: HostNetwork, opts: Options, args: readonly string[]): IpRes
   }
   const ifaces = selectInterfaces(net, rest);
   if (!Array.isArray(ifaces)) return ifaces;
-  return out(
-    opts.brief
-      ? renderBriefAddr(ifaces, opts.family)
-      : renderAddr(ifaces, opts.family, net.interfaces),
-  );
+  if (opts.brief) return out(renderBriefAddr(ifaces, opts.family));
+  if (opts.oneline) return out(renderAddrOneline(ifaces, opts.family));
+  return out(renderAddr(ifaces, opts.family, net.interfaces));
 }
 
 function ipLink(net: HostNetwork, opts: Options, args: readonly string[]): IpResult {
@@ -177,7 +151,9 @@ function ipLink(net: HostNetwork, opts: Options, args: readonly string[]): IpRes
   }
   const ifaces = selectInterfaces(net, args.slice(1));
   if (!Array.isArray(ifaces)) return ifaces;
-  return out(opts.brief ? renderBriefLink(ifaces) : renderLink(ifaces));
+  if (opts.brief) return out(renderBriefLink(ifaces));
+  if (opts.oneline) return out(ifaces.map((i) => oneline(renderLink([i]))).join(''));
+  return out(renderLink(ifaces));
 }
 
 function ipRoute(net: HostNetwork, opts: Options, args: readonly string[]): IpResult {
@@ -210,7 +186,8 @@ function ipRoute(net: HostNetwork, opts: Options, args: readonly string[]): IpRe
     // The lab answers for a packet the host sends itself; a source, an input or output
     // device or a mark would change the lookup (policy routing, forwarding).
     if (selector !== undefined) return notModelled(`route get … ${selector} …`);
-    return renderRouteGet(net, addr);
+    const got = renderRouteGet(net, addr);
+    return opts.oneline && got.stdout !== '' ? { ...got, stdout: oneline(got.stdout) } : got;
   }
   if (
     verb !== undefined &&
@@ -235,21 +212,7 @@ function ipRoute(net: HostNetwork, opts: Options, args: readonly string[]): IpRe
     }
     return err(`Command "${verb}" is unknown, try "ip route help".\n`);
   }
-  const rest = args.slice(1);
-  let dev: string | undefined;
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i] ?? '';
-    if (a === 'dev' || a === 'oif') {
-      dev = rest[++i];
-      if (dev === undefined) return err('Command line is not complete. Try option "help"\n');
-      if (!net.interfaces.some((x) => x.name === dev))
-        return err(`Cannot find device "${dev}"\n`, 1);
-    } else if (a === 'table') {
-      const t = rest[++i] ?? '';
-      if (t !== 'main' && t !== '254') return notModelled(`route show table ${t}`);
-    } else return notModelled(`route show ${rest.join(' ')}`);
-  }
-  return out(opts.family === 'inet6' ? renderRoutes6(net, dev) : renderRoutes(net, dev));
+  return ipRouteShow(net, opts.family, args.slice(1));
 }
 
 /**
@@ -271,7 +234,7 @@ function ipRule(args: readonly string[]): IpResult {
 
 /** Runs `ip` with argv (without the leading `ip`) against one host's network. */
 export function runIp(net: HostNetwork, args: readonly string[]): IpResult {
-  const opts: Options = { family: 'all', brief: false };
+  const opts: Options = { family: 'all', brief: false, oneline: false };
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i] ?? '';
@@ -280,12 +243,13 @@ export function runIp(net: HostNetwork, args: readonly string[]): IpResult {
     if (o === '-4') opts.family = 'inet';
     else if (o === '-6') opts.family = 'inet6';
     else if (o.length >= 3 && '-brief'.startsWith(o)) opts.brief = true;
+    else if ('-oneline'.startsWith(o)) opts.oneline = true;
     else if (o === '-V' || (o.length >= 2 && '-Version'.startsWith(o)))
       return out('ip utility, iproute2-6.1.0, libbpf 1.1.2\n');
     else if (o === '-c' || '-color'.startsWith(o) || o.startsWith('-color='))
       continue; // the lab's terminal shows no colours
     else if (
-      ['-d', '-s', '-o', '-j', '-p', '-r', '-h', '-n', '-N', '-a', '-t', '-f'].some((s) =>
+      ['-d', '-s', '-j', '-p', '-r', '-h', '-n', '-N', '-a', '-t', '-f'].some((s) =>
         o.startsWith(s),
       )
     ) {

@@ -95,6 +95,27 @@ export function renderAddr(
   return out;
 }
 
+/**
+ * `ip -o addr`: one line per address, as print_addrinfo() writes it under -oneline: the link's
+ * index and plain name (no `@peer`), then the address lines with their line break printed as
+ * a backslash — no link header, and links without a selected address print nothing.
+ */
+export function renderAddrOneline(ifaces: readonly NetInterface[], family: Family): string {
+  let out = '';
+  for (const i of ifaces) {
+    const addrs = i.addresses.filter(wanted(family));
+    for (const f of ['inet', 'inet6'] as const)
+      for (const a of addrs.filter((x) => x.family === f))
+        out += `${i.ifindex}: ${i.name}${oneline(addressLines(i, a))}`;
+  }
+  return out;
+}
+
+/** A multi-line record on one line: each line break but the last printed as a backslash. */
+export function oneline(record: string): string {
+  return `${record.slice(0, -1).split('\n').join('\\')}\n`;
+}
+
 /** `ip link show`. */
 export function renderLink(ifaces: readonly NetInterface[]): string {
   return ifaces.map((i) => `${headerLine(i, true)}\n${linkLine(i)}`).join('');
@@ -143,6 +164,21 @@ export function renderRoutes(net: HostNetwork, dev?: string): string {
   return out;
 }
 
+/** The links IPv6 came up on (they have a link-local address), in the order it did. */
+export function ipv6Links(net: HostNetwork): NetInterface[] {
+  const ll = net.interfaces.filter(
+    (i) =>
+      i.type !== 'loopback' && i.addresses.some((a) => a.family === 'inet6' && a.scope === 'link'),
+  );
+  const veths = ll.filter((i) => i.type === 'veth' && i.master !== undefined);
+  return [
+    ...ll.filter((i) => i.type === 'nic' || (i.type === 'veth' && i.master === undefined)),
+    ...veths.slice(0, 1),
+    ...ll.filter((i) => i.type === 'bridge'),
+    ...veths.slice(1),
+  ];
+}
+
 /**
  * `ip -6 route`: the kernel's connected fe80::/64 routes (metric 256, router preference medium;
  * iproute2 ends these lines without a trailing space), in the order the links got carrier: the
@@ -152,17 +188,7 @@ export function renderRoutes(net: HostNetwork, dev?: string): string {
  * later systemd, systemd#25819); a pod's namespace has only the kernel's own ::1 (local table).
  */
 export function renderRoutes6(net: HostNetwork, dev?: string): string {
-  const ll = net.interfaces.filter(
-    (i) =>
-      i.type !== 'loopback' && i.addresses.some((a) => a.family === 'inet6' && a.scope === 'link'),
-  );
-  const veths = ll.filter((i) => i.type === 'veth' && i.master !== undefined);
-  const order = [
-    ...ll.filter((i) => i.type === 'nic' || (i.type === 'veth' && i.master === undefined)),
-    ...veths.slice(0, 1),
-    ...ll.filter((i) => i.type === 'bridge'),
-    ...veths.slice(1),
-  ];
+  const order = ipv6Links(net);
   const lines: string[] = [];
   const d = (name: string): string => (dev === undefined ? ` dev ${name}` : '');
   if (net.host.kind !== 'pod' && (dev === undefined || dev === 'lo'))
