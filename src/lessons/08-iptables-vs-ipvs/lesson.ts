@@ -49,8 +49,9 @@ export const lesson: Lesson = {
             { text: { 'zh-CN': 'Pod 的地址', en: 'The pods’ addresses' } },
           ],
           reveal: {
-            'zh-CN': '绑上这些地址，内核才会把发往 VIP 的包交给本机（INPUT），IPVS 才有机会接手。',
-            en: 'Only with those addresses does the kernel deliver packets for a VIP locally (INPUT), where IPVS can take them.',
+            'zh-CN':
+              '绑上这些地址，内核就在 local 路由表里为每个 VIP 加一条 `local` 路由（`ip route show table local`，即使 kube-ipvs0 从未 up），发往 VIP 的包因此交给本机（INPUT），IPVS 才有机会接手。',
+            en: 'Binding them makes the kernel add a `local` route per VIP to its local routing table (`ip route show table local`, even though kube-ipvs0 is never up), so packets for a VIP are delivered to the node (INPUT), where IPVS can take them.',
           },
         },
       ],
@@ -58,6 +59,7 @@ export const lesson: Lesson = {
         CURL,
         'node-1$ ipvsadm -Ln',
         'node-1$ ip addr show kube-ipvs0',
+        'node-1$ ip route show table local dev kube-ipvs0',
         'node-1$ iptables -t nat -S KUBE-SERVICES',
         CURL,
         'node-1$ ipvsadm -Lnc',
