@@ -239,6 +239,11 @@ const VIEWS: string[][] = [
   ['route', 'show', 'table', 'nosuchtable'],
   ['route', 'show', 'table'],
   ['r', 's', 't', 'local'],
+  ['--', '-4', 'addr'],
+  ['--', 'addr', 'show', 'lo'],
+  ['--4', 'addr', 'show', 'lo'],
+  ['-o-', 'addr'],
+  ['rule', 'main'],
 ];
 
 function compare(

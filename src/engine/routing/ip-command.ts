@@ -224,8 +224,12 @@ function ipRule(args: readonly string[]): IpResult {
   if (
     verb !== undefined &&
     !(matches(verb, 'list') || matches(verb, 'show') || matches(verb, 'lst'))
-  )
-    return notModelled(`rule ${verb}`);
+  ) {
+    // iprule.c do_iprule(): its other verbs change or dump rules; any other word is refused.
+    if (['save', 'restore', 'add', 'delete', 'flush', 'help'].some((k) => matches(verb, k)))
+      return notModelled(`rule ${verb}`);
+    return err(`Command "${verb}" is unknown, try "ip rule help".\n`);
+  }
   if (args.length > 1) return notModelled(`rule ${args.join(' ')}`);
   return out(
     '0:\tfrom all lookup local\n32766:\tfrom all lookup main\n32767:\tfrom all lookup default\n',
@@ -238,12 +242,18 @@ export function runIp(net: HostNetwork, args: readonly string[]): IpResult {
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i] ?? '';
+    // ip.c: `--` ends the options (the next word is the object, whatever it looks like);
+    // `--opt` is read as `-opt`.
+    if (a === '--') {
+      i++;
+      break;
+    }
     if (!a.startsWith('-') || a === '-') break;
     const o = a.replace(/^--?/, '-');
     if (o === '-4') opts.family = 'inet';
     else if (o === '-6') opts.family = 'inet6';
     else if (o.length >= 3 && '-brief'.startsWith(o)) opts.brief = true;
-    else if ('-oneline'.startsWith(o)) opts.oneline = true;
+    else if (o.length >= 2 && '-oneline'.startsWith(o)) opts.oneline = true;
     else if (o === '-V' || (o.length >= 2 && '-Version'.startsWith(o)))
       return out('ip utility, iproute2-6.1.0, libbpf 1.1.2\n');
     else if (o === '-c' || '-color'.startsWith(o) || o.startsWith('-color='))
