@@ -25,7 +25,7 @@ describe('node tools', () => {
 
   it('sysctl says what it does not model: a real key, -a, -p', async () => {
     const has =
-      'the lab models net.bridge.bridge-nf-call-iptables, net.ipv4.ip_forward, net.netfilter.nf_conntrack_tcp_be_liberal';
+      'the lab models net.bridge.bridge-nf-call-iptables, net.ipv4.ip_forward, net.netfilter.nf_conntrack_count, net.netfilter.nf_conntrack_*timeout*, net.netfilter.nf_conntrack_tcp_be_liberal, net.netfilter.nf_conntrack_tcp_loose, net.netfilter.nf_conntrack_tcp_max_retrans';
     const key = await run('node-1$ sysctl net.netfilter.nf_conntrack_max');
     expect(key).toEqual({ status: 1, out: '', err: `lab: net.netfilter.nf_conntrack_max is not modelled; ${has}\n` }); // prettier-ignore
     const all = await run('node-1$ sysctl -a | grep bridge');

@@ -12,6 +12,7 @@ import { runScript } from '../../src/engine/sim/run-script';
 import { World } from '../../src/engine/sim/world';
 import { netnsUnavailableReason, withNetns } from './netns';
 import { SYSCTL_REAL_KEYS } from '../../src/engine/commands/sysctl';
+import { CONNTRACK_SYSCTL_KEYS } from '../../src/engine/conntrack/sysctls';
 
 const skip = netnsUnavailableReason();
 if (skip !== undefined) console.log(`skipping the node tools' argument comparison: ${skip}`);
@@ -38,6 +39,16 @@ const CASES: readonly (readonly string[])[] = [
   ['sysctl -b net.ipv4.ip_forward'], ['sysctl net.ipv4.ip_forward -n'], ['sysctl -Nn net.ipv4.ip_forward'],
   ['sysctl -wq net.ipv4.ip_forward=1'], ['sysctl -e net.foo.bar'], ['sysctl -e -w net.foo.bar=1'],
   ['sysctl --val net.ipv4.ip_forward'], ['sysctl -ox net.ipv4.ip_forward'], ['sysctl -q net.ipv4.ip_forward'],
+  // The conntrack table's sysctls (conntrack/sysctls.ts), as kube-proxy leaves them on a node;
+  // the kernel's bounds (jiffies, u8 min/max) and the read-only count (procps warns, exit 0).
+  [`sysctl ${CONNTRACK_SYSCTL_KEYS.join(' ')}`],
+  ['sysctl -w net.netfilter.nf_conntrack_count=5', 'sysctl -q -w net.netfilter.nf_conntrack_count=5', 'sysctl -n net.netfilter.nf_conntrack_count'],
+  ['sysctl -w net.netfilter.nf_conntrack_tcp_timeout_established=600', 'sysctl net.netfilter.nf_conntrack_tcp_timeout_established'],
+  ['sysctl -w net.netfilter.nf_conntrack_tcp_timeout_time_wait=-1', 'sysctl net.netfilter.nf_conntrack_tcp_timeout_time_wait'],
+  ['sysctl -w net.netfilter.nf_conntrack_tcp_timeout_established=8589935', 'sysctl -w net.netfilter.nf_conntrack_tcp_timeout_established=8589934', 'sysctl -w net.netfilter.nf_conntrack_tcp_timeout_close=-8589935'],
+  ['sysctl -w net.netfilter.nf_conntrack_udp_timeout=0x10 "net.netfilter.nf_conntrack_udp_timeout_stream= 60 "', 'sysctl net.netfilter.nf_conntrack_udp_timeout net.netfilter.nf_conntrack_udp_timeout_stream'],
+  ['sysctl -w net.netfilter.nf_conntrack_icmp_timeout=abc', 'sysctl -w net.netfilter.nf_conntrack_tcp_loose=2', 'sysctl -w net.netfilter.nf_conntrack_tcp_loose=0', 'sysctl net.netfilter.nf_conntrack_tcp_loose'],
+  ['sysctl -w net.netfilter.nf_conntrack_tcp_max_retrans=256', 'sysctl -w net.netfilter.nf_conntrack_tcp_max_retrans=255', 'sysctl net.netfilter.nf_conntrack_tcp_max_retrans'],
 ];
 
 /** The lines through the lab's runner on node-1, output of each in order. */
@@ -60,6 +71,9 @@ describe.skipIf(skip !== undefined)(
         run(['sysctl', '-qw', 'net.ipv4.ip_forward=1']);
         run(['iptables', '-t', 'nat', '-L', '-n']);
         run(['sh', '-c', 'modprobe nf_conntrack 2>/dev/null; true']);
+        // kube-proxy's conntrack settings at start (KubeProxyConntrackConfiguration defaults).
+        run(['sysctl', '-qw', 'net.netfilter.nf_conntrack_tcp_timeout_established=86400']);
+        run(['sysctl', '-qw', 'net.netfilter.nf_conntrack_tcp_timeout_close_wait=3600']);
         return lines.map((l) => {
           const r = run(['env', 'LC_ALL=C', 'sh', '-c', l]);
           return `${r.stdout}|${r.stderr}|${r.exitCode}`;

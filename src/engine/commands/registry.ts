@@ -132,6 +132,8 @@ export interface NodeKernelControls {
   nowMs(): number;
   sysctl(key: string): string | undefined;
   setSysctl(key: string, value: string): void;
+  /** A sysctl the kernel lists but nobody writes (0444, as nf_conntrack_count). */
+  sysctlReadOnly?(key: string): boolean;
   /** The keys of the sysctls the lab models on this node. */
   sysctlKeys(): string[];
   /** The bridge ports of cni0 (the pods' host-side veths), in ifindex order. */

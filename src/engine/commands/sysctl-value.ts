@@ -5,8 +5,10 @@
  * anything else after the number is EINVAL, and only the first number of `1 2` is read. Some
  * sysctls then apply their own rule: br_netfilter's bridge-nf-call-* store any non-zero value
  * as 1 (brnf_sysctl_call_tables()), and nf_conntrack_tcp_be_liberal takes 0 or 1 only
- * (proc_dou8vec_minmax). sysctl echoes the text as given; reading the key back gives the value.
+ * (proc_dou8vec_minmax); the conntrack table's own sysctls have theirs (conntrack/sysctls.ts).
+ * sysctl echoes the text as given; reading the key back gives the value.
  */
+import { conntrackSysctlAccepts, isConntrackSysctl } from '../conntrack/sysctls';
 
 /** The value to store, or undefined: the kernel answers EINVAL. */
 export function intSysctlValue(key: string, text: string): string | undefined {
@@ -23,5 +25,6 @@ export function intSysctlValue(key: string, text: string): string | undefined {
   if (key.startsWith('net.bridge.bridge-nf-call-')) return value !== 0 ? '1' : '0';
   if (key === 'net.netfilter.nf_conntrack_tcp_be_liberal' && value !== 0 && value !== 1)
     return undefined;
+  if (isConntrackSysctl(key) && !conntrackSysctlAccepts(key, value)) return undefined;
   return String(value);
 }

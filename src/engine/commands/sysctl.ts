@@ -73,14 +73,7 @@ const SHORT = 'aAXbeNnpfrqwoxdhV';
  */
 const REAL_KEYS = new Set([
   'net.netfilter.nf_conntrack_max',
-  'net.netfilter.nf_conntrack_count',
   'net.netfilter.nf_conntrack_buckets',
-  'net.netfilter.nf_conntrack_tcp_timeout_established',
-  'net.netfilter.nf_conntrack_tcp_timeout_close_wait',
-  'net.netfilter.nf_conntrack_tcp_timeout_time_wait',
-  'net.netfilter.nf_conntrack_udp_timeout',
-  'net.netfilter.nf_conntrack_udp_timeout_stream',
-  'net.netfilter.nf_conntrack_tcp_loose',
   'net.ipv4.conf.all.route_localnet',
   'net.ipv4.conf.all.rp_filter',
   'net.ipv4.conf.all.forwarding',
@@ -95,6 +88,16 @@ const REAL_KEYS = new Set([
 ]);
 
 export { REAL_KEYS as SYSCTL_REAL_KEYS };
+
+/** The modelled keys for a lab note: conntrack's thirteen timeouts as one pattern. */
+function modelledKeysText(node: NodeKernelControls): string {
+  const keys = modelledKeys(node);
+  const timeout = /^net\.netfilter\.nf_conntrack_\w*timeout/;
+  const first = keys.findIndex((k) => timeout.test(k));
+  const rest = keys.filter((k) => !timeout.test(k));
+  if (first >= 0) rest.splice(first, 0, 'net.netfilter.nf_conntrack_*timeout*');
+  return rest.join(', ');
+}
 
 function modelledKeys(node: NodeKernelControls): string[] {
   return node.sysctlKeys().sort();
@@ -138,7 +141,7 @@ function parse(args: readonly string[], node: NodeKernelControls): Parsed {
     kind: 'done',
     result: {
       stdout: '',
-      stderr: labNote('sysctl.option', { option: what, keys: modelledKeys(node).join(', ') }),
+      stderr: labNote('sysctl.option', { option: what, keys: modelledKeysText(node) }),
       exitCode: 1,
     },
   });
@@ -218,7 +221,7 @@ export function sysctl(ctx: CommandContext, argv: string[]): CommandResult {
     const current = node.sysctl(key);
     if (current === undefined) {
       if (REAL_KEYS.has(key)) {
-        stderr += labNote('sysctl.key', { key, keys: modelledKeys(node).join(', ') });
+        stderr += labNote('sysctl.key', { key, keys: modelledKeysText(node) });
         exitCode = 1;
       } else if (!flags.ignore) {
         stderr += `sysctl: cannot stat /proc/sys/${key.replace(/\./g, '/')}: No such file or directory\n`;
@@ -227,6 +230,12 @@ export function sysctl(ctx: CommandContext, argv: string[]): CommandResult {
       continue;
     }
     let value = current;
+    if (eq >= 0 && node.sysctlReadOnly?.(key) === true) {
+      // procps 4.0.2 sees the file is not writable, warns with errno (EINVAL) and goes on
+      // without changing its exit status (seen on the kernel, -q or not).
+      stderr += `sysctl: setting key "${key}": Invalid argument\n`;
+      continue;
+    }
     if (eq >= 0) {
       // procps strips the value's blanks at both ends (and echoes what it wrote).
       value = arg.slice(eq + 1).replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, '');

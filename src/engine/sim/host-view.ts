@@ -3,6 +3,13 @@
  * a pod or an external client has a network namespace of its own, whose tables start empty
  * (nothing programs iptables inside a pod).
  */
+import {
+  CONNTRACK_SYSCTL_KEYS,
+  conntrackSysctlReadOnly,
+  isConntrackSysctl,
+  readConntrackSysctl,
+  writeConntrackSysctl,
+} from '../conntrack/sysctls';
 import { createNftState } from '../nftables';
 import type { ApplyResult, CommandWorld, HostRef, NodeKernelControls } from '../commands/registry';
 import {
@@ -79,14 +86,19 @@ export function hostNetfilter(world: World, host: HostRef): NetfilterState {
 function nodeControls(world: World, node: string): NodeKernelControls | undefined {
   const kernel = world.kernel(node);
   if (kernel === undefined) return undefined;
+  const conntrack = nodeConntrack(world, node);
   return {
-    conntrack: nodeConntrack(world, node),
+    conntrack,
     nowMs: () => world.clock.now(),
-    sysctl: (key) => kernel.sysctls[key],
+    // The conntrack sysctls live in the table they configure (conntrack/sysctls.ts).
+    sysctl: (key) =>
+      isConntrackSysctl(key) ? readConntrackSysctl(conntrack, key) : kernel.sysctls[key],
     setSysctl: (key, value) => {
-      kernel.sysctls[key] = value;
+      if (isConntrackSysctl(key)) writeConntrackSysctl(conntrack, key, Number(value));
+      else kernel.sysctls[key] = value;
     },
-    sysctlKeys: () => Object.keys(kernel.sysctls),
+    sysctlReadOnly: conntrackSysctlReadOnly,
+    sysctlKeys: () => [...Object.keys(kernel.sysctls), ...CONNTRACK_SYSCTL_KEYS],
     bridgePorts: () => {
       const net = hostNetwork(world.cluster, { kind: 'node', name: node });
       const own = net?.interfaces ?? [];
