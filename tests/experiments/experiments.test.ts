@@ -303,6 +303,26 @@ const checks: Record<string, (r: Run) => void> = {
     expect(cts[3]).not.toContain('src=10.244.1.3');
   },
 
+  '10-conntrack-flush': (r) => {
+    expect(r.status).toBe(1); // the reset connection, and the segment nobody answered
+    expect(outputsOf(r, 'sysctl net.netfilter')[0]).toBe(
+      'net.netfilter.nf_conntrack_tcp_loose = 1\nnet.netfilter.nf_conntrack_tcp_timeout_established = 86400\n',
+    );
+    const sends = outputsOf(r, 'lab flow send');
+    expect(sends[0]).toMatch(/^web-6bc869c565-wtj7t \(10\.244\.0\.4:8080\)/m);
+    // Picked up after the flush, DNATed by a new draw to a pod without the connection: a RST,
+    // and conntrack deletes an entry whose only reply was a RST.
+    expect(sends[1]).toContain('lab flow: a: read: Connection reset by peer');
+    const events = outputsOf(r, 'conntrack -E')[0]!;
+    expect(events).toMatch(/^\[DESTROY\] tcp +6 \d+ ESTABLISHED .*\[USERSPACE\] portid=\d+$/m);
+    expect(events).toMatch(/^ +\[NEW\] tcp +6 300 ESTABLISHED src=10\.244\.0\.5 .*\[UNREPLIED\] src=10\.244\.1\.3 /m); // prettier-ignore
+    expect(events).toMatch(/^\[DESTROY\] tcp +6 \d+ CLOSE .*\[UNREPLIED\] src=10\.244\.1\.3 /m);
+    // Without pick-up the segment is INVALID: no entry, no DNAT, dropped in KUBE-FORWARD.
+    expect(sends[3]).toContain('lab flow: b: no answer within 1 s');
+    const lists = outputsOf(r, 'conntrack -L -p tcp');
+    expect(lists[2]).toBe('conntrack v1.4.7 (conntrack-tools): 0 flow entries have been shown.\n');
+  },
+
   '09-ping': (r) => {
     // The ClusterIP's ping got no answer (1); the run ends with curl's 7 (the last failure).
     expect(r.status).toBe(7);

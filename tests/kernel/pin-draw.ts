@@ -12,17 +12,19 @@
  * compared in experiment 06 (every endpoint answers, nothing else).
  */
 import { nodeConntrack } from '../../src/engine/datapath';
+import type { CtTuple } from '../../src/engine/conntrack/model';
 import type { World } from '../../src/engine/sim/world';
 import { sh } from './netns-env';
 import { normaliseContext } from './normalise';
 
-/** The newest conntrack entry id of every node (entries are numbered in creation order). */
+/**
+ * The newest conntrack entry id of every node, existing or gone (entries are numbered in
+ * creation order; the table's counter has given out every id below nextId).
+ */
 export function conntrackMarks(world: World): Map<string, number> {
   const marks = new Map<string, number>();
-  for (const node of world.cluster.nodes) {
-    const ids = Object.keys(nodeConntrack(world, node.meta.name).entries).map(Number);
-    marks.set(node.meta.name, Math.max(0, ...ids));
-  }
+  for (const node of world.cluster.nodes)
+    marks.set(node.meta.name, nodeConntrack(world, node.meta.name).nextId - 1);
   return marks;
 }
 
@@ -42,8 +44,14 @@ export function drawsSince(world: World, marks: ReadonlyMap<string, number>): Dr
   const draws: Draw[] = [];
   for (const node of world.cluster.nodes) {
     const name = node.meta.name;
-    for (const e of Object.values(nodeConntrack(world, name).entries)) {
-      if (e.id <= (marks.get(name) ?? 0)) continue;
+    const table = nodeConntrack(world, name);
+    // The entries made since, and those already gone again (a picked-up connection that the
+    // drawn pod reset): their [NEW] event holds the draw.
+    const made = new Map<number, { readonly orig: CtTuple; readonly reply: CtTuple }>();
+    for (const ev of table.events) if (ev.type === 'NEW') made.set(ev.id, ev);
+    for (const e of Object.values(table.entries)) made.set(e.id, e);
+    for (const [id, e] of made) {
+      if (id <= (marks.get(name) ?? 0)) continue;
       const o = e.orig;
       const r = e.reply;
       if (!('dport' in o) || !('sport' in r)) continue;

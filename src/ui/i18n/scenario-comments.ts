@@ -96,6 +96,8 @@ export const SCENARIO_COMMENTS_ZH: Readonly<Record<string, string>> = {
   'All three pods behind one ClusterIP.': '三个 Pod 都在同一个 ClusterIP 后面。',
   'Experiment: a rolling update under a long-lived TCP connection':
     '实验：TCP 长连接期间的滚动更新',
+  'Experiment: flushing the conntrack table under live TCP connections':
+    '实验：在 TCP 连接存活时清空 conntrack 表',
   "Built from the lab's built-in scenario (`kube-proxy-lab scenario`): a web Deployment with":
     '由实验室的内置场景（`kube-proxy-lab scenario`）改成：一个 web Deployment，',
   'three replicas behind the ClusterIP 10.96.1.1, and a client pod on node-1.':
