@@ -3,6 +3,7 @@
  * KUBE-SEP to a CoreDNS pod and back, the conntrack entry appearing as it happens; the same
  * trace replays identically; nothing leaves localhost.
  */
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { LabPage } from './lab-page';
 
@@ -71,6 +72,15 @@ test('a DNS query from a pod walks KUBE-SERVICES → KUBE-SVC → KUBE-SEP to Co
   await lab.tab(/Events/);
   await expect(page.locator('.run-output').first()).toContainText('10.96.0.10');
   await expect(page.getByTestId('ct-summary')).toContainText('1 flow entries');
+  // For a lab report: the trace as text, downloaded by the browser itself (nothing uploaded).
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Save as text' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('trace.txt');
+  const report = readFileSync((await file.path())!, 'utf8');
+  expect(report).toMatch(/^pod\/default\/client\$ dig @10\.96\.0\.10 /);
+  expect(report).toMatch(/^ {4}-A KUBE-SEP-\w+ .*-j DNAT --to-destination 10\.244\.0\.[23]:53$/m);
+  expect(report).toMatch(/^#\d+ {2}node-1 .* UNDNAT /m);
 
   // The same run replays identically: back to the start, forward again, same explanations.
   await page.getByLabel('Trace position').fill('-1');

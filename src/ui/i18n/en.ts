@@ -121,6 +121,11 @@ export const EN = {
     none: 'No trace yet.',
     all: 'Every step (also rules that did not match)',
     count: '{{n}} steps',
+    copy: 'Copy as text',
+    copied: 'Copied',
+    save: 'Save as text',
+    exportTitle:
+      'The commands, their output and the steps listed below, with why each happened: for a lab report',
   },
   rules: {
     table: 'Table',

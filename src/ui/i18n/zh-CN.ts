@@ -118,6 +118,10 @@ export const ZH: Catalogue = {
     none: '还没有轨迹。',
     all: '显示每一步（包括未匹配的规则）',
     count: '共 {{n}} 步',
+    copy: '复制为文本',
+    copied: '已复制',
+    save: '保存为文本',
+    exportTitle: '命令、输出和下面列出的每一步及其原因：可用于实验报告',
   },
   rules: {
     table: '表',

@@ -2,11 +2,12 @@
  * The event list (Packet Tracer's): every step of the trace, or only the key ones; a click
  * moves playback there and opens the step in the inspector.
  */
-import { memo, useEffect, useRef } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { TraceEntry } from '../store/trace-model';
 import { useTranslation } from 'react-i18next';
 import { terminalText, withoutTerminalStyles } from '../i18n';
 import { stepTitle } from '../packets/format';
+import { traceText } from '../packets/trace-text';
 import { useLab } from '../store';
 import { isKeyStep } from '../store/trace-model';
 
@@ -37,6 +38,17 @@ const EventRow = memo(function EventRow(props: {
   );
 });
 
+/** Downloads `text` as a file the browser writes itself (nothing is uploaded). */
+function saveText(text: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  // Some browsers read the object URL after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 export function EventsPanel() {
   const { t, i18n } = useTranslation();
   const trace = useLab((s) => s.trace);
@@ -46,6 +58,8 @@ export function EventsPanel() {
   const seek = useLab((s) => s.seek);
   const setTab = useLab((s) => s.setTab);
   const ref = useRef<HTMLOListElement>(null);
+  const [copied, setCopied] = useState(false);
+  useEffect(() => setCopied(false), [trace, allSteps]);
   const open = useRef((i: number) => {
     seek(i);
     setTab('inspector');
@@ -61,6 +75,26 @@ export function EventsPanel() {
           <input type="checkbox" checked={allSteps} onChange={toggleAllSteps} /> {t('events.all')}
         </label>
         <span>{t('events.count', { n: trace.entries.length })}</span>
+        <button
+          type="button"
+          title={t('events.exportTitle')}
+          onClick={() => {
+            // The clipboard may be refused (a permission, an insecure context): Save works then.
+            navigator.clipboard
+              ?.writeText(traceText(trace, allSteps, i18n.language))
+              .then(() => setCopied(true))
+              .catch(() => setCopied(false));
+          }}
+        >
+          {copied ? t('events.copied') : t('events.copy')}
+        </button>
+        <button
+          type="button"
+          title={t('events.exportTitle')}
+          onClick={() => saveText(traceText(trace, allSteps, i18n.language), 'trace.txt')}
+        >
+          {t('events.save')}
+        </button>
       </div>
       {trace.runs.map((r, i) => (
         <pre key={i} className="run-output" tabIndex={0}>
