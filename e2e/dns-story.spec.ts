@@ -81,6 +81,18 @@ test('a DNS query from a pod walks KUBE-SERVICES → KUBE-SVC → KUBE-SEP to Co
   expect(report).toMatch(/^pod\/default\/client\$ dig @10\.96\.0\.10 /);
   expect(report).toMatch(/^ {4}-A KUBE-SEP-\w+ .*-j DNAT --to-destination 10\.244\.0\.[23]:53$/m);
   expect(report).toMatch(/^#\d+ {2}node-1 .* UNDNAT /m);
+  // A rule that did not match says which of its conditions failed, marked in the inspector.
+  await page.getByLabel(/Every step/).check();
+  await page
+    .getByRole('button', { name: /nat KUBE-SERVICES #1 → no match/ })
+    .first()
+    .dblclick();
+  await expect(page.getByTestId('failed-condition')).toHaveText('-d 10.96.0.1/32');
+  await expect(page.getByTestId('inspector')).toContainText(
+    'the rule does not match: -d 10.96.0.1/32, and the destination is 10.96.0.10',
+  );
+  await lab.tab(/Events/);
+  await page.getByLabel(/Every step/).uncheck();
 
   // The same run replays identically: back to the start, forward again, same explanations.
   await page.getByLabel('Trace position').fill('-1');

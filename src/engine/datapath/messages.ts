@@ -25,6 +25,29 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.hook': 'netfilter hook {hook} on {host}',
   'datapath.rule.matched': '{trace}: the rule matches',
   'datapath.rule.skipped': '{trace}: the rule does not match',
+  'datapath.rule.skipped.source':
+    '{trace}: the rule does not match: {condition}, and the source is {value}',
+  'datapath.rule.skipped.destination':
+    '{trace}: the rule does not match: {condition}, and the destination is {value}',
+  'datapath.rule.skipped.in':
+    "{trace}: the rule does not match: {condition}, and the packet came in on '{value}'",
+  'datapath.rule.skipped.out':
+    "{trace}: the rule does not match: {condition}, and the packet goes out on '{value}'",
+  'datapath.rule.skipped.protocol':
+    '{trace}: the rule does not match: {condition}, and the packet is {value}',
+  'datapath.rule.skipped.sport':
+    '{trace}: the rule does not match: {condition}, and the source port is {value}',
+  'datapath.rule.skipped.dport':
+    '{trace}: the rule does not match: {condition}, and the destination port is {value}',
+  'datapath.rule.skipped.tcp-flags':
+    "{trace}: the rule does not match: {condition}, and the packet's TCP flags are {value}",
+  'datapath.rule.skipped.ctstate':
+    "{trace}: the rule does not match: {condition}, and the connection's state is {value}",
+  'datapath.rule.skipped.mark':
+    "{trace}: the rule does not match: {condition}, and the packet's mark is {value}",
+  'datapath.rule.skipped.random':
+    '{trace}: the rule does not match: {condition}: the random draw passed this rule over',
+  'datapath.rule.skipped.other': '{trace}: the rule does not match: {condition} does not hold',
   'datapath.policy': '{trace}: the chain policy decides',
   'datapath.route.local': '{dst} is an address of this host: local delivery (INPUT)',
   'datapath.route.forward': '{dst} is not local: forwarded by route {route}',

@@ -32,6 +32,18 @@ export function place(host: HostRef, iface?: string): Place {
   return iface === undefined ? { host: hostLabel(host) } : { host: hostLabel(host), iface };
 }
 
+/** Why a rule step went as it did: a skipped rule names the condition that failed (mismatch.ts). */
+function ruleWhy(s: WalkStep): Explanation {
+  if (s.matched) return why('datapath.rule.matched', { trace: s.trace });
+  const m = s.mismatch;
+  if (m === undefined) return why('datapath.rule.skipped', { trace: s.trace });
+  return why(`datapath.rule.skipped.${m.kind}`, {
+    trace: s.trace,
+    condition: m.condition,
+    value: m.value,
+  });
+}
+
 /** A walk step's outcome as the trace spells it: a jump target, RETURN, a verdict, continue. */
 function outcomeText(o: StepOutcome): string {
   switch (o.kind) {
@@ -111,9 +123,7 @@ export class Recorder {
       this.add(skb, {
         kind: 'rule',
         at,
-        why: why(s.matched ? 'datapath.rule.matched' : 'datapath.rule.skipped', {
-          trace: s.trace,
-        }),
+        why: ruleWhy(s),
         hook,
         table,
         chain: s.chain,

@@ -7,13 +7,13 @@ import { protocolName } from './protocols';
 import { printMatch, printTarget, saveMatch, saveTarget, targetName } from './render-ext';
 import type { AddrSpec, IfaceSpec, Rule } from './types';
 
-function saveAddr(letter: string, a: AddrSpec | undefined): string {
+export function saveAddr(letter: string, a: AddrSpec | undefined): string {
   // save_ipv4_addr(): nothing for an unset, non-inverted 0.0.0.0/0.
   if (a === undefined || (a.prefix === 0 && !a.invert && a.addr === '0.0.0.0')) return '';
   return `${a.invert ? ' !' : ''} -${letter} ${a.addr}/${a.prefix}`;
 }
 
-function saveIface(letter: string, i: IfaceSpec | undefined): string {
+export function saveIface(letter: string, i: IfaceSpec | undefined): string {
   return i === undefined ? '' : `${i.invert ? ' !' : ''} -${letter} ${i.name}`;
 }
 

@@ -3,6 +3,7 @@
  * (each NAT rewrite shows what changed).
  */
 import { useTranslation } from 'react-i18next';
+import type { LabStep } from '../../protocol/lab';
 import type { PacketHeader } from '../../protocol/trace';
 import { explainStep } from '../i18n';
 import { headerLine, stepTitle } from '../packets/format';
@@ -54,6 +55,26 @@ function HeaderTable({
   );
 }
 
+/** A skipped rule's failed condition (the trace names it: mismatch.ts), to mark in its text. */
+function failedCondition(s: LabStep): string | undefined {
+  if (s.kind !== 'rule' || s.matched) return undefined;
+  const c = s.why.params?.condition;
+  return typeof c === 'string' && c !== '' ? c : undefined;
+}
+
+/** The rule as `iptables -S` prints it, the condition that failed marked. */
+function RuleText({ rule, failed }: { rule: string; failed: string | undefined }) {
+  const at = failed === undefined ? -1 : rule.indexOf(` ${failed}`) + 1;
+  if (at <= 0 || failed === undefined) return <pre className="wrap">{rule}</pre>;
+  return (
+    <pre className="wrap">
+      {rule.slice(0, at)}
+      <mark data-testid="failed-condition">{failed}</mark>
+      {rule.slice(at + failed.length)}
+    </pre>
+  );
+}
+
 export function InspectorPanel() {
   const { t, i18n } = useTranslation();
   const trace = useLab((s) => s.trace);
@@ -80,7 +101,7 @@ export function InspectorPanel() {
       <p>
         <code>{stepTitle(s)}</code>
       </p>
-      {s.kind === 'rule' && <pre className="wrap">{s.rule}</pre>}
+      {s.kind === 'rule' && <RuleText rule={s.rule} failed={failedCondition(s)} />}
       {s.kind === 'conntrack' && <pre className="wrap">{s.entry}</pre>}
       {s.kind === 'nat' ? (
         <HeaderTable before={s.before} after={s.after} />

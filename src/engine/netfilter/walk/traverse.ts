@@ -15,6 +15,7 @@
  * from one walk to the next (walk-state.ts), steps and their outcomes are built only when
  * recorded, arrays only when used.
  */
+import { describeMismatch } from './mismatch';
 import type { Chain, NetfilterState, Table, TableName } from '../types';
 import { builtinChain, jumpTarget } from './chain-index';
 import { logLine } from './log';
@@ -159,7 +160,8 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
       if (failed < 0) w.counted.push(rule);
     }
     if (failed >= 0) {
-      if (rec) w.step('rule', num, rule, false, NOMATCH);
+      if (rec && !w.matchedOnly)
+        w.step('rule', num, rule, false, NOMATCH, describeMismatch(rule, failed, w.pkt, mctx));
       w.i = i + 1;
       continue;
     }

@@ -4,6 +4,7 @@
  * packets, and the result and trace of one table traversal. All plain, JSON-safe data except the
  * callbacks of `WalkContext`.
  */
+import type { Mismatch } from './mismatch';
 import type { Rng } from '../../model/runtime';
 import type { AddrType, Counters, NatRange, RejectWith, TableName } from '../types';
 
@@ -193,6 +194,8 @@ export interface TraceStep {
   readonly mark: number;
   /** Jump depth: 0 in the built-in chain. */
   readonly depth: number;
+  /** A skipped rule: the condition that failed, and what the packet had (mismatch.ts). */
+  readonly mismatch?: Mismatch;
 }
 
 export interface TraverseOptions {

@@ -8,6 +8,7 @@
  * spare only when there is one. Nothing of a Walk leaves it but fresh arrays (steps, logs) and
  * the packet, which a reset drops rather than clears.
  */
+import type { Mismatch } from './mismatch';
 import { ruleSpec } from '../rule-render';
 import type { Chain, Rule, TableName } from '../types';
 import type {
@@ -148,10 +149,12 @@ export class Walk {
     rule: Rule | undefined,
     matched: boolean,
     outcome: StepOutcome,
+    mismatch?: Mismatch,
   ): void {
     if (!this.recording || (this.matchedOnly && !matched)) return;
     const { table, chain } = this;
-    (this.steps ??= []).push({
+    const steps = (this.steps ??= []);
+    steps.push({
       table,
       chain: chain.name,
       ruleNum: num,
@@ -162,6 +165,7 @@ export class Walk {
       outcome,
       mark: this.pkt.mark,
       depth: this.depth,
+      ...(mismatch !== undefined ? { mismatch } : {}),
     });
   }
 
