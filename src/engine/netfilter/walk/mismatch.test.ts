@@ -16,9 +16,11 @@ function why(rules: readonly string[], pkt: PacketPatch = {}, ctx?: Partial<Walk
 }
 
 describe('why a rule did not match', () => {
-  it('the ip header part: addresses, devices, protocol, in the kernel order', () => {
+  it("the ip header part in iptables-nft's order: devices, protocol, addresses", () => {
     expect(
       why([
+        // nft --debug=netlink list chain: meta l4proto is compared before ip saddr.
+        '-s 10.0.0.9 -p udp -j DROP',
         '-s 10.0.0.9 -d 10.0.0.7 -j DROP',
         '-d 10.0.0.0/24 ! -s 10.0.0.0/8 -j DROP',
         '-i cni0 -p udp -j DROP',
@@ -27,6 +29,7 @@ describe('why a rule did not match', () => {
         '-f -j DROP',
       ]),
     ).toEqual([
+      'protocol | -p udp | tcp',
       'source | -s 10.0.0.9/32 | 10.0.0.1',
       'source | ! -s 10.0.0.0/8 | 10.0.0.1',
       'in | -i cni0 | eth0',

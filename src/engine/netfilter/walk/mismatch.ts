@@ -1,8 +1,10 @@
 /**
- * Why a rule did not match a packet, for the trace: the first condition that failed, in the
- * order ipt_do_table() checks them (ip_packet_match()'s addresses, devices, protocol and fragment
- * flag, then each match extension), as `iptables -S` writes that condition, and what the packet
- * had instead. Asked only for recorded walks, after ruleMismatch() said where the rule failed;
+ * Why a rule did not match a packet, for the trace: the first condition that failed, as
+ * `iptables -S` writes that condition, and what the packet had instead. The order is the one
+ * the node's kernel evaluates: iptables-nft turns a rule into nf_tables expressions in the order
+ * iifname, oifname, l4proto, saddr, daddr, fragment, then each match extension (`nft
+ * --debug=netlink list chain` shows it; legacy ip_packet_match() checked the addresses first).
+ * Whether a rule matches does not depend on the order; which condition is named does. Asked only for recorded walks, after ruleMismatch() said where the rule failed;
  * nothing here changes state (a random draw is not drawn again: it is only named).
  */
 import { protocolName } from '../protocols';
@@ -79,10 +81,6 @@ export function describeMismatch(
 }
 
 function headerMismatch(rule: Rule, packet: Packet): Mismatch {
-  if (!addrMatches(rule.src, packet.src))
-    return { condition: saveAddr('s', rule.src).trim(), kind: 'source', value: packet.src };
-  if (!addrMatches(rule.dst, packet.dst))
-    return { condition: saveAddr('d', rule.dst).trim(), kind: 'destination', value: packet.dst };
   const i = rule.inIface;
   if (i !== undefined && ifaceNameMatches(i.name, packet.inIface) === i.invert)
     return { condition: saveIface('i', i).trim(), kind: 'in', value: packet.inIface ?? '' };
@@ -96,6 +94,10 @@ function headerMismatch(rule: Rule, packet: Packet): Mismatch {
       kind: 'protocol',
       value: packet.protocol,
     };
+  if (!addrMatches(rule.src, packet.src))
+    return { condition: saveAddr('s', rule.src).trim(), kind: 'source', value: packet.src };
+  if (!addrMatches(rule.dst, packet.dst))
+    return { condition: saveAddr('d', rule.dst).trim(), kind: 'destination', value: packet.dst };
   const f = rule.fragment;
   return { condition: f?.invert ? '! -f' : '-f', kind: 'other', value: '' };
 }
