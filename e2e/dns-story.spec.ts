@@ -87,10 +87,29 @@ test('a DNS query from a pod walks KUBE-SERVICES → KUBE-SVC → KUBE-SEP to Co
     .getByRole('button', { name: /nat KUBE-SERVICES #1 → no match/ })
     .first()
     .dblclick();
-  await expect(page.getByTestId('failed-condition')).toHaveText('-d 10.96.0.1/32');
+  // iptables-nft compares the protocol before the addresses: this UDP packet fails `-p tcp`.
+  await expect(page.getByTestId('failed-condition')).toHaveText('-p tcp');
   await expect(page.getByTestId('inspector')).toContainText(
-    'the rule does not match: -d 10.96.0.1/32, and the destination is 10.96.0.10',
+    'the rule does not match: -p tcp, and the packet is udp',
   );
+  // The Service kube-proxy wrote the rule for, shown in the scenario's YAML.
+  await expect(page.getByTestId('inspector')).toContainText(
+    'kube-proxy wrote this rule for port https of Service default/kubernetes',
+  );
+  await page.getByRole('button', { name: 'Show in scenario' }).click();
+  await expect(page.getByRole('tab', { name: /Scenario/ })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const e = window.__labEditor;
+        const line = e?.getSelection()?.startLineNumber ?? 0;
+        return line > 0 ? e?.getModel()?.getLineContent(line) : '';
+      }),
+    )
+    .toBe('  name: kubernetes');
   await lab.tab(/Events/);
   await page.getByLabel(/Every step/).uncheck();
 

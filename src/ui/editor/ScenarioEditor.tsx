@@ -23,6 +23,7 @@ export default function ScenarioEditor() {
   const applyText = useLab((s) => s.applyText);
   const diagnostics = useLab((s) => s.diagnostics);
   const largeText = useLab((s) => s.largeText);
+  const reveal = useLab((s) => s.reveal);
 
   useEffect(() => {
     if (box.current === null) return;
@@ -63,6 +64,17 @@ export default function ScenarioEditor() {
   useEffect(() => {
     editorRef.current?.updateOptions({ fontSize: largeText ? 17 : 13 });
   }, [largeText]);
+
+  // "Show in scenario" (Inspector): the line in view and selected.
+  useEffect(() => {
+    const editor = editorRef.current;
+    const line = reveal?.line;
+    const model = editor?.getModel();
+    if (editor === undefined || model == null || line === undefined) return;
+    const n = Math.min(model.getLineCount(), Math.max(1, line));
+    editor.revealLineInCenter(n);
+    editor.setSelection(new monaco.Selection(n, 1, n, model.getLineMaxColumn(n)));
+  }, [reveal]);
 
   useEffect(() => {
     const model = editorRef.current?.getModel();

@@ -140,6 +140,10 @@ export const EN = {
     after: 'After',
     value: 'Value',
     history: 'Packet {{id}}: its header at every step',
+    origin: 'kube-proxy wrote this rule for Service {{service}}',
+    originPort: 'kube-proxy wrote this rule for port {{port}} of Service {{service}}',
+    show: 'Show in scenario',
+    notFound: 'No document of the scenario is the Service {{service}}.',
   },
   terminal: {
     host: 'Host',

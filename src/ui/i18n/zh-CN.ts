@@ -136,6 +136,10 @@ export const ZH: Catalogue = {
     after: '之后',
     value: '值',
     history: '数据包 {{id}}：每一步的报文头',
+    origin: '这条规则是 kube-proxy 为 Service {{service}} 写的',
+    originPort: '这条规则是 kube-proxy 为 Service {{service}} 的端口 {{port}} 写的',
+    show: '在场景中显示',
+    notFound: '场景中没有哪个文档是 Service {{service}}。',
   },
   terminal: {
     host: '主机',

@@ -2,12 +2,14 @@
  * The packet inspector: the current step in full, and the packet's headers at every step
  * (each NAT rewrite shows what changed).
  */
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LabStep } from '../../protocol/lab';
 import type { PacketHeader } from '../../protocol/trace';
 import { explainStep } from '../i18n';
 import { headerLine, stepTitle } from '../packets/format';
 import { useLab } from '../store';
+import { ruleService, serviceLine } from './rule-origin';
 
 const FIELDS: (keyof PacketHeader)[] = [
   'src',
@@ -75,6 +77,34 @@ function RuleText({ rule, failed }: { rule: string; failed: string | undefined }
   );
 }
 
+/** The Service a kube-proxy rule was written for, and a way to its YAML (rule-origin.ts). */
+function RuleOrigin({ rule }: { rule: string }) {
+  const { t } = useTranslation();
+  const text = useLab((s) => s.text);
+  const revealLine = useLab((s) => s.revealLine);
+  const [missing, setMissing] = useState(false);
+  const svc = ruleService(rule);
+  useEffect(() => setMissing(false), [rule, text]);
+  if (svc === undefined) return null;
+  const service = `${svc.namespace}/${svc.name}`;
+  const show = async () => {
+    const line = await serviceLine(text, svc);
+    if (line === undefined) setMissing(true);
+    else revealLine(line);
+  };
+  return (
+    <p className="rule-origin">
+      {svc.port === undefined
+        ? t('inspector.origin', { service })
+        : t('inspector.originPort', { service, port: svc.port })}{' '}
+      <button type="button" onClick={() => void show()}>
+        {t('inspector.show')}
+      </button>
+      {missing && <span className="muted"> {t('inspector.notFound', { service })}</span>}
+    </p>
+  );
+}
+
 export function InspectorPanel() {
   const { t, i18n } = useTranslation();
   const trace = useLab((s) => s.trace);
@@ -102,6 +132,7 @@ export function InspectorPanel() {
         <code>{stepTitle(s)}</code>
       </p>
       {s.kind === 'rule' && <RuleText rule={s.rule} failed={failedCondition(s)} />}
+      {s.kind === 'rule' && <RuleOrigin rule={s.rule} />}
       {s.kind === 'conntrack' && <pre className="wrap">{s.entry}</pre>}
       {s.kind === 'nat' ? (
         <HeaderTable before={s.before} after={s.after} />

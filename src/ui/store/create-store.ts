@@ -227,6 +227,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
       editorOpen: saved?.editorOpen ?? true,
       largeText: saved?.largeText ?? false,
       allSteps: false,
+      reveal: undefined,
       draft: {
         from: 'pod/default/client',
         to: { kind: 'service', namespace: 'kube-system', name: 'kube-dns', port: 53 },
@@ -235,6 +236,12 @@ export function createAppStore(deps: StoreDeps): AppStore {
       },
       setDraft: (d) => set({ draft: { ...get().draft, ...d } }),
       setTab: (tab) => set({ tab }),
+      revealLine: (line) =>
+        set({
+          tab: 'scenario',
+          editorOpen: true,
+          reveal: { line, seq: (get().reveal?.seq ?? 0) + 1 },
+        }),
       setViewNode: (viewNode) => set({ viewNode }),
       toggleEditor() {
         set({ editorOpen: !get().editorOpen });

@@ -106,10 +106,14 @@ export interface ViewSlice {
   editorOpen: boolean;
   largeText: boolean;
   allSteps: boolean;
+  /** A line of the scenario to show in the editor (`seq` tells one request from the next). */
+  reveal: { readonly line: number; readonly seq: number } | undefined;
   /** The packet picker's choice (source, destination, protocol, count). */
   draft: SendRequest;
   setDraft(draft: Partial<SendRequest>): void;
   setTab(tab: PanelTab): void;
+  /** Opens the Scenario tab on `line` of the editor's text. */
+  revealLine(line: number): void;
   setViewNode(node: string): void;
   toggleEditor(): void;
   toggleLargeText(): void;
