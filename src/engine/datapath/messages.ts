@@ -101,6 +101,24 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.drop.loop': 'the packet went round in a loop',
   'datapath.nft.matched': 'nft {table} {chain}: the rule matches ({outcome})',
   'datapath.nft.skipped': 'nft {table} {chain}: the rule does not match',
+  'datapath.nft.skipped.source':
+    'nft {table} {chain}: the rule does not match: {condition}, and the source is {value}',
+  'datapath.nft.skipped.destination':
+    'nft {table} {chain}: the rule does not match: {condition}, and the destination is {value}',
+  'datapath.nft.skipped.in':
+    "nft {table} {chain}: the rule does not match: {condition}, and the packet came in on '{value}'",
+  'datapath.nft.skipped.out':
+    "nft {table} {chain}: the rule does not match: {condition}, and the packet goes out on '{value}'",
+  'datapath.nft.skipped.protocol':
+    'nft {table} {chain}: the rule does not match: {condition}, and the packet is {value}',
+  'datapath.nft.skipped.dport':
+    'nft {table} {chain}: the rule does not match: {condition}, and the destination port is {value}',
+  'datapath.nft.skipped.ctstate':
+    "nft {table} {chain}: the rule does not match: {condition}, and the connection's state is {value}",
+  'datapath.nft.skipped.mark':
+    "nft {table} {chain}: the rule does not match: {condition}, and the packet's mark is {value}",
+  'datapath.nft.skipped.other':
+    'nft {table} {chain}: the rule does not match: {condition} does not hold',
   'datapath.nft.lookup-hit': 'nft {table} {chain}: {key} is in @{set}: {outcome}',
   'datapath.nft.lookup-miss': 'nft {table} {chain}: {key} is not in @{set}, next rule',
   'datapath.nft.numgen': 'nft {table} {chain}: numgen random drew {key}: {outcome}',

@@ -82,6 +82,10 @@ function runChain(
     if (mode === 'none' || (mode === 'matched' && !s.matched)) continue;
     const params = { table: table.name, chain: s.chain, outcome: s.outcome };
     let id = s.matched ? 'datapath.nft.matched' : 'datapath.nft.skipped';
+    if (s.mismatch !== undefined) {
+      id = `datapath.nft.skipped.${s.mismatch.kind}`;
+      Object.assign(params, { condition: s.mismatch.condition, value: s.mismatch.value });
+    }
     if (s.lookup !== undefined) {
       Object.assign(params, { key: s.lookup.key, set: s.lookup.set });
       if (s.lookup.set === 'numgen') id = 'datapath.nft.numgen';

@@ -8,6 +8,7 @@
  * `masquerade` (both end the chain with accept once NAT is set up), `reject` (icmp port
  * unreachable for the ip family) and `drop`.
  */
+import { nftMismatch, type NftMismatch } from './mismatch';
 import type { Rng } from '../model/runtime';
 import { cidrContains, cidrParse } from '../model/ip';
 import { ruleText, stmtText, verdictText } from './rule-text';
@@ -50,6 +51,8 @@ export interface NftStep {
   /** `continue`, `jump X`, `goto X`, `return`, `accept`, `drop`, `reject`, `dnat to …`, `masquerade …`. */
   readonly outcome: string;
   readonly lookup?: NftLookup;
+  /** A rule that did not match: the statement that ended it (mismatch.ts). */
+  readonly mismatch?: NftMismatch;
 }
 
 export type NftNat =
@@ -129,6 +132,7 @@ export function evalBaseChain(
     }
     index++;
     let lookup: NftLookup | undefined;
+    let mismatch: NftMismatch | undefined;
     let outcome: RuleOutcome = { kind: 'next' };
     const p: NftPacket = { ...packet, mark };
     for (const s of rule.stmts) {
@@ -137,6 +141,7 @@ export function evalBaseChain(
       if (r.mark !== undefined) mark = r.mark;
       if (r.outcome.kind !== 'next') {
         outcome = r.outcome;
+        if (outcome.kind === 'break') mismatch = nftMismatch(s, p, mark);
         break;
       }
     }
@@ -152,6 +157,7 @@ export function evalBaseChain(
       matched,
       outcome: matched ? text : 'continue',
       ...(lookup !== undefined ? { lookup } : {}),
+      ...(mismatch !== undefined ? { mismatch } : {}),
     });
     if (outcome.kind === 'nat') return { verdict: 'accept', mark, nat: outcome.nat, steps };
     if (outcome.kind !== 'verdict') continue;

@@ -84,6 +84,23 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'datapath.drop.loop': '数据包在环路中打转',
   'datapath.nft.matched': 'nft {table} {chain}：规则匹配（{outcome}）',
   'datapath.nft.skipped': 'nft {table} {chain}：规则不匹配',
+  'datapath.nft.skipped.source':
+    'nft {table} {chain}：规则不匹配：条件是 {condition}，而源地址是 {value}',
+  'datapath.nft.skipped.destination':
+    'nft {table} {chain}：规则不匹配：条件是 {condition}，而目的地址是 {value}',
+  'datapath.nft.skipped.in':
+    "nft {table} {chain}：规则不匹配：条件是 {condition}，而包从 '{value}' 进入",
+  'datapath.nft.skipped.out':
+    "nft {table} {chain}：规则不匹配：条件是 {condition}，而包从 '{value}' 发出",
+  'datapath.nft.skipped.protocol':
+    'nft {table} {chain}：规则不匹配：条件是 {condition}，而这个包是 {value}',
+  'datapath.nft.skipped.dport':
+    'nft {table} {chain}：规则不匹配：条件是 {condition}，而目的端口是 {value}',
+  'datapath.nft.skipped.ctstate':
+    'nft {table} {chain}：规则不匹配：条件是 {condition}，而连接状态是 {value}',
+  'datapath.nft.skipped.mark':
+    'nft {table} {chain}：规则不匹配：条件是 {condition}，而包的 mark 是 {value}',
+  'datapath.nft.skipped.other': 'nft {table} {chain}：规则不匹配：条件 {condition} 不成立',
   'datapath.nft.lookup-hit': 'nft {table} {chain}：{key} 在 @{set} 中：{outcome}',
   'datapath.nft.lookup-miss': 'nft {table} {chain}：{key} 不在 @{set} 中，看下一条规则',
   'datapath.nft.numgen': 'nft {table} {chain}：numgen random 抽到 {key}：{outcome}',
