@@ -251,8 +251,8 @@ export const lesson: Lesson = {
       ],
       takeaway: {
         'zh-CN':
-          '反过来也成立：删掉一个后端的规则，已经建立的连接仍按 conntrack 里的映射发往它——这就是滚动更新时长连接的问题（第 7 课）。',
-        en: 'The converse holds too: remove a backend’s rules and established connections keep going to it by their conntrack mapping — the long-connection problem of rolling updates (lesson 7).',
+          '反过来也成立：删掉一个后端的规则，已经建立的连接仍按 conntrack 里的映射发往它——这就是滚动更新时长连接的问题（第 7 课）。而删掉映射本身（`conntrack -F`）会让存活的连接在下一个包时重新抽一次后端，多半被新后端重置；`nf_conntrack_tcp_loose=0` 时则干脆被丢弃（场景菜单里的实验 10，已与真实内核逐条对比）。',
+        en: 'The converse holds too: remove a backend’s rules and established connections keep going to it by their conntrack mapping — the long-connection problem of rolling updates (lesson 7). Delete the mapping itself (`conntrack -F`) and a live connection draws a backend again at its next packet and is most likely reset by it; with `nf_conntrack_tcp_loose=0` it is dropped instead (experiment 10 in the scenario menu, compared line by line with the real kernel).',
       },
     },
   ],
