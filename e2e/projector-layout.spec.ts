@@ -5,6 +5,7 @@
  * switching the container query off), fitView drew the topology at 0.79 of its size (0.68 with
  * Large text): 11px labels at 7.5–8.7px; at 1280×800, 0.95 (0.85).
  */
+import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { LabPage } from './lab-page';
 
@@ -222,4 +223,36 @@ test('a projector window follows the lab window step by step, and runs no engine
   await expect(projector.page.getByTestId('following')).toContainText('投影窗口');
   await expect(projector.page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   expect([...lab.foreign, ...projector.foreign]).toEqual([]);
+});
+
+test('the graph saves as a PNG for slides: the whole cluster at twice its size, drawn in the browser', async ({
+  page,
+}) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Save the graph as an image (PNG)' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('cluster.png');
+  const png = readFileSync((await file.path())!);
+  // The PNG signature, then the IHDR chunk's width and height (big-endian).
+  expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  const width = png.readUInt32BE(16);
+  const height = png.readUInt32BE(20);
+  // Twice the whole laid-out graph plus its 24px margins, whatever the zoom on screen: the
+  // union of every drawn node's box, divided by the zoom React Flow draws at.
+  const natural = await page.evaluate(() => {
+    const zoom = new DOMMatrix(
+      getComputedStyle(document.querySelector('.react-flow__viewport')!).transform,
+    ).a;
+    const boxes = [...document.querySelectorAll('.react-flow__node')].map((n) =>
+      n.getBoundingClientRect(),
+    );
+    const w = Math.max(...boxes.map((b) => b.right)) - Math.min(...boxes.map((b) => b.left));
+    const h = Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top));
+    return { width: w / zoom, height: h / zoom };
+  });
+  expect(Math.abs(width - 2 * (natural.width + 48))).toBeLessThan(8);
+  expect(Math.abs(height - 2 * (natural.height + 48))).toBeLessThan(8);
+  expect(lab.foreign).toEqual([]);
 });

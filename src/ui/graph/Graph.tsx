@@ -10,6 +10,7 @@ import { useLab } from '../store';
 import { layoutGraph } from './layout';
 import { NODE_TYPES } from './nodes';
 import { PacketLayer } from './PacketLayer';
+import { SaveImageButton } from './SaveImageButton';
 import { SmallGraphHint } from './SmallGraphHint';
 
 /** Fits the whole cluster into view again whenever the graph's box or the cluster changes. */
@@ -57,7 +58,9 @@ export function Graph() {
           proOptions={{ hideAttribution: true }}
         >
           <Background gap={24} size={1} />
-          <Controls showInteractive={false} aria-label={t('graph.controls')} />
+          <Controls showInteractive={false} aria-label={t('graph.controls')}>
+            <SaveImageButton />
+          </Controls>
           <PacketLayer layout={layout} />
           <FitOnResize box={box} layoutKey={layout} />
           <SmallGraphHint />

@@ -34,6 +34,7 @@ export const EN = {
   graph: {
     label: 'Cluster graph',
     controls: 'Zoom controls',
+    saveImage: 'Save the graph as an image (PNG)',
     vips: '{{n}} VIPs',
     lan: 'LAN',
     services: 'Services (virtual IPs: they exist only as rules)',

@@ -35,6 +35,7 @@ export const ZH: Catalogue = {
   graph: {
     label: '集群拓扑图',
     controls: '缩放控制',
+    saveImage: '把拓扑图保存为图片（PNG）',
     vips: '{{n}} 个 VIP',
     lan: '局域网',
     services: 'Service（虚拟 IP：只以规则的形式存在）',
