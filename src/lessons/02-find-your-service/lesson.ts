@@ -184,8 +184,8 @@ export const lesson: Lesson = {
       title: { 'zh-CN': '发一个包走一遍', en: 'Send a packet down the path' },
       body: {
         'zh-CN':
-          '从 client 访问 hello（`kubectl get svc hello` 查它的 ClusterIP），在追踪视图里看这个 SYN 在 nat PREROUTING 经过的链：KUBE-SERVICES → KUBE-SVC → KUBE-SEP → DNAT。',
-        en: 'Call hello from the client (`kubectl get svc hello` shows its ClusterIP) and follow the SYN through nat PREROUTING in the trace: KUBE-SERVICES → KUBE-SVC → KUBE-SEP → DNAT.',
+          '从 client 访问 hello（`kubectl get svc hello` 查它的 ClusterIP），在追踪视图里看这个 SYN 在 nat PREROUTING 经过的链：KUBE-SERVICES → KUBE-SVC → KUBE-SEP → DNAT。\n\n在“事件”里勾选“显示每一步”，KUBE-SERVICES 中没匹配的规则也会列出，并说明是哪个条件不成立；在“检查器”里打开一条规则，它会写出这条规则是 kube-proxy 为哪个 Service 端口写的，“在场景中显示”会选中那个 Service 的 YAML。',
+        en: 'Call hello from the client (`kubectl get svc hello` shows its ClusterIP) and follow the SYN through nat PREROUTING in the trace: KUBE-SERVICES → KUBE-SVC → KUBE-SEP → DNAT.\n\nIn Events, tick “Every step”: the KUBE-SERVICES rules that did not match are listed too, each with the condition that failed. Open a rule in the Inspector: it names the Service port kube-proxy wrote it for, and “Show in scenario” selects that Service’s YAML.',
       },
       commands: [
         'node-1$ kubectl get svc hello',
