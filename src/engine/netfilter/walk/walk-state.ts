@@ -153,8 +153,7 @@ export class Walk {
   ): void {
     if (!this.recording || (this.matchedOnly && !matched)) return;
     const { table, chain } = this;
-    const steps = (this.steps ??= []);
-    steps.push({
+    (this.steps ??= []).push({
       table,
       chain: chain.name,
       ruleNum: num,
