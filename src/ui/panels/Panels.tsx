@@ -1,17 +1,23 @@
 /**
  * The side panels as tabs (ARIA tabs; ←/→ move between them): scenario, events, rules,
- * inspector, terminal, settings. The terminal loads xterm on first use.
+ * inspector, terminal, settings. All but the scenario load on first use (the terminal with xterm).
  */
 import { lazy, Suspense, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLab, type PanelTab } from '../store';
-import { EventsPanel } from './EventsPanel';
-import { InspectorPanel } from './InspectorPanel';
-import { RulesPanel } from './RulesPanel';
 import { ScenarioPanel } from './ScenarioPanel';
-import { SettingsPanel } from './SettingsPanel';
 
+// The Scenario tab opens first; the others load when first opened (and keep the app shell,
+// which every visit downloads before anything else, small).
 const TerminalPanel = lazy(() => import('./TerminalPanel'));
+const EventsPanel = lazy(() => import('./EventsPanel').then((m) => ({ default: m.EventsPanel })));
+const RulesPanel = lazy(() => import('./RulesPanel').then((m) => ({ default: m.RulesPanel })));
+const InspectorPanel = lazy(() =>
+  import('./InspectorPanel').then((m) => ({ default: m.InspectorPanel })),
+);
+const SettingsPanel = lazy(() =>
+  import('./SettingsPanel').then((m) => ({ default: m.SettingsPanel })),
+);
 
 const TABS: PanelTab[] = ['scenario', 'events', 'rules', 'inspector', 'terminal', 'settings'];
 
@@ -48,15 +54,15 @@ export function Panels() {
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-body">
         {tab === 'scenario' && <ScenarioPanel />}
-        {tab === 'events' && <EventsPanel />}
-        {tab === 'rules' && <RulesPanel />}
-        {tab === 'inspector' && <InspectorPanel />}
-        {tab === 'terminal' && (
+        {tab !== 'scenario' && (
           <Suspense fallback={<p className="muted">{t('editor.loading')}</p>}>
-            <TerminalPanel />
+            {tab === 'events' && <EventsPanel />}
+            {tab === 'rules' && <RulesPanel />}
+            {tab === 'inspector' && <InspectorPanel />}
+            {tab === 'terminal' && <TerminalPanel />}
+            {tab === 'settings' && <SettingsPanel />}
           </Suspense>
         )}
-        {tab === 'settings' && <SettingsPanel />}
       </div>
     </section>
   );
