@@ -49,7 +49,7 @@ run      Runs one command per line, written TARGET$ COMMAND (TARGET: a node name
          scenario (default: the built-in one). The script comes from SCRIPT or
          standard input. --echo prints each prompt line before its output;
          --json prints instead one JSON document: every command with its output
-         and the trace steps of every packet it caused (trace protocol v1).
+         and the trace steps of every packet it caused (trace protocol v${TRACE_PROTOCOL_VERSION}).
 check    Validates a scenario: errors as FILE:LINE:COL: message, exit status 1.
 scenario Prints the built-in scenario.
 link     Prints the web lab's link that opens the scenario (checked first): the
