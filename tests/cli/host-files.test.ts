@@ -12,7 +12,7 @@ const run = (script: string) => runCli(script, { readFile: (path) => `MACHINE:${
 
 const NOT_MODELLED = (path: string) =>
   `lab: ${path} is not modelled on this host; the lab has /etc/resolv.conf, a pod's /etc/hosts, ` +
-  'and on nodes /proc/net/nf_conntrack, /proc/net/ip_vs_conn and /proc/sys/…\n';
+  'and on nodes /proc/net/nf_conntrack, /proc/net/ip_vs_conn and the /proc/sys/… files of the sysctls it models\n';
 
 describe('host files', () => {
   it("a pod's /etc/resolv.conf is the one containerd writes from kubelet's ClusterFirst DNS config", async () => {

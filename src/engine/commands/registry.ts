@@ -51,6 +51,11 @@ export interface CommandWorld {
   readonly host: HostRef;
   /** Contents of a file the lab knows (scenario manifests for `kubectl apply -f`); undefined if absent. */
   readFile(path: string): string | undefined;
+  /**
+   * Opens one of this host's own files for a redirection to write (`echo 0 > /proc/sys/…`);
+   * undefined for a user's file (the lab writes none).
+   */
+  openFile?(path: string): OpenedFile | undefined;
   /** Applies manifest text as `kubectl apply` would, changing the cluster. */
   applyManifests(text: string): ApplyResult;
   /** The iptables state of this host's network namespace (a node's kernel, or a pod's own). */
@@ -124,6 +129,18 @@ export interface FlowControls {
   close(name: string): FlowOutcome;
   list(): readonly FlowSummary[];
 }
+
+/** A host file open for writing. */
+export interface HostFileWriter {
+  /** Writes the text as one write(2): undefined, or the error it gets (`Invalid argument`). */
+  write(text: string): string | undefined;
+}
+
+/**
+ * A file opened for writing: a writer, the error the open gets (`Permission denied`…), or the
+ * lab's note that it does not model the file.
+ */
+export type OpenedFile = HostFileWriter | { readonly error: string } | { readonly note: string };
 
 /** What node-level tools (conntrack, sysctl, bridge) read and change. */
 export interface NodeKernelControls {

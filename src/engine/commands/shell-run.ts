@@ -1,14 +1,14 @@
 /**
  * Runs a parsed command line (shell.ts) against the world: lists joined by `;`, `&&`, `||` as
  * bash does, pipelines stage by stage with each stage's stdout as the next one's stdin, `for`
- * loops, each word expanded when its command runs (shell-expand.ts), and the redirections the
- * lab honours (`/dev/null`, `2>&1`, `>&2`, `< FILE`).
+ * loops, each word expanded when its command runs (shell-expand.ts), and redirections: `< FILE`
+ * here, output ones in shell-redirect.ts.
  */
-import { labNote } from '../model/lab-notes';
-import { mergeWrites, stdioAround, type StdioWrite } from '../model/stdio';
+import { stdioAround, type StdioWrite } from '../model/stdio';
 import { missingFileMessage } from './files';
 import { runArgv, type CommandRegistry, type CommandResult, type CommandWorld } from './registry';
 import { parseCommandLine } from './shell';
+import { openSinks, routeOutput } from './shell-redirect';
 import { expandWord, newShellEnv, type ShellEnv } from './shell-expand';
 import {
   MARK,
@@ -16,7 +16,6 @@ import {
   type CommandList,
   type ForCommand,
   type Pipeline,
-  type Redirection,
 } from './shell-types';
 
 /** What one run of a list needs: where, which commands, the variables, and the terminal. */
@@ -37,41 +36,6 @@ interface Ran {
  */
 interface ShellResult extends CommandResult {
   readonly abort?: true;
-}
-
-function applyRedirections(
-  redirections: readonly Redirection[],
-  result: CommandResult,
-  stdoutIsTty: boolean,
-): CommandResult {
-  // Nothing redirected: the tool's own writes stand.
-  if (!redirections.some((r) => r.fd !== 0)) return result;
-  let { stdout, stderr } = result;
-  const exitCode = result.exitCode;
-  for (const r of redirections) {
-    if (r.fd === 0) continue;
-    if (r.target === '&1' && r.fd === 2) {
-      const intact = stdout === result.stdout && stderr === result.stderr;
-      stdout =
-        intact && result.writes !== undefined
-          ? mergeWrites(result.writes, stdoutIsTty)
-          : stdout + stderr;
-      stderr = '';
-    } else if (r.target === '&2' && r.fd === 1) {
-      stderr += stdout;
-      stdout = '';
-    } else if (r.target === '/dev/null') {
-      if (r.fd === 1 || r.fd === 'both') stdout = '';
-      if (r.fd === 2 || r.fd === 'both') stderr = '';
-    } else {
-      return {
-        stdout: '',
-        stderr: `${stderr}${labNote('shell.write', { path: r.target })}`,
-        exitCode: 1,
-      };
-    }
-  }
-  return { stdout, stderr, exitCode };
 }
 
 /** A result's writes: its own, or stdout then stderr. */
@@ -159,6 +123,12 @@ function runFor(run: Run, loop: ForCommand, stdin: string, tty: boolean): ShellR
   return { stdout, stderr, exitCode: status, writes };
 }
 
+/** The program a simple command runs, as typed (after any NAME=VALUE words); none for a loop. */
+function programName(command: Command): string | undefined {
+  if (command.kind === 'for') return undefined;
+  return command.argv.find((w) => !/^[A-Za-z_]\w*=/.test(w)) ?? '';
+}
+
 /** Runs `a | b | c`: each stage's stdout feeds the next; stderr of every stage reaches the terminal. */
 function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean): ShellResult {
   let stdin = input;
@@ -190,10 +160,21 @@ function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean):
     earlier = stderr;
     // Each command of a real pipeline runs in a subshell: its variables stay there.
     const stage = commands.length > 1 ? { ...run, env: { vars: new Map(run.env.vars), status: run.env.status } } : run; // prettier-ignore
+    const sinks = openSinks(
+      command.redirections,
+      (word) => expandAll(stage, [word]),
+      (path) => stage.world.openFile?.(path),
+    );
+    if ('error' in sinks) {
+      last = sinks.error;
+      stderr += last.stderr;
+      stdin = last.stdout;
+      continue;
+    }
     const ran = runCommand(stage, command, stageInput, stdoutIsTty);
     if (ran.abort === true && commands.length === 1)
       return { ...ran, stderr: stderr + ran.stderr, abort: true };
-    last = applyRedirections(command.redirections, ran, stdoutIsTty);
+    last = routeOutput(sinks, ran, stdoutIsTty, programName(command));
     stderr += last.stderr;
     stdin = last.stdout;
   }

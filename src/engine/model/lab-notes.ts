@@ -19,10 +19,11 @@ const COMMANDS =
 export const LAB_NOTES = {
   'command.unmodelled': `lab: {command} is not modelled in kube-proxy-lab; it runs ${COMMANDS}`,
   'file.unmodelled':
-    "lab: {path} is not modelled on this host; the lab has /etc/resolv.conf, a pod's /etc/hosts, and on nodes /proc/net/nf_conntrack, /proc/net/ip_vs_conn and /proc/sys/…",
+    "lab: {path} is not modelled on this host; the lab has /etc/resolv.conf, a pod's /etc/hosts, and on nodes /proc/net/nf_conntrack, /proc/net/ip_vs_conn and the /proc/sys/… files of the sysctls it models",
   'program.stopped':
     'lab: {program} was still running after {minutes} minutes (virtual time), so the lab stopped it as Ctrl-C would (exit status 130); give {option} to set a limit',
-  'shell.write': 'lab shell: writing to {path} is not supported (only /dev/null and 2>&1)',
+  'shell.write':
+    "lab shell: writing to {path} is not supported (only /dev/null, 2>&1, and a node's /proc/sys/… from a command that is not a loop)",
   'shell.compound':
     'lab shell: `{keyword}` is not supported; it runs for loops (for NAME in WORD…; do …; done)',
   'shell.arithmetic':

@@ -4,11 +4,13 @@
  * lab does not model reads as missing, and the commands say it is not modelled.
  */
 import { isHostSystemPath } from '../commands/files';
-import type { HostRef } from '../commands/registry';
+import type { HostRef, NodeKernelControls, OpenedFile } from '../commands/registry';
+import { labNote } from '../model/lab-notes';
 import { procNfConntrack } from '../conntrack';
 import { nodeConntrack } from '../datapath';
 import { resolvConfFor, resolvConfText } from '../hosts';
 import { procIpVsConn } from '../ipvs';
+import { openProcSys, procSysKey, readProcSys } from './proc-sys';
 import type { World } from './world';
 
 /**
@@ -20,14 +22,42 @@ export function hostFile(
   host: HostRef,
   path: string,
   userFile: (path: string) => string | undefined,
+  node: () => NodeKernelControls | undefined,
 ): string | undefined {
   if (!isHostSystemPath(path)) return userFile(path);
-  const normal = path.replace(/\/{2,}/g, '/');
+  const normal = normalPath(path);
   // `< /dev/null`: reads nothing, at once.
   if (normal === '/dev/null') return '';
   if (normal === '/etc/resolv.conf') return resolvConfText(resolvConfFor(world.cluster, host));
   if (normal === '/etc/hosts') return podHosts(world, host);
-  return host.kind === 'node' ? procFile(world, host.name, normal) : undefined;
+  if (host.kind !== 'node') return undefined;
+  const key = procSysKey(normal);
+  if (key !== undefined) {
+    const controls = node();
+    return controls === undefined ? undefined : readProcSys(controls, key);
+  }
+  return procFile(world, host.name, normal);
+}
+
+/**
+ * A host file opened for a redirection's write: on a node, its /proc/sys (proc-sys.ts). Other
+ * files of the host get the lab's note that it does not model them; a user's file, undefined
+ * (the lab writes none). /dev/null is the shell's own.
+ */
+export function openHostFile(
+  host: HostRef,
+  path: string,
+  node: () => NodeKernelControls | undefined,
+): OpenedFile | undefined {
+  if (!isHostSystemPath(path)) return undefined;
+  const key = procSysKey(normalPath(path));
+  const controls = host.kind === 'node' && key !== undefined ? node() : undefined;
+  const opened = controls !== undefined && key !== undefined ? openProcSys(controls, key) : undefined; // prettier-ignore
+  return opened ?? { note: labNote('file.unmodelled', { path }) };
+}
+
+function normalPath(path: string): string {
+  return path.replace(/\/{2,}/g, '/');
 }
 
 /**
@@ -62,11 +92,6 @@ function procFile(world: World, node: string, path: string): string | undefined 
   if (path === '/proc/net/ip_vs_conn') {
     const kernel = world.kernel(node);
     return kernel === undefined ? undefined : procIpVsConn(kernel.ipvs, world.clock.now());
-  }
-  const sysctl = /^\/proc\/sys\/(.+)$/.exec(path);
-  if (sysctl !== null) {
-    const value = world.kernel(node)?.sysctls[sysctl[1]!.replace(/\//g, '.')];
-    return value === undefined ? undefined : `${value}\n`;
   }
   return undefined;
 }

@@ -20,7 +20,7 @@ import {
   nodeConntrack,
   setHairpinFlag,
 } from '../datapath';
-import { hostFile } from './host-files';
+import { hostFile, openHostFile } from './host-files';
 import { ipsetEnv } from './ipvs-node';
 import { deletePodNow, restartDeploymentNow, scaleDeploymentNow } from './control-plane';
 import { flowControls } from './flows';
@@ -131,6 +131,7 @@ export function hostView(
   host: HostRef,
   readFile: (path: string) => string | undefined,
 ): CommandWorld {
+  const nodeKernel = () => (host.kind === 'node' ? nodeControls(world, host.name) : undefined);
   return {
     get cluster() {
       return world.cluster;
@@ -138,7 +139,8 @@ export function hostView(
     nowSeconds: () => world.nowSeconds(),
     epochSeconds: world.epochSeconds,
     host,
-    readFile: (path) => hostFile(world, host, path, readFile),
+    readFile: (path) => hostFile(world, host, path, readFile, nodeKernel),
+    openFile: (path) => openHostFile(host, path, nodeKernel),
     onHost: (other) => hostView(world, other, readFile),
     shellEnv: () => shellEnvOf(world, host),
     netfilter: () => hostNetfilter(world, host),
@@ -146,7 +148,7 @@ export function hostView(
     nftables: () =>
       (host.kind === 'node' ? world.kernel(host.name)?.nftables?.state : undefined) ??
       createNftState(),
-    nodeKernel: () => (host.kind === 'node' ? nodeControls(world, host.name) : undefined),
+    nodeKernel,
     network: () => kernelNet(world, host),
     advanceClock: (ms) => advanceNetwork(world, world.clock.now() + ms),
     runProgram: (spec, io) => {

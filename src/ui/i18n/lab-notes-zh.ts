@@ -16,10 +16,11 @@ const API_TYPES =
 export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'command.unmodelled': `lab: 实验台没有模拟 {command}；它能运行 ${COMMANDS}`,
   'file.unmodelled':
-    'lab: 实验台没有模拟这台主机上的 {path}；它有 /etc/resolv.conf、Pod 的 /etc/hosts，以及节点上的 /proc/net/nf_conntrack、/proc/net/ip_vs_conn 和 /proc/sys/…',
+    'lab: 实验台没有模拟这台主机上的 {path}；它有 /etc/resolv.conf、Pod 的 /etc/hosts，以及节点上的 /proc/net/nf_conntrack、/proc/net/ip_vs_conn 和它所模拟 sysctl 的 /proc/sys/… 文件',
   'program.stopped':
     'lab: {program} 运行了 {minutes} 分钟（虚拟时间）仍未结束，实验台像按下 Ctrl-C 一样停止了它（退出状态 130）；用 {option} 设定时限',
-  'shell.write': 'lab shell: 不支持写入 {path}（只支持 /dev/null 和 2>&1）',
+  'shell.write':
+    'lab shell: 不支持写入 {path}（只支持 /dev/null、2>&1，以及在节点上由非循环命令写入 /proc/sys/…）',
   'shell.compound': 'lab shell: 不支持 `{keyword}`；支持 for 循环（for NAME in WORD…; do …; done）',
   'shell.arithmetic':
     'lab shell: 实验台没有模拟这种算术；$((…)) 支持整数、变量、( )、+ - * / % **、比较、! && || 和 ?:',
