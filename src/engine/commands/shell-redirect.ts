@@ -8,7 +8,8 @@
 import { labNote } from '../model/lab-notes';
 import { mergeWrites } from '../model/stdio';
 import type { CommandResult, HostFileWriter, OpenedFile } from './registry';
-import { MARK, type Redirection } from './shell-types';
+import { wordText } from './shell';
+import type { Redirection } from './shell-types';
 
 /** A word's expansion (shell-expand.ts): its fields, and the stderr of its substitutions. */
 export interface Expanded {
@@ -55,7 +56,7 @@ export function openSinks(
       if (e.failed === true) return { error: toSink(err, e.stderr) };
       const path = e.fields[0];
       if (path === undefined || e.fields.length > 1)
-        return { error: toSink(err, `${e.stderr}bash: ${typedWord(r.target)}: ambiguous redirect\n`) }; // prettier-ignore
+        return { error: toSink(err, `${e.stderr}bash: ${wordText(r.target)}: ambiguous redirect\n`) }; // prettier-ignore
       if (path === '/dev/null') sink = { kind: 'null' };
       else {
         const opened = openFile(path);
@@ -79,17 +80,6 @@ function toSink(err: Sink, message: string): CommandResult {
     return err.fd === 2 ? { stdout: '', stderr: message, exitCode: 1 } : { stdout: message, stderr: '', exitCode: 1 }; // prettier-ignore
   if (err.kind === 'file') err.writer.write(message);
   return { stdout: '', stderr: '', exitCode: 1 };
-}
-
-/** A word as typed, its expansions written back (`$P`), for bash's messages about it. */
-function typedWord(word: string): string {
-  return word
-    .replace(new RegExp(`[${MARK.var}${MARK.varQuoted}]([^${MARK.end}]*)${MARK.end}`, 'g'), '$$$1')
-    .replace(
-      new RegExp(`[${MARK.sub}${MARK.subQuoted}]([^${MARK.end}]*)${MARK.end}`, 'g'),
-      '$$($1)',
-    )
-    .replace(new RegExp(`${MARK.arith}([^${MARK.end}]*)${MARK.end}`, 'g'), '$$(($1))');
 }
 
 /**

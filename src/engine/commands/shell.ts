@@ -184,14 +184,18 @@ export function parseCommandLine(line: string): ShellParseResult {
   }
 }
 
-/** A word as typed (its expansions written back as `$NAME`, `$(…)`), for tests and views. */
+/**
+ * A word as typed (its expansions written back as `$NAME`, `$(…)`, `$((…))`), for bash's
+ * messages about it (`bash: $x: ambiguous redirect`), tests and views.
+ */
 export function wordText(word: string): string {
   return word
     .replace(new RegExp(`[${MARK.var}${MARK.varQuoted}]([^${MARK.end}]*)${MARK.end}`, 'g'), '$$$1')
     .replace(
       new RegExp(`[${MARK.sub}${MARK.subQuoted}]([^${MARK.end}]*)${MARK.end}`, 'g'),
       '$$($1)',
-    );
+    )
+    .replace(new RegExp(`${MARK.arith}([^${MARK.end}]*)${MARK.end}`, 'g'), '$$(($1))');
 }
 
 /** Convenience for tests and callers that only need words: the argv of each pipeline stage. */
