@@ -83,6 +83,36 @@ const SHELL = [
   'for i in a; do; done',
   'done',
   'echo $(seq 3) | wc -w',
+  // while, until, if, break, continue; test and [ (bash 5.2 test.c, break.def)
+  'i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done; echo status $?',
+  'until [ "$x" = aaa ]; do x=a$x; echo $x; done',
+  'while false; do echo never; done; echo $?',
+  'if false; then echo a; elif [ 1 -eq 2 ]; then echo b; else echo c; fi; echo $?',
+  'if false; then echo a; fi; echo $?; if false_cmd_xyz 2>/dev/null; then :; else echo $?; fi',
+  'for i in 1 2 3; do if [ $i = 2 ]; then continue; fi; echo $i; done',
+  'for i in 1 2; do for j in a b c; do echo $i$j; continue 2; done; done',
+  'for i in 1 2; do for j in a b; do echo $i$j; break 2; done; done; echo $?',
+  'while true; do echo once; break; done | cat; i=0; until false; do i=$((i+1)); [ $i -ge 3 ] && break; done; echo $i',
+  'for i in 1 2; do echo $i; break 0; done; echo rc=$?',
+  'for i in 1 2; do echo $i; continue 1 2; done; echo rc=$?',
+  'for i in 1 2 3; do echo $i; continue 9; done; echo rc=$?',
+  'break; continue 2; echo rc=$?',
+  'if true; fi', 'if true; then fi', 'while true; done', 'while; do echo; done', 'if then',
+  'if true; then echo a; else; fi', 'until true; do :; done x', 'if true; then echo a; fi > /dev/null; echo $?',
+  'true; echo $?; false; echo $?; : a b; echo $?; true x; false y; echo $?',
+  '[ 1 -eq 1 ]; echo $?; [ 1 -eq 1; echo $?; [ abc -eq 1 ]; echo $?; [ 1 -foo 2 ]; echo $?',
+  '[ -q x ]; echo $?; [ a b c d e ]; echo $?; [ ]; echo $?; [ x ]; echo $?; [ "" ]; echo $?',
+  '[ -n "" ]; echo $?; [ -z "" ]; echo $?; [ a = a ]; echo $?; [ a == b ]; echo $?; [ a != b ]; echo $?; [ ! a = b ]; echo $?',
+  '[ 010 -eq 10 ]; echo $?; [ " 5 " -gt 3 ]; echo $?; [ +5 -gt 3 ]; echo $?; [ 5x -gt 3 ]; echo $?; [ "" -eq 0 ]; echo $?; [ 0x10 -eq 16 ]; echo $?',
+  '[ 9223372036854775807 -gt 1 ]; echo $?; [ 9223372036854775808 -gt 1 ]; echo $?; [ -9223372036854775808 -lt 0 ]; echo $?; [ 2 -le 2 ]; echo $?; [ 3 -ne 3 ]; echo $?',
+  '[ a = a -a b = c ]; echo $?; [ a = a -o b = c ]; echo $?; [ "(" a ")" ]; echo $?; [ "(" a = b ")" -o b ]; echo $?; [ "(" a ]; echo $?',
+  '[ a -o "(" ]; echo $?; [ 1 -eq 1 -a ]; echo $?; [ ! ! a ]; echo $?; [ a = b = c ]; echo $?; [ 1 -gt 2 -o 3 ]; echo $?',
+  '[ -z ]; echo $?; [ -eq 1 ]; echo $?; [ 1 -eq 1 a b ]; echo $?; [ ! ]; echo $?; [ -n ]; echo $?; [ = ]; echo $?; [ a = ]; echo $?',
+  'test; echo $?; test 1 -eq; echo $?; test abc -lt 2; echo $?; test a "<" b; echo $?; test B ">" a; echo $?',
+  '[ -v HOME ]; echo $?; [ -v NOPE_VAR ]; echo $?; x=; [ -v x ]; echo $?',
+  '[ "(" a = a ")" -a "(" -n x ")" ]; echo $?; [ a -a "" -o b ]; echo $?; [ -n x -a ]; echo $?; [ "(" ]; echo $?; [ ")" ]; echo $?',
+  '[ "(" a b ]; echo $?; [ ! a b ]; echo $?; [ a -lt ]; echo $?; [ 1 -lt 2 ] ]; echo $?; [ "(" "(" a ")" ")" ]; echo $?',
+  '[ "(" a -o ]; echo $?; [ -n -a -z ]; echo $?; [ ! -n "" -a x ]; echo $?; [ x -a y -o "" -a z ]; echo $?; [ "(" a "(" ]; echo $?',
   'echo -e "a\\tb\\c" d; echo -ne "x\\n"; echo -E "a\\tb"; echo -x a; echo -en; echo "-n"; echo -n -e "q\\n"; echo -e "\\x41\\0101\\z"',
 ];
 
@@ -116,6 +146,34 @@ const TOOLS: [string, string?][] = [
 
 describe.skipIf(!installed('bash'))('the lab shell, as bash', () => {
   it.each(SHELL)('%s', (line) => compare(line));
+});
+
+/**
+ * Lines whose answer differs between `bash -c` and a terminal's interactive bash, run the
+ * second way (`-i`; its two job-control lines, said before anything runs, left out): a bad
+ * `break N` ends a non-interactive shell with status 128, and only abandons the line in an
+ * interactive one (status 1).
+ */
+// prettier-ignore
+const INTERACTIVE = [
+  'for i in 1 2; do echo $i; break x; done; echo rc=$?',
+];
+
+describe.skipIf(!installed('bash'))('the lab shell, as an interactive bash', () => {
+  it.each(INTERACTIVE)('%s', (line) => {
+    const real = spawnSync('bash', ['--norc', '--noprofile', '+m', '-i', '-c', line], {
+      encoding: 'utf8',
+      env: { ...ENV, PATH },
+      timeout: 5000,
+    });
+    const jobControl = /^bash: cannot set terminal process group \(\d+\): Inappropriate ioctl for device\nbash: no job control in this shell\n/; // prettier-ignore
+    const mine = lab(line, '');
+    expect({ stdout: mine.stdout, stderr: mine.stderr, status: mine.exitCode }).toEqual({
+      stdout: real.stdout,
+      stderr: real.stderr.replace(jobControl, ''),
+      status: real.status,
+    });
+  });
 });
 
 describe.skipIf(!installed('seq') || !installed('sort'))(

@@ -13,6 +13,7 @@ import { createRegistry } from './registry';
 import { registerTextFilters } from './text-filters';
 import { registerTextTools } from './text-tools';
 import { registerAwk } from './awk';
+import { registerShellBuiltins } from './shell-test';
 import { registerGrep } from './grep';
 import { registerTr } from './tr';
 import { registerSs } from './ss';
@@ -72,6 +73,7 @@ export function createStandardRegistry(): CommandRegistry {
   registerTextFilters(registry);
   registerTextTools(registry);
   registerAwk(registry);
+  registerShellBuiltins(registry);
   registerGrep(registry);
   registerTr(registry);
   registerSs(registry);

@@ -197,6 +197,8 @@ export interface CommandContext {
    * to a file (curl then shows its progress meter). Absent: the terminal.
    */
   readonly stdoutIsTty?: boolean;
+  /** The running shell's variables (`test -v NAME`). */
+  readonly shellVars?: ReadonlyMap<string, string>;
 }
 
 export interface CommandResult {

@@ -9,20 +9,24 @@ import { missingFileMessage } from './files';
 import { runArgv, type CommandRegistry, type CommandResult, type CommandWorld } from './registry';
 import { parseCommandLine } from './shell';
 import { openSinks, routeOutput } from './shell-redirect';
-import { expandWord, newShellEnv, type ShellEnv } from './shell-expand';
 import {
-  MARK,
-  type Command,
-  type CommandList,
-  type ForCommand,
-  type Pipeline,
-} from './shell-types';
+  loopBuiltin,
+  runFor,
+  runIf,
+  runWhile,
+  type CompoundRun,
+  type LoopControl,
+} from './shell-compound';
+import { expandWord, newShellEnv, type ShellEnv } from './shell-expand';
+import { MARK, type Command, type CommandList, type Pipeline } from './shell-types';
 
 /** What one run of a list needs: where, which commands, the variables, and the terminal. */
 interface Run {
   readonly registry: CommandRegistry;
   readonly world: CommandWorld;
   readonly env: ShellEnv;
+  /** `break` and `continue` on their way out of the loops (shell-compound.ts). */
+  readonly control: LoopControl;
 }
 
 interface Ran {
@@ -36,6 +40,8 @@ interface Ran {
  */
 interface ShellResult extends CommandResult {
   readonly abort?: true;
+  /** A loop the lab stopped as Ctrl-C would: the whole pipeline and line end with it. */
+  readonly interrupted?: true;
 }
 
 /** A result's writes: its own, or stdout then stderr. */
@@ -68,7 +74,9 @@ function expandAll(
 
 /** One command of a pipeline, with its input; `tty`: its stdout is the terminal. */
 function runCommand(run: Run, command: Command, stdin: string, tty: boolean): ShellResult {
-  if (command.kind === 'for') return runFor(run, command, stdin, tty);
+  if (command.kind === 'for') return runFor(compound(run), command, stdin, tty);
+  if (command.kind === 'while') return runWhile(compound(run), command, stdin, tty);
+  if (command.kind === 'if') return runIf(compound(run), command, stdin, tty);
   // Leading NAME=VALUE words are assignments; alone they set the shell's variables (`$?` 0),
   // before a command they would be its environment, which no command of the lab reads.
   let k = 0;
@@ -92,7 +100,15 @@ function runCommand(run: Run, command: Command, stdin: string, tty: boolean): Sh
   const fields = expanded.fields;
   const stderr = assignErr + expanded.stderr;
   if (expanded.failed === true) return { stdout: '', stderr, exitCode: 1, abort: true };
-  const r = runArgv(run.registry, { world: run.world, stdin, stdoutIsTty: tty }, fields);
+  if (fields[0] === 'break' || fields[0] === 'continue') {
+    const r = loopBuiltin(run.control, fields);
+    return { ...r, stderr: stderr + r.stderr };
+  }
+  const r = runArgv(
+    run.registry,
+    { world: run.world, stdin, stdoutIsTty: tty, shellVars: run.env.vars },
+    fields,
+  );
   if (stderr === '') return r;
   return {
     stdout: r.stdout,
@@ -102,30 +118,20 @@ function runCommand(run: Run, command: Command, stdin: string, tty: boolean): Sh
   };
 }
 
-/** `for NAME in WORDS; do LIST; done`: the body once per word, its output in order. */
-function runFor(run: Run, loop: ForCommand, stdin: string, tty: boolean): ShellResult {
-  const { fields, stderr: expandErr, failed } = expandAll(run, loop.words ?? []);
-  if (failed === true) return { stdout: '', stderr: expandErr, exitCode: 1, abort: true };
-  let stdout = '';
-  let stderr = expandErr;
-  const writes: StdioWrite[] = [{ fd: 2, text: expandErr }];
-  let status = 0;
-  for (const [k, value] of fields.entries()) {
-    run.env.vars.set(loop.name, value);
-    // The loop's input goes to its body; the first command to read it takes it all.
-    const r = runParsed(run, loop.body, k === 0 ? stdin : '', tty);
-    stdout += r.result.stdout;
-    stderr += r.result.stderr;
-    writes.push(...r.writes);
-    status = r.result.exitCode;
-    if (r.aborted) return { stdout, stderr, exitCode: status, writes, abort: true };
-  }
-  return { stdout, stderr, exitCode: status, writes };
+/** The shell as a compound command sees it (shell-compound.ts). */
+function compound(run: Run): CompoundRun {
+  return {
+    env: run.env,
+    control: run.control,
+    expand: (words) => expandAll(run, words),
+    runList: (list, stdin, tty) => runParsed(run, list, stdin, tty),
+    nowSeconds: () => run.world.nowSeconds(),
+  };
 }
 
 /** The program a simple command runs, as typed (after any NAME=VALUE words); none for a loop. */
 function programName(command: Command): string | undefined {
-  if (command.kind === 'for') return undefined;
+  if (command.kind !== undefined && command.kind !== 'simple') return undefined;
   return command.argv.find((w) => !/^[A-Za-z_]\w*=/.test(w)) ?? '';
 }
 
@@ -135,6 +141,7 @@ function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean):
   let stderr = '';
   let last: ShellResult = { stdout: '', stderr: '', exitCode: 0 };
   let earlier = '';
+  let interrupted: true | undefined;
   const commands = pipeline.commands;
   for (let i = 0; i < commands.length; i++) {
     const command = commands[i]!;
@@ -172,8 +179,9 @@ function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean):
       continue;
     }
     const ran = runCommand(stage, command, stageInput, stdoutIsTty);
-    if (ran.abort === true && commands.length === 1)
+    if (ran.abort === true && ran.interrupted !== true && commands.length === 1)
       return { ...ran, stderr: stderr + ran.stderr, abort: true };
+    if (ran.interrupted === true) interrupted = true;
     last = routeOutput(sinks, ran, stdoutIsTty, programName(command));
     stderr += last.stderr;
     stdin = last.stdout;
@@ -181,6 +189,7 @@ function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean):
   // The earlier stages' stderr reaches the terminal before the last stage's output, which
   // they feed.
   const writes = [{ fd: 2 as const, text: earlier }, ...writesOf(last)];
+  if (interrupted) return { stdout: last.stdout, stderr, exitCode: 130, writes, abort: true, interrupted }; // prettier-ignore
   return { stdout: last.stdout, stderr, exitCode: last.exitCode, writes };
 }
 
@@ -189,7 +198,7 @@ function runParsed(
   list: CommandList,
   input: string,
   tty: boolean,
-): Ran & { readonly aborted?: true } {
+): Ran & { readonly aborted?: true; readonly interrupted?: true } {
   let stdout = '';
   let stderr = '';
   const writes: StdioWrite[] = [];
@@ -201,9 +210,11 @@ function runParsed(
     stderr += r.stderr;
     run.env.status = r.exitCode;
     writes.push(...writesOf(r));
+    // `break` or `continue`: the rest of the loop's list does not run.
+    if (run.control.pending !== undefined) break;
     if (r.abort === true) {
       const result = { stdout, stderr, exitCode: run.env.status };
-      return { result, writes, aborted: true };
+      return { result, writes, aborted: true, ...(r.interrupted ? { interrupted: true } : {}) };
     }
   }
   return { result: { stdout, stderr, exitCode: run.env.status }, writes };
@@ -222,7 +233,7 @@ function runList(
     return { result, writes: writesOf(result) };
   }
   // An empty line runs nothing and leaves `$?` as it was.
-  return runParsed({ registry, world, env }, parsed.list, '', tty);
+  return runParsed({ registry, world, env, control: { depth: 0, pending: undefined } }, parsed.list, '', tty); // prettier-ignore
 }
 
 /**

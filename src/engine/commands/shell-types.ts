@@ -27,7 +27,24 @@ export interface ForCommand {
   readonly redirections: readonly Redirection[];
 }
 
-export type Command = SimpleCommand | ForCommand;
+/** `while LIST; do LIST; done`, or `until` (the body runs while the condition fails). */
+export interface WhileCommand {
+  readonly kind: 'while';
+  readonly until: boolean;
+  readonly condition: CommandList;
+  readonly body: CommandList;
+  readonly redirections: readonly Redirection[];
+}
+
+/** `if LIST; then LIST; [elif LIST; then LIST;]… [else LIST;] fi`. */
+export interface IfCommand {
+  readonly kind: 'if';
+  readonly branches: readonly { readonly condition: CommandList; readonly body: CommandList }[];
+  readonly otherwise: CommandList | undefined;
+  readonly redirections: readonly Redirection[];
+}
+
+export type Command = SimpleCommand | ForCommand | WhileCommand | IfCommand;
 
 /** Commands joined by `|`. */
 export interface Pipeline {

@@ -1,7 +1,8 @@
 /**
  * The lab shell's grammar (bash(1) "SHELL GRAMMAR", the part a one-line terminal uses): simple
- * commands with redirections, pipelines (`|`), lists (`;`, `&&`, `||`) and the `for` loop,
- * `for NAME [in WORD…]; do LIST; done`, which is a command of a pipeline like any other
+ * commands with redirections, pipelines (`|`), lists (`;`, `&&`, `||`) and the compound
+ * commands `for NAME [in WORD…]; do LIST; done`, `while|until LIST; do LIST; done` and
+ * `if LIST; then LIST; [elif …] [else LIST;] fi`, each a command of a pipeline like any other
  * (`for i in $(seq 1 100); do curl -s http://10.96.1.1/; done | sort | uniq -c`). Tokens come
  * from shell-lex.ts; reserved words count only unquoted and where a command starts. Syntax
  * errors are bash 5.2's words and status 2.
@@ -46,7 +47,7 @@ const EOF = new SyntaxError('bash: syntax error: unexpected end of file\n');
 /** Reserved words that cannot start a command (bash: a syntax error there). */
 const RESERVED = new Set(['do', 'done', 'then', 'else', 'elif', 'fi', 'esac']);
 /** Compound commands bash has and the lab shell does not. */
-const UNSUPPORTED = new Set(['while', 'until', 'if', 'case', 'select', 'function']);
+const UNSUPPORTED = new Set(['case', 'select', 'function', '[[']);
 
 class Parser {
   private at = 0;
@@ -65,8 +66,11 @@ class Parser {
     return t.kind === 'op' ? t.op : '>';
   }
 
-  /** Pipelines joined by connectors, up to the end or to `stop` where a command starts. */
-  list(stop: string | undefined): CommandList {
+  /**
+   * Pipelines joined by connectors, up to the end (`stops` empty) or to one of `stops` where a
+   * command starts (`done`; `then`; `elif`, `else` or `fi`), which is left to read.
+   */
+  list(stops: readonly string[]): CommandList {
     const items: { connector: Connector | undefined; pipeline: Pipeline }[] = [];
     let connector: Connector | undefined;
     /** `&&` or `||` read, the pipeline after it not yet: the line cannot end here. */
@@ -74,14 +78,15 @@ class Parser {
     for (;;) {
       const t = this.peek();
       if (t === undefined) {
-        if (stop !== undefined || open) throw EOF;
+        if (stops.length > 0 || open) throw EOF;
         return { items };
       }
-      if (stop !== undefined && this.isWord(t, stop)) {
+      const stop = stops.find((w) => this.isWord(t, w));
+      if (stop !== undefined) {
         if (items.length === 0 || open) throw near(stop);
         return { items };
       }
-      items.push({ connector, pipeline: this.pipeline(stop) });
+      items.push({ connector, pipeline: this.pipeline(stops) });
       open = false;
       const op = this.peek();
       if (op === undefined) continue;
@@ -92,22 +97,24 @@ class Parser {
     }
   }
 
-  private pipeline(stop: string | undefined): Pipeline {
-    const commands: Command[] = [this.command(stop)];
+  private pipeline(stops: readonly string[]): Pipeline {
+    const commands: Command[] = [this.command(stops)];
     while (this.peek()?.kind === 'op' && (this.peek() as { op: string }).op === '|') {
       this.at++;
       if (this.peek() === undefined) throw EOF;
-      commands.push(this.command(stop));
+      commands.push(this.command(stops));
     }
     return { commands };
   }
 
-  private command(stop: string | undefined): Command {
+  private command(stops: readonly string[]): Command {
     const t = this.peek();
     if (t === undefined) throw EOF;
     if (t.kind === 'op') throw near(t.op);
     if (this.isWord(t, 'for')) return this.forLoop();
-    if (t.kind === 'word' && !t.quoted && RESERVED.has(t.value) && t.value !== stop)
+    if (this.isWord(t, 'while') || this.isWord(t, 'until')) return this.whileLoop();
+    if (this.isWord(t, 'if')) return this.ifCommand();
+    if (t.kind === 'word' && !t.quoted && RESERVED.has(t.value) && !stops.includes(t.value))
       throw near(t.value);
     if (t.kind === 'word' && !t.quoted && UNSUPPORTED.has(t.value))
       throw new SyntaxError(labNote('shell.compound', { keyword: t.value }));
@@ -159,8 +166,45 @@ class Parser {
     if (d === undefined) throw EOF;
     if (!this.isWord(d, 'do')) throw near(this.text(d));
     this.at++;
-    const body = this.list('done');
+    const body = this.list(['done']);
     this.at++;
+    return { kind: 'for', name: name.value, words, body, redirections: this.trailing() };
+  }
+
+  /** `while|until LIST; do LIST; done [REDIRECTION…]` */
+  private whileLoop(): Command {
+    const until = this.isWord(this.peek(), 'until');
+    this.at++;
+    const condition = this.list(['do']);
+    this.at++;
+    const body = this.list(['done']);
+    this.at++;
+    return { kind: 'while', until, condition, body, redirections: this.trailing() };
+  }
+
+  /** `if LIST; then LIST; [elif LIST; then LIST;]… [else LIST;] fi [REDIRECTION…]` */
+  private ifCommand(): Command {
+    const branches: { condition: CommandList; body: CommandList }[] = [];
+    let otherwise: CommandList | undefined;
+    let word = 'if';
+    while (word === 'if' || word === 'elif') {
+      this.at++;
+      const condition = this.list(['then']);
+      this.at++;
+      const body = this.list(['elif', 'else', 'fi']);
+      branches.push({ condition, body });
+      word = (this.peek() as { value: string }).value;
+    }
+    if (word === 'else') {
+      this.at++;
+      otherwise = this.list(['fi']);
+    }
+    this.at++;
+    return { kind: 'if', branches, otherwise, redirections: this.trailing() };
+  }
+
+  /** The redirections after a compound command; a word there is bash's syntax error. */
+  private trailing(): Redirection[] {
     const redirections: Redirection[] = [];
     for (let t = this.peek(); t?.kind === 'redir'; t = this.peek()) {
       this.at++;
@@ -168,7 +212,7 @@ class Parser {
     }
     const after = this.peek();
     if (after !== undefined && after.kind === 'word') throw near(after.value);
-    return { kind: 'for', name: name.value, words, body, redirections };
+    return redirections;
   }
 }
 
@@ -177,7 +221,7 @@ export function parseCommandLine(line: string): ShellParseResult {
   const lexed = lexLine(line);
   if ('error' in lexed) return { ok: false, error: lexed.error, exitCode: 2 };
   try {
-    return { ok: true, list: new Parser(lexed.tokens).list(undefined) };
+    return { ok: true, list: new Parser(lexed.tokens).list([]) };
   } catch (e) {
     if (e instanceof SyntaxError) return { ok: false, error: e.error, exitCode: e.exitCode };
     throw e;
@@ -206,6 +250,7 @@ export function tokenize(
   if (!parsed.ok) return { ok: false, error: parsed.error };
   const stages: string[][] = [];
   for (const item of parsed.list.items)
-    for (const c of item.pipeline.commands) if (c.kind !== 'for') stages.push(c.argv.map(wordText));
+    for (const c of item.pipeline.commands)
+      if (c.kind === undefined || c.kind === 'simple') stages.push(c.argv.map(wordText));
   return { ok: true, stages };
 }

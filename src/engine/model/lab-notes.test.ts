@@ -38,6 +38,8 @@ const SAMPLE: Readonly<Record<string, string>> = {
   port: '81',
   seconds: '2',
   mode: 'nftables',
+  rounds: '1000',
+  max: '1000',
 };
 
 describe('lab notes', () => {

@@ -14,7 +14,7 @@
 const COMMANDS =
   'iptables, iptables-save, iptables-restore, nft, ipvsadm, ipset, conntrack, ip, bridge, ' +
   'sysctl, ss, tcpdump, xtables-monitor, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, ' +
-  'grep, head, tail, wc, echo, seq, sort, uniq, cut, tr, awk and lab';
+  'grep, head, tail, wc, echo, seq, sort, uniq, cut, tr, awk, test, true, false and lab';
 
 export const LAB_NOTES = {
   'command.unmodelled': `lab: {command} is not modelled in kube-proxy-lab; it runs ${COMMANDS}`,
@@ -25,7 +25,9 @@ export const LAB_NOTES = {
   'shell.write':
     "lab shell: writing to {path} is not supported (only /dev/null, 2>&1, and a node's /proc/sys/… from a command that is not a loop)",
   'shell.compound':
-    'lab shell: `{keyword}` is not supported; it runs for loops (for NAME in WORD…; do …; done)',
+    'lab shell: `{keyword}` is not supported; it runs for, while and until loops and if (with test or [ … ])',
+  'shell.loop-stopped':
+    'lab: the loop was still running after {rounds} rounds and {seconds} s of virtual time, so the lab stopped it as Ctrl-C would (exit status 130, the rest of the line not run; unlike Ctrl-C, commands after it in a pipeline still get what it wrote); a loop here runs at most {max} rounds or {minutes} minutes',
   'shell.arithmetic':
     'lab shell: this arithmetic is not modelled; $((…)) has integers, variables, ( ), + - * / % **, comparisons, ! && || and ?:',
   'shell.background': 'lab shell: background jobs (`&`) are not supported',

@@ -8,7 +8,7 @@
 const COMMANDS =
   'iptables、iptables-save、iptables-restore、nft、ipvsadm、ipset、conntrack、ip、bridge、' +
   'sysctl、ss、tcpdump、xtables-monitor、curl、nc、dig、nslookup、ping、kubectl、sleep、cat、' +
-  'grep、head、tail、wc、echo、seq、sort、uniq、cut、tr、awk 和 lab';
+  'grep、head、tail、wc、echo、seq、sort、uniq、cut、tr、awk、test、true、false 和 lab';
 
 const API_TYPES =
   'pods、services、endpoints、endpointslices、nodes、deployments、replicasets 和 configmaps';
@@ -21,7 +21,10 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
     'lab: {program} 运行了 {minutes} 分钟（虚拟时间）仍未结束，实验台像按下 Ctrl-C 一样停止了它（退出状态 130）；用 {option} 设定时限',
   'shell.write':
     'lab shell: 不支持写入 {path}（只支持 /dev/null、2>&1，以及在节点上由非循环命令写入 /proc/sys/…）',
-  'shell.compound': 'lab shell: 不支持 `{keyword}`；支持 for 循环（for NAME in WORD…; do …; done）',
+  'shell.compound':
+    'lab shell: 不支持 `{keyword}`；支持 for、while、until 循环和 if（配合 test 或 [ … ]）',
+  'shell.loop-stopped':
+    'lab: 循环运行了 {rounds} 轮、{seconds} 秒虚拟时间后仍未结束，实验台像按下 Ctrl-C 一样停止了它（退出码 130，这一行余下的命令不再运行；与 Ctrl-C 不同，管道中它后面的命令仍会读到它已写出的内容）；这里的循环最多运行 {max} 轮或 {minutes} 分钟',
   'shell.arithmetic':
     'lab shell: 实验台没有模拟这种算术；$((…)) 支持整数、变量、( )、+ - * / % **、比较、! && || 和 ?:',
   'shell.background': 'lab shell: 不支持后台任务（`&`）',

@@ -1,0 +1,79 @@
+// while, until and if in the lab shell, and where the lab differs from a terminal: a loop
+// that would run until Ctrl-C is stopped after MAX_ROUNDS rounds or MAX_MINUTES of virtual
+// time. The bash semantics themselves are compared with the real bash in
+// tests/kernel/text-tools.test.ts.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCENARIO } from '../scenario';
+import { runScript } from '../sim/run-script';
+import { World } from '../sim/world';
+import { parseCommandLine } from './shell';
+import { MAX_MINUTES, MAX_ROUNDS } from './shell-compound';
+
+interface Out {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
+
+function run(...lines: string[]): Out[] {
+  const { world } = World.fromScenario(DEFAULT_SCENARIO);
+  const out: Out[] = [];
+  runScript(world, lines.map((l) => `pod/client$ ${l}`).join('\n'), {
+    readFile: () => undefined,
+    onOutput: (_l, r) => out.push(r),
+  });
+  return out;
+}
+
+describe('compound commands', () => {
+  it('parses while, until and if as commands of a pipeline, with their redirections', () => {
+    const r = parseCommandLine('while true; do echo; done | cat; if a; then b; elif c; then d; else e; fi >/dev/null'); // prettier-ignore
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const [loop, cond] = r.list.items.map((i) => i.pipeline.commands[0]);
+    expect(loop?.kind).toBe('while');
+    expect(cond?.kind === 'if' && [cond.branches.length, cond.otherwise !== undefined, cond.redirections.length]).toEqual([2, true, 1]); // prettier-ignore
+    expect(parseCommandLine('until x; do y; done').ok).toBe(true);
+  });
+
+  it('counts answers until a condition holds, as a learner retries a Service', () => {
+    const [out] = run(
+      'n=0; until [ $n -ge 5 ]; do curl -s http://10.96.1.1/ | cut -d" " -f1; n=$((n+1)); done | wc -l',
+    );
+    expect(out).toEqual({ stdout: '5\n', stderr: '', exitCode: 0 });
+  });
+
+  it('stops a loop that never ends after MAX_ROUNDS rounds, as Ctrl-C would, and says so', () => {
+    const [out, next] = run('while true; do echo x; done | wc -l; echo not-run', 'echo $?');
+    expect(out?.stdout).toBe(`${MAX_ROUNDS}\n`);
+    expect(out?.stderr).toMatch(
+      new RegExp(`^lab: the loop was still running after ${MAX_ROUNDS} rounds and 0 s of virtual time, so the lab stopped it as Ctrl-C would \\(exit status 130`), // prettier-ignore
+    );
+    expect(out?.exitCode).toBe(130);
+    expect(next?.stdout).toBe('130\n');
+  });
+
+  it('stops a loop that sleeps after MAX_MINUTES of virtual time', () => {
+    const [out] = run('while :; do curl -s http://10.96.1.1/ >/dev/null; sleep 1; done');
+    expect(out?.stdout).toBe('');
+    expect(out?.stderr).toContain(`after ${MAX_MINUTES * 60} rounds and ${MAX_MINUTES * 60} s`);
+  });
+
+  it('stops an inner loop and the whole line with it; a redirection still applies', () => {
+    const [out] = run('for i in 1 2; do while true; do echo y; done; echo after; done > /dev/null');
+    expect(out?.stdout).toBe('');
+    expect(out?.stderr).toMatch(/^lab: the loop was still running/);
+    expect(out?.exitCode).toBe(130);
+  });
+
+  it('test -e and other file tests say the lab has no files to look at', () => {
+    const [e, nt] = run('[ -e /etc/hosts ] && echo yes', 'test a -nt b');
+    expect(e).toEqual({ stdout: '', stderr: 'lab: [ -e is not modelled in kube-proxy-lab\n', exitCode: 2 }); // prettier-ignore
+    expect(nt?.stderr).toBe('lab: test -nt is not modelled in kube-proxy-lab\n');
+  });
+
+  it('says `[[` is not modelled rather than bash’s command not found', () => {
+    const [out] = run('[[ 1 -eq 1 ]]');
+    expect(out?.stderr).toMatch(/^lab shell: `\[\[` is not supported; it runs for, while and until loops and if/); // prettier-ignore
+  });
+});
