@@ -1,5 +1,5 @@
 /**
- * kubectl scale / delete pod / rollout restart against the built-in scenario (web: 3 replicas
+ * kubectl scale / delete pod / delete service / rollout restart against the built-in scenario (web: 3 replicas
  * of ReplicaSet web-6bc869c565 at 10.244.1.2, 10.244.1.3 on node-2 and 10.244.0.4 on node-1;
  * client at 10.244.0.5), through the CLI. Expected texts are kubectl v1.32's (cmd/scale,
  * cmd/delete, cmd/rollout print `<resource>.<group>/<name> <verb>` and `<kind> "<name>"
@@ -164,7 +164,7 @@ describe('kubectl delete pod', () => {
         'node-1$ kubectl delete pod',
         'node-1$ kubectl delete',
         'node-1$ kubectl delete pod web-6bc869c565-g2952 -n kube-system',
-        'node-1$ kubectl delete svc web',
+        'node-1$ kubectl delete deployment web',
         'node-1$ kubectl get pods --no-headers',
       ].join('\n'),
     );
@@ -177,9 +177,44 @@ describe('kubectl delete pod', () => {
     expect(r.err).toContain(
       'Error from server (NotFound): pods "web-6bc869c565-g2952" not found\n',
     );
-    expect(r.err).toContain('lab: `kubectl delete services` is not modelled in kube-proxy-lab\n');
+    expect(r.err).toContain('lab: `kubectl delete deployments` is not modelled in kube-proxy-lab\n'); // prettier-ignore
     expect(r.out).not.toContain('deleted');
     expect(r.out.match(/Running/g)).toHaveLength(4);
+  });
+});
+
+describe('kubectl delete service', () => {
+  it('the Service goes at once; kube-proxy deletes its chains in a partial sync', async () => {
+    const [before, deleted, after, sync, svcs, again] = await blocks(
+      [
+        'node-1$ iptables -t nat -S | grep -c "default/web-nodeport"',
+        'node-1$ kubectl delete svc web-nodeport',
+        'node-1$ iptables -t nat -S | grep -c "default/web-nodeport"',
+        'node-1$ lab sync',
+        'node-1$ kubectl get svc --no-headers',
+        'node-1$ kubectl delete service/web-nodeport',
+      ].join('\n'),
+    );
+    expect(Number(before)).toBeGreaterThan(0);
+    // kubectl v1.32 cmd/delete: `<kind> "<name>" deleted`.
+    expect(deleted).toBe('service "web-nodeport" deleted\n');
+    expect(after).toBe('0\n');
+    // The sync after the change is partial: only the deleted Service's chains are named.
+    expect(sync).toMatch(/^last sync: partial/m);
+    expect(sync).toMatch(/^chains deleted: KUBE-EXT-\S+ (KUBE-SEP-\S+ ){3}KUBE-SVC-\S+$/m);
+    expect(svcs?.split('\n').filter(Boolean).map((l) => l.split(/ +/)[0])).toEqual(['kubernetes', 'web']); // prettier-ignore
+    // (the transcript's last line ends the text: split leaves one more newline after it)
+    expect(again?.trimEnd()).toBe(
+      'Error from server (NotFound): services "web-nodeport" not found',
+    );
+  });
+
+  it('keeps slices a user created for a Service without selector, as the API does', async () => {
+    const [deleted, slices] = await blocks(
+      ['node-1$ kubectl delete svc kubernetes', 'node-1$ kubectl get endpointslices --no-headers'].join('\n'), // prettier-ignore
+    );
+    expect(deleted).toBe('service "kubernetes" deleted\n');
+    expect(slices).toMatch(/^kubernetes +IPv4 +6443 +192\.168\.1\.10 /m);
   });
 });
 

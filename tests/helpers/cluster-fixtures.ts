@@ -232,6 +232,7 @@ export function testWorld(
       deletePod: () => undefined,
       scaleDeployment: () => false,
       restartDeployment: () => false,
+      deleteService: () => false,
     }),
     flows: () => ({
       open: () => ({ ok: false, text: 'no network in this test world' }),

@@ -104,6 +104,8 @@ export interface WorkloadControls {
   deletePod(namespace: string, name: string): number | undefined;
   scaleDeployment(namespace: string, name: string, replicas: number): boolean;
   restartDeployment(namespace: string, name: string): boolean;
+  /** `kubectl delete service`: gone at once; false when there is no such Service. */
+  deleteService(namespace: string, name: string): boolean;
 }
 
 /** What one `lab flow` action printed, as the client program would. */

@@ -9,6 +9,7 @@
 export { loadScenario, MAX_DOCUMENTS, MAX_SCENARIO_CHARS } from './load';
 export type { LoadOptions, LoadResult } from './load';
 export { applyManifests } from './apply';
+export { deleteService } from './delete';
 export type { ApplyResult, ApplyResultItem } from './apply';
 export { DEFAULT_SCENARIO, DEFAULT_SCENARIO_NAME } from './default-scenario';
 export { DEFAULT_SERVICE_CIDR, DEFAULT_SYSCTLS } from './decode-lab';

@@ -199,6 +199,7 @@ export function hostView(
         hasDeployment(world, ns, name) && (scaleDeploymentNow(world, ns, name, replicas), true),
       restartDeployment: (ns, name) =>
         hasDeployment(world, ns, name) && (restartDeploymentNow(world, ns, name), true),
+      deleteService: (ns, name) => world.deleteService(ns, name),
     }),
     flows: () => flowControls(world, host),
     terminalColumns: () => world.terminalColumns,

@@ -6,7 +6,7 @@
 import type { Cluster } from '../model/cluster';
 import type { Diagnostic } from '../model/diagnostic';
 import { ManualClock, rngFromSeed, type Rng } from '../model/runtime';
-import { applyManifests, loadScenario } from '../scenario';
+import { applyManifests, deleteService, loadScenario } from '../scenario';
 import { cleanStaleEntries, conntrackCleanupRequired, staleUdpFilters } from './conntrack-cleanup';
 import { bootNodeKernel, restartKubeProxy, syncNodeKernel, type NodeKernel } from './node-kernel';
 
@@ -181,6 +181,14 @@ export class World {
     const result = applyManifests(this.cluster, text, this.nowSeconds());
     if (result.cluster !== this.cluster) this.setCluster(result.cluster);
     return result;
+  }
+
+  /** `kubectl delete service`: false when there is no such Service. */
+  deleteService(namespace: string, name: string): boolean {
+    const next = deleteService(this.cluster, namespace, name, this.nowSeconds());
+    if (next === undefined) return false;
+    this.setCluster(next);
+    return true;
   }
 
   /** Starts kubelet and kube-proxy on every node; each boots when first looked at. */

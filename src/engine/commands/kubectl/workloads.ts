@@ -1,6 +1,7 @@
 /**
- * kubectl's workload writes: `scale`, `delete pod`, `rollout restart`, with kubectl v1.32's
- * output (`deployment.apps/web scaled`, `pod "web-…" deleted`, `deployment.apps/web restarted`)
+ * kubectl's workload writes: `scale`, `delete pod|service`, `rollout restart`, with kubectl
+ * v1.32's output (`deployment.apps/web scaled`, `pod "web-…" deleted`, `service "web" deleted`,
+ * `deployment.apps/web restarted`)
  * and errors. The control plane's reaction (Terminating pods, replacements, the new
  * ReplicaSet) is the world's (sim/control-plane.ts).
  *
@@ -71,7 +72,7 @@ export function runScale(
   return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
 }
 
-/** `kubectl delete pod NAME… [--wait=false]`. */
+/** `kubectl delete pod|service NAME… [--wait=false]`. */
 export function runDelete(
   ctx: CommandContext,
   namespace: string,
@@ -84,6 +85,13 @@ export function runDelete(
   let stderr = '';
   let waitMs = 0;
   for (const { type, name } of found) {
+    if (type.kind === 'Service') {
+      // No finalizers: the Service is gone when the API server answers.
+      if (ctx.world.workloads().deleteService(namespace, name))
+        stdout += `service "${name}" deleted\n`; // prettier-ignore
+      else stderr += notFound(type, name);
+      continue;
+    }
     if (type.kind !== 'Pod') return notModelled(`delete ${type.resource}`);
     const goneIn = ctx.world.workloads().deletePod(namespace, name);
     if (goneIn === undefined) stderr += notFound(type, name);
