@@ -30,7 +30,31 @@ export function runApply(ctx: CommandContext, files: readonly string[]): Command
     const result = ctx.world.applyManifests(text);
     for (const a of result.applied)
       stdout += `${kindPrefix(a.kind, groupOf(a.kind, a.apiVersion))}/${a.name} ${a.action}\n`;
-    for (const e of result.errors) stderr += e.endsWith('\n') ? e : `${e}\n`;
+    stderr += apiErrorsText(result.errors);
   }
   return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
+}
+
+const INVALID = /^(The \S+ "[^"]*" is invalid: )(.*)$/s;
+
+/**
+ * The API server's refusals as kubectl prints them (cmd/util/helpers.go checkErr): an
+ * object's field errors after one `The Service "web" is invalid: ` (MultilineError: one error
+ * on that line; several each on a `* ` line below it, the prefix line ending in its space).
+ */
+export function apiErrorsText(errors: readonly string[]): string {
+  let out = '';
+  for (let i = 0; i < errors.length;) {
+    const line = errors[i]!.replace(/\n$/, '');
+    const m = INVALID.exec(line);
+    let j = i + 1;
+    while (m !== null && j < errors.length && errors[j]!.startsWith(m[1]!)) j++;
+    if (m === null || j === i + 1) out += `${line}\n`;
+    else {
+      out += `${m[1]}\n`;
+      for (const e of errors.slice(i, j)) out += `* ${e.replace(/\n$/, '').slice(m[1]!.length)}\n`;
+    }
+    i = j;
+  }
+  return out;
 }

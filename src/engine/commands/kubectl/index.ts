@@ -9,6 +9,7 @@ import { registerCommand } from '../registry';
 import { runApply } from './apply';
 import { runDescribe } from './describe';
 import { runExec } from './exec';
+import { runExpose } from './expose';
 import { outputFormat, runGet, type GetOptions } from './get';
 import { LAB_NODE_INFO } from './objects-node';
 import { runDelete, runRollout, runScale } from './workloads';
@@ -34,6 +35,19 @@ const SUBCOMMAND_FLAGS: Record<string, FlagSpec[]> = {
   apply: [{ long: 'filename', short: 'f', value: true }],
   scale: [{ long: 'replicas', value: true }],
   delete: [{ long: 'wait', value: false }],
+  expose: [
+    ...['port', 'target-port', 'protocol', 'name', 'type', 'external-ip', 'selector'].map(
+      (long) => ({ long, value: true }),
+    ),
+    { long: 'labels', short: 'l', value: true },
+    { long: 'session-affinity', value: true },
+    { long: 'cluster-ip', value: true },
+    // kubectl's other expose flags, which the lab does not model (a note says so).
+    ...['load-balancer-ip', 'overrides', 'field-manager'].map((long) => ({ long, value: true })),
+    { long: 'output', short: 'o', value: true },
+    { long: 'filename', short: 'f', value: true },
+    ...['dry-run', 'save-config', 'record'].map((long) => ({ long, value: false })),
+  ],
   rollout: [],
   version: [{ long: 'client', value: false }],
   exec: [
@@ -242,6 +256,22 @@ export function kubectl(
   if (sub === 'delete')
     return runDelete(ctx, namespace, parsed.positionals, last(parsed, 'wait') !== 'false');
   if (sub === 'rollout') return runRollout(ctx, namespace, parsed.positionals);
+  if (sub === 'expose') {
+    const unmodelled = ['load-balancer-ip', 'overrides', 'field-manager', 'output', 'filename', 'dry-run', 'save-config', 'record'].find((f) => parsed.flags.has(f)); // prettier-ignore
+    return runExpose(ctx, namespace, parsed.positionals, {
+      port: last(parsed, 'port'),
+      targetPort: last(parsed, 'target-port'),
+      protocol: last(parsed, 'protocol'),
+      name: last(parsed, 'name'),
+      type: last(parsed, 'type'),
+      externalIP: last(parsed, 'external-ip'),
+      selector: last(parsed, 'selector'),
+      labels: last(parsed, 'labels'),
+      sessionAffinity: last(parsed, 'session-affinity'),
+      clusterIP: last(parsed, 'cluster-ip'),
+      unmodelled: unmodelled === undefined ? undefined : `--${unmodelled}`,
+    });
+  }
   if (sub === 'describe') return runDescribe(world.cluster, namespace, parsed.positionals);
   if (isTrue(parsed, 'watch'))
     return {

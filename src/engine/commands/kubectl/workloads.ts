@@ -17,11 +17,11 @@ import { labNote } from '../../model/lab-notes';
 
 const fail = (stderr: string): CommandResult => ({ stdout: '', stderr, exitCode: 1 });
 
-const NO_RESOURCES =
+export const NO_RESOURCES =
   "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'\n";
-const NO_NAME = 'error: resource(s) were provided, but no name was specified\n';
+export const NO_NAME = 'error: resource(s) were provided, but no name was specified\n';
 
-const notFound = (type: ResourceType, name: string): string =>
+export const notFound = (type: ResourceType, name: string): string =>
   `Error from server (NotFound): ${type.group === '' ? type.resource : `${type.resource}.${type.group}`} "${name}" not found\n`;
 
 const notModelled = (what: string): CommandResult => fail(labNote('kubectl.unmodelled', { what }));
