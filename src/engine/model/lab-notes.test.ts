@@ -38,6 +38,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   port: '81',
   seconds: '2',
   mode: 'nftables',
+  reason: 'a test that failed: /spec/type',
   rounds: '1000',
   max: '1000',
 };

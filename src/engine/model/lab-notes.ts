@@ -26,6 +26,8 @@ export const LAB_NOTES = {
     "lab shell: writing to {path} is not supported (only /dev/null, 2>&1, and a node's /proc/sys/… from a command that is not a loop)",
   'shell.compound':
     'lab shell: `{keyword}` is not supported; it runs for, while and until loops and if (with test or [ … ])',
+  'kubectl.patch-refused':
+    'lab: the API server refuses this patch ({reason}); the lab does not model its exact words',
   'shell.loop-stopped':
     'lab: the loop was still running after {rounds} rounds and {seconds} s of virtual time, so the lab stopped it as Ctrl-C would (exit status 130, the rest of the line not run; unlike Ctrl-C, commands after it in a pipeline still get what it wrote); a loop here runs at most {max} rounds or {minutes} minutes',
   'shell.arithmetic':

@@ -23,6 +23,7 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
     'lab shell: 不支持写入 {path}（只支持 /dev/null、2>&1，以及在节点上由非循环命令写入 /proc/sys/…）',
   'shell.compound':
     'lab shell: 不支持 `{keyword}`；支持 for、while、until 循环和 if（配合 test 或 [ … ]）',
+  'kubectl.patch-refused': 'lab: API server 拒绝这个 patch（{reason}）；实验台没有模拟它的原话',
   'shell.loop-stopped':
     'lab: 循环运行了 {rounds} 轮、{seconds} 秒虚拟时间后仍未结束，实验台像按下 Ctrl-C 一样停止了它（退出码 130，这一行余下的命令不再运行；与 Ctrl-C 不同，管道中它后面的命令仍会读到它已写出的内容）；这里的循环最多运行 {max} 轮或 {minutes} 分钟',
   'shell.arithmetic':

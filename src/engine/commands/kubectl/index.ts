@@ -10,6 +10,7 @@ import { runApply } from './apply';
 import { runDescribe } from './describe';
 import { runExec } from './exec';
 import { runExpose } from './expose';
+import { runPatch } from './patch';
 import { outputFormat, runGet, type GetOptions } from './get';
 import { LAB_NODE_INFO } from './objects-node';
 import { runDelete, runRollout, runScale } from './workloads';
@@ -47,6 +48,17 @@ const SUBCOMMAND_FLAGS: Record<string, FlagSpec[]> = {
     { long: 'output', short: 'o', value: true },
     { long: 'filename', short: 'f', value: true },
     ...['dry-run', 'save-config', 'record'].map((long) => ({ long, value: false })),
+  ],
+  patch: [
+    { long: 'patch', short: 'p', value: true },
+    { long: 'type', value: true },
+    { long: 'patch-file', value: true },
+    // kubectl's other patch flags, which the lab does not model (a note says so).
+    { long: 'output', short: 'o', value: true },
+    { long: 'filename', short: 'f', value: true },
+    { long: 'subresource', value: true },
+    { long: 'field-manager', value: true },
+    ...['dry-run', 'local'].map((long) => ({ long, value: false })),
   ],
   rollout: [],
   version: [{ long: 'client', value: false }],
@@ -256,6 +268,15 @@ export function kubectl(
   if (sub === 'delete')
     return runDelete(ctx, namespace, parsed.positionals, last(parsed, 'wait') !== 'false');
   if (sub === 'rollout') return runRollout(ctx, namespace, parsed.positionals);
+  if (sub === 'patch') {
+    const unmodelled = ['output', 'filename', 'subresource', 'field-manager', 'dry-run', 'local'].find((f) => parsed.flags.has(f)); // prettier-ignore
+    return runPatch(ctx, namespace, parsed.positionals, {
+      patch: last(parsed, 'patch'),
+      patchFile: last(parsed, 'patch-file'),
+      type: last(parsed, 'type'),
+      unmodelled: unmodelled === undefined ? undefined : `--${unmodelled}`,
+    });
+  }
   if (sub === 'expose') {
     const unmodelled = ['load-balancer-ip', 'overrides', 'field-manager', 'output', 'filename', 'dry-run', 'save-config', 'record'].find((f) => parsed.flags.has(f)); // prettier-ignore
     return runExpose(ctx, namespace, parsed.positionals, {
