@@ -182,3 +182,32 @@ test('keyboard and accessible names: axe finds no serious problem', async ({ pag
   await page.keyboard.press('ArrowLeft');
   await expect(page.getByRole('tab', { name: 'Terminal' })).toBeFocused();
 });
+
+test('the terminal changes the running cluster and node: the graph follows', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  await lab.tab(/Terminal/);
+  const term = page.getByTestId('terminal');
+  await term.click();
+  const run = async (line: string, answer: string | RegExp) => {
+    await page.keyboard.type(line);
+    await page.keyboard.press('Enter');
+    await expect(term).toContainText(answer);
+  };
+  // kubectl's writes: a new Service, one gone, one patched; kube-proxy and the graph follow.
+  await run('kubectl expose deployment web --name web2 --port 8081 --target-port 8080', 'service/web2 exposed'); // prettier-ignore
+  await run('kubectl delete svc web-nodeport', 'service "web-nodeport" deleted');
+  await run(`kubectl patch svc web -p '{"spec":{"type":"NodePort"}}'`, 'service/web patched');
+  await expect(page.getByTitle('Send to Service default/web2 (10.96.1.3)')).toBeVisible();
+  await expect(page.getByTitle(/Send to Service default\/web-nodeport /)).toHaveCount(0);
+  // (the terminal's text runs its rows together: the count follows the command line)
+  await run(
+    'iptables -t nat -S KUBE-NODEPORTS | grep -c \'"default/web"\'',
+    /"default\/web"'2(?!\d)/,
+  );
+  // A loop with a condition, and the sysctl written as many guides write it.
+  await run('i=0; while [ $i -lt 3 ]; do echo round $i; i=$((i+1)); done', 'round 2');
+  await run('echo 0 > /proc/sys/net/bridge/bridge-nf-call-iptables', /\$ echo 0 > \/proc/);
+  await expect(page.locator('.warn-badge', { hasText: 'br-nf 0' })).toBeVisible();
+  expect(lab.foreign).toEqual([]);
+});
