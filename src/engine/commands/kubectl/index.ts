@@ -9,6 +9,7 @@ import { registerCommand } from '../registry';
 import { runApply } from './apply';
 import { runDescribe } from './describe';
 import { runExec } from './exec';
+import { runCreate } from './create';
 import { runExpose } from './expose';
 import { runPatch } from './patch';
 import { outputFormat, runGet, type GetOptions } from './get';
@@ -48,6 +49,16 @@ const SUBCOMMAND_FLAGS: Record<string, FlagSpec[]> = {
     { long: 'output', short: 'o', value: true },
     { long: 'filename', short: 'f', value: true },
     ...['dry-run', 'save-config', 'record'].map((long) => ({ long, value: false })),
+  ],
+  create: [
+    { long: 'image', value: true },
+    { long: 'replicas', short: 'r', value: true },
+    ...['port', 'tcp', 'clusterip', 'node-port', 'external-name'].map((long) => ({ long, value: true })), // prettier-ignore
+    // kubectl's other create flags, which the lab does not model (a note says so).
+    { long: 'filename', short: 'f', value: true },
+    { long: 'output', short: 'o', value: true },
+    { long: 'field-manager', value: true },
+    ...['dry-run', 'save-config', 'edit', 'raw', 'validate'].map((long) => ({ long, value: false })), // prettier-ignore
   ],
   patch: [
     { long: 'patch', short: 'p', value: true },
@@ -268,6 +279,22 @@ export function kubectl(
   if (sub === 'delete')
     return runDelete(ctx, namespace, parsed.positionals, last(parsed, 'wait') !== 'false');
   if (sub === 'rollout') return runRollout(ctx, namespace, parsed.positionals);
+  if (sub === 'create') {
+    const unmodelled = ['filename', 'output', 'field-manager', 'dry-run', 'save-config', 'edit', 'raw', 'validate'].find((f) => parsed.flags.has(f)); // prettier-ignore
+    // A command after `--` is the containers' (create deployment NAME --image=I -- CMD…).
+    if (rest.includes('--')) return { stdout: '', stderr: labNote('kubectl.unmodelled', { what: 'create deployment -- COMMAND' }), exitCode: 1 }; // prettier-ignore
+    return runCreate(ctx, namespace, parsed.positionals, {
+      images: (parsed.flags.get('image') ?? []).flatMap((i) => i.split(',')),
+      replicas: last(parsed, 'replicas'),
+      port: last(parsed, 'port'),
+      tcp: parsed.flags.get('tcp') ?? [],
+      clusterIP: last(parsed, 'clusterip'),
+      nodePort: last(parsed, 'node-port'),
+      externalName: last(parsed, 'external-name'),
+      given: new Set(parsed.flags.keys()),
+      unmodelled: unmodelled === undefined ? undefined : `--${unmodelled}`,
+    });
+  }
   if (sub === 'patch') {
     const unmodelled = ['output', 'filename', 'subresource', 'field-manager', 'dry-run', 'local'].find((f) => parsed.flags.has(f)); // prettier-ignore
     return runPatch(ctx, namespace, parsed.positionals, {
