@@ -135,6 +135,13 @@ const TOOLS: [string, string?][] = [
   ['grep -c -o a', 'banana\nx\n'], ['grep -ov a', 'banana\nx\n'], ['grep -m1 a', 'a1\na2\n'], ['grep -m 0 a', 'a\n'],
   ['grep -m x a', 'a\n'], ['grep -x ab', 'ab\nabc\n'], ['grep -ix AB', 'ab\n'], ['grep -oi "A."', 'xAbab\n'],
   ['grep -K a', 'a\n'],
+  // Context: groups, `--` between them, `N-` context lines, -m's trailing context, -o, -v, -c.
+  ['grep -A1 b', 'a\nb\nc\nd\ne\nb\nf\n'], ['grep -B1 b', 'a\nb\nc\nd\ne\nb\nf\n'], ['grep -C1 b', 'a\nb\nc\nd\ne\nb\nf\n'],
+  ['grep -n -A1 b', 'a\nb\nc\nd\ne\nb\nf\n'], ['grep -nA1 b', 'a\nb\nc\nb\n'], ['grep -o -A1 b', 'a\nb\nc\nd\ne\nb\nf\n'],
+  ['grep -c -A1 b', 'a\nb\nc\n'], ['grep -v -A1 b', 'a\nb\nc\nd\n'], ['grep -m1 -A2 b', 'a\nb\nc\nb\ne\n'],
+  ['grep -A abc b', 'b\n'], ['grep -A -1 b', 'b\n'], ['grep -2 c', 'a\nb\nc\nd\ne\nf\n'], ['grep --context=1 c', 'a\nb\nc\nd\n'],
+  ['grep -A1 -B0 e', 'e\nb\n'], ['grep -C1 -A0 c', 'a\nb\nc\nd\n'], ['grep -A 0 b', 'b\nx\nb\n'], ['grep -B 2 -n KUBE-SEP', 'x\ny\n-A KUBE-SEP-1\nz\n-A KUBE-SEP-2\n'],
+  ['grep --after-context=2 -A1 a', 'a\nb\nc\n'], ['grep -12 a', 'a\n'], ['grep -A', 'a\n'],
   ['wc', 'a b\nc\n'], ['wc -l', 'a\nb\n'], ['wc -lw', 'a b\n'], ['wc -c -', 'héllo\n'], ['wc -m', 'héllo\n'],
   ['wc -L', 'ab\nabcd\n'], ['wc -cl', 'x\n'], ['wc -x', 'a\n'], ['wc nofile'],
   ['tr -s " "', 'a  b   c\n'], ['tr a-z A-Z', 'hello\n'], ['tr -d l', 'hello\n'], ['tr -d "[:digit:]"', 'a1b2\n'],

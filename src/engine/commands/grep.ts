@@ -2,8 +2,9 @@
  * GNU grep 3.8 (Debian bookworm) in a UTF-8 locale, as the textbook pipes into it (`… | grep
  * mode`, `conntrack -L | grep 10.96.0.10`, `iptables-save | grep -oE 'KUBE-SEP-[A-Z0-9]+'`):
  * basic and extended regular expressions translated to JavaScript's, fixed strings, -i -v -c -q
- * -n -w -x -o -m NUM -e, messages and statuses as grep's. Its other real options say they are
- * not modelled.
+ * -n -w -x -o -m NUM -e, context (-A, -B, -C NUM, -NUM: `--` between groups, `N-` for context
+ * lines with -n), messages and statuses as grep's. Its other real options say they are not
+ * modelled.
  */
 import { labNote } from '../model/lab-notes';
 import { missingFileMessage } from './files';
@@ -98,6 +99,13 @@ function grep(ctx: CommandContext, argv: string[]): CommandResult {
   const flags = new Set<string>();
   /** -m NUM: stop after NUM selected lines (a negative NUM is no limit). */
   let maxCount = -1;
+  /** Lines of context after and before each selected line (-1: not given; -C's for both). */
+  const context = { A: -1, B: -1, C: -1, digits: '' };
+  const contextArg = (letter: 'A' | 'B' | 'C', v: string): CommandResult | undefined => {
+    if (!/^\d+$/.test(v)) return fail(`grep: ${v}: invalid context length argument\n`, 2);
+    context[letter] = Number(v);
+    return undefined;
+  };
   const patterns: string[] = [];
   const operands: string[] = [];
   for (let i = 1; i < argv.length; i++) {
@@ -120,6 +128,15 @@ function grep(ctx: CommandContext, argv: string[]): CommandResult {
         '--line-regexp': 'x',
         '--only-matching': 'o',
       };
+      const eq = a.indexOf('=');
+      const ctx = { '--after-context': 'A', '--before-context': 'B', '--context': 'C' }[eq < 0 ? a : a.slice(0, eq)] as 'A' | 'B' | 'C' | undefined; // prettier-ignore
+      if (ctx !== undefined) {
+        const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
+        if (v === undefined) return fail(`grep: option '${a}' requires an argument\n${GREP_USAGE}`, 2); // prettier-ignore
+        const bad = contextArg(ctx, v);
+        if (bad !== undefined) return bad;
+        continue;
+      }
       const f = long[a];
       if (f === undefined) return fail(`grep: unrecognized option '${a}'\n${GREP_USAGE}`, 2);
       flags.add(f);
@@ -133,6 +150,20 @@ function grep(ctx: CommandContext, argv: string[]): CommandResult {
           if (!/^-?\d+$/.test(v)) return fail(`grep: invalid max count\n`, 2);
           maxCount = Number(v);
           break;
+        }
+        if (f === 'A' || f === 'B' || f === 'C') {
+          const rest = a.slice(k + 1);
+          const v = rest !== '' ? rest : argv[++i];
+          if (v === undefined) return fail(`grep: option requires an argument -- '${f}'\n${GREP_USAGE}`, 2); // prettier-ignore
+          const bad = contextArg(f, v);
+          if (bad !== undefined) return bad;
+          break;
+        }
+        if (/\d/.test(f)) {
+          // -NUM: --context=NUM (its digits read together, as grep's digit_args_val).
+          context.digits = k > 1 && /\d/.test(a.charAt(k - 1)) ? context.digits + f : f;
+          context.C = Number(context.digits);
+          continue;
         }
         if (f === 'e') {
           const rest = a.slice(k + 1);
@@ -185,27 +216,55 @@ function grep(ctx: CommandContext, argv: string[]): CommandResult {
     }
   }
   const invert = flags.has('v');
-  const selected: string[] = [];
-  /** -o: every non-empty match of a selected line, each on a line of its own. */
-  const matched: string[] = [];
-  const any = new RegExp(sources.map((x) => `(?:${x})`).join('|'), flags.has('i') ? 'gi' : 'g');
-  for (const [idx, line] of splitLines(input).entries()) {
-    if (maxCount >= 0 && selected.length >= maxCount) break;
-    if (regexes.some((r) => r.test(line)) === invert) continue;
-    selected.push(flags.has('n') ? `${idx + 1}:${line}` : line);
-    if (flags.has('o') && !invert)
-      for (const m of line.matchAll(any))
-        if (m[0] !== '') matched.push(flags.has('n') ? `${idx + 1}:${m[0]}` : m[0]);
+  const lines = splitLines(input);
+  const chosen: number[] = [];
+  for (const [idx, line] of lines.entries()) {
+    if (maxCount >= 0 && chosen.length >= maxCount) break;
+    if (regexes.some((r) => r.test(line)) !== invert) chosen.push(idx);
   }
-  let stdout = flags.has('c')
-    ? `${selected.length}\n`
-    : joinLines(flags.has('o') ? matched : selected);
-  if (flags.has('q')) stdout = '';
+  const any = new RegExp(sources.map((x) => `(?:${x})`).join('|'), flags.has('i') ? 'gi' : 'g');
+  const after = context.A >= 0 ? context.A : Math.max(context.C, 0);
+  const before = context.B >= 0 ? context.B : Math.max(context.C, 0);
+  const withContext = context.A >= 0 || context.B >= 0 || context.C >= 0;
+  let stdout = '';
+  if (flags.has('c')) stdout = `${chosen.length}\n`;
+  else if (!flags.has('q'))
+    stdout = joinLines(outputLines(lines, chosen, { after, before, withContext, any, only: flags.has('o'), numbers: flags.has('n') })); // prettier-ignore
+  const selected = chosen;
   return {
     stdout,
     stderr,
     exitCode: status === 2 && selected.length === 0 ? 2 : selected.length > 0 ? 0 : 1,
   };
+}
+
+/**
+ * The lines grep prints: each selected line (`N:` with -n), the context around it (`N-`),
+ * and `--` between groups that do not touch when a context option was given (even 0). With
+ * -o a selected line prints its matches and context lines print nothing, though they still
+ * join groups. After -m's last line its trailing context is printed too.
+ */
+function outputLines(
+  lines: readonly string[],
+  chosen: readonly number[],
+  o: { after: number; before: number; withContext: boolean; any: RegExp; only: boolean; numbers: boolean }, // prettier-ignore
+): string[] {
+  const isChosen = new Set(chosen);
+  const shown = new Set<number>();
+  for (const i of chosen)
+    for (let j = Math.max(0, i - o.before); j <= Math.min(lines.length - 1, i + o.after); j++) shown.add(j); // prettier-ignore
+  const out: string[] = [];
+  let last = -1;
+  for (const i of [...shown].sort((a, b) => a - b)) {
+    if (o.withContext && last >= 0 && i > last + 1) out.push('--');
+    last = i;
+    const line = lines[i]!;
+    const prefix = o.numbers ? `${i + 1}${isChosen.has(i) ? ':' : '-'}` : '';
+    if (!o.only) out.push(prefix + line);
+    else if (isChosen.has(i))
+      for (const m of line.matchAll(o.any)) if (m[0] !== '') out.push(prefix + m[0]);
+  }
+  return out;
 }
 
 export function registerGrep(registry: CommandRegistry): void {

@@ -197,6 +197,9 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string } {
         tokens.push({ kind: 'op', op: c === '|' ? '|' : ';' });
         i++;
       }
+    } else if ((c === '<' || c === '>') && line.charAt(i + 1) === '(') {
+      // `<(…)` and `>(…)`: bash's process substitution, which the lab shell does not run.
+      return { error: labNote('shell.compound', { keyword: `${c}(…)` }) };
     } else if (
       c === '>' ||
       c === '<' ||

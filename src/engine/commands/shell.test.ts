@@ -116,6 +116,11 @@ describe('tokenize', () => {
       ok: false,
       error: expect.stringMatching(/^lab shell: `case` is not supported/),
     });
+    // Process substitution, not a redirection from a file named `(echo`.
+    expect(parseCommandLine('sort <(echo a)')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^lab shell: `<\(…\)` is not supported/),
+    });
     expect(parseCommandLine('for i in a b; do echo $i done')).toMatchObject({
       error: 'bash: syntax error: unexpected end of file\n',
     });
