@@ -233,6 +233,7 @@ export function testWorld(
       scaleDeployment: () => false,
       restartDeployment: () => false,
       deleteService: () => false,
+      labelPod: () => false,
     }),
     flows: () => ({
       open: () => ({ ok: false, text: 'no network in this test world' }),

@@ -320,6 +320,62 @@ export function restartDeployment(
   });
 }
 
+/**
+ * `kubectl label pod`: the pod gets `labels`. The ReplicaSet controller then claims pods by its
+ * selector (the Deployment's plus pod-template-hash; controller_ref_manager.go ClaimPods): a
+ * pod of it whose labels no longer match is released (ReleasePod: no owner, still running)
+ * and replaced, and an orphan that now matches the current ReplicaSet is adopted, the excess
+ * pod then deleted as a scale-down would.
+ */
+export function relabelPod(
+  cluster: Cluster,
+  key: string,
+  labels: Readonly<Record<string, string>>,
+  env: WorkloadEnv,
+): WorkloadResult {
+  return rebuild(cluster, env, (desired) => {
+    const relabel = (p: PodDraft): PodDraft => ({ ...p, meta: { ...p.meta, labels } });
+    const matches = (sel: Readonly<Record<string, string>>) =>
+      Object.entries(sel).every(([k, v]) => labels[k] === v);
+    const i = desired.pods.findIndex((p) => keyOf(p.meta) === key);
+    if (i >= 0) {
+      const pod = relabel(desired.pods[i]!);
+      const owner = desired.deployments.findIndex(
+        (d) =>
+          d.meta.namespace === pod.meta.namespace &&
+          matches({ ...d.selector, [POD_TEMPLATE_HASH_LABEL]: d.templateHash }),
+      );
+      const d = desired.deployments[owner];
+      if (d === undefined || pod.terminating) {
+        desired.pods[i] = pod;
+        return;
+      }
+      desired.pods.splice(i, 1);
+      desired.workloads = desired.workloads.filter((w) => !(w.kind === 'Pod' && w.key === key));
+      desired.deployments[owner] = { ...d, existingPods: [...(d.existingPods ?? []), { ...pod, ownerDeployment: d.meta.name }] }; // prettier-ignore
+      return;
+    }
+    desired.deployments = desired.deployments.map((d) => {
+      const at = (d.existingPods ?? []).findIndex((p) => keyOf(p.meta) === key);
+      if (at < 0) return d;
+      const was = d.existingPods![at]!;
+      const pod = relabel(was);
+      const pods = [...d.existingPods!];
+      const hash = was.meta.labels[POD_TEMPLATE_HASH_LABEL] ?? d.templateHash;
+      if (matches({ ...d.selector, [POD_TEMPLATE_HASH_LABEL]: hash })) {
+        pods[at] = pod;
+        return { ...d, existingPods: pods };
+      }
+      // Released: an orphan the ReplicaSet no longer counts (reconcile() replaces it).
+      pods.splice(at, 1);
+      const { ownerDeployment: _, ...orphan } = pod;
+      desired.pods.push(orphan);
+      desired.workloads.push({ kind: 'Pod', key });
+      return { ...d, existingPods: pods };
+    });
+  });
+}
+
 /** The end of the grace period: the pods are gone and the controllers see it. */
 export function removePods(
   cluster: Cluster,

@@ -21,6 +21,7 @@ import type { Cluster } from '../model/cluster';
 import {
   DEFAULT_GRACE_SECONDS,
   deletePod,
+  relabelPod,
   removePods,
   restartDeployment,
   scaleDeployment,
@@ -103,6 +104,16 @@ export function scaleDeploymentNow(
     world,
     scaleDeployment(world.cluster, `${namespace}/${name}`, replicas, env(world)),
   );
+}
+
+/** `kubectl label pod NAME …` (the pod exists): its new labels, and the ReplicaSet's answer. */
+export function relabelPodNow(
+  world: World,
+  namespace: string,
+  name: string,
+  labels: Readonly<Record<string, string>>,
+): WorkloadResult {
+  return commit(world, relabelPod(world.cluster, `${namespace}/${name}`, labels, env(world)));
 }
 
 /** `kubectl rollout restart deployment/NAME` (the Deployment exists). */

@@ -22,7 +22,12 @@ import {
 } from '../datapath';
 import { hostFile, openHostFile } from './host-files';
 import { ipsetEnv } from './ipvs-node';
-import { deletePodNow, restartDeploymentNow, scaleDeploymentNow } from './control-plane';
+import {
+  deletePodNow,
+  relabelPodNow,
+  restartDeploymentNow,
+  scaleDeploymentNow,
+} from './control-plane';
 import { flowControls } from './flows';
 import { advanceNetwork, runProgram, socketLayer } from './network';
 import { hostKey as stackKey } from '../hosts';
@@ -200,6 +205,9 @@ export function hostView(
       restartDeployment: (ns, name) =>
         hasDeployment(world, ns, name) && (restartDeploymentNow(world, ns, name), true),
       deleteService: (ns, name) => world.deleteService(ns, name),
+      labelPod: (ns, name, labels) =>
+        world.cluster.pods.some((p) => p.meta.namespace === ns && p.meta.name === name) &&
+        (relabelPodNow(world, ns, name, labels), true),
     }),
     flows: () => flowControls(world, host),
     terminalColumns: () => world.terminalColumns,

@@ -11,6 +11,7 @@ import { runDescribe } from './describe';
 import { runExec } from './exec';
 import { runCreate } from './create';
 import { runExpose } from './expose';
+import { runLabel } from './label';
 import { runPatch } from './patch';
 import { outputFormat, runGet, type GetOptions } from './get';
 import { LAB_NODE_INFO } from './objects-node';
@@ -59,6 +60,15 @@ const SUBCOMMAND_FLAGS: Record<string, FlagSpec[]> = {
     { long: 'output', short: 'o', value: true },
     { long: 'field-manager', value: true },
     ...['dry-run', 'save-config', 'edit', 'raw', 'validate'].map((long) => ({ long, value: false })), // prettier-ignore
+  ],
+  label: [
+    { long: 'overwrite', value: false },
+    // kubectl's other label flags, which the lab does not model (a note says so).
+    { long: 'selector', short: 'l', value: true },
+    { long: 'filename', short: 'f', value: true },
+    { long: 'output', short: 'o', value: true },
+    { long: 'resource-version', value: true },
+    ...['list', 'all', 'dry-run', 'local'].map((long) => ({ long, value: false })),
   ],
   patch: [
     { long: 'patch', short: 'p', value: true },
@@ -294,6 +304,12 @@ export function kubectl(
       given: new Set(parsed.flags.keys()),
       unmodelled: unmodelled === undefined ? undefined : `--${unmodelled}`,
     });
+  }
+  if (sub === 'label') {
+    const unmodelled = ['selector', 'filename', 'output', 'resource-version', 'list', 'all', 'dry-run', 'local'].find((f) => parsed.flags.has(f)); // prettier-ignore
+    if (unmodelled !== undefined)
+      return { stdout: '', stderr: labNote('kubectl.unmodelled', { what: `label --${unmodelled}` }), exitCode: 1 }; // prettier-ignore
+    return runLabel(ctx, namespace, parsed.positionals, isTrue(parsed, 'overwrite'));
   }
   if (sub === 'patch') {
     const unmodelled = ['output', 'filename', 'subresource', 'field-manager', 'dry-run', 'local'].find((f) => parsed.flags.has(f)); // prettier-ignore
