@@ -61,7 +61,8 @@ function plans(sockets: readonly Socket[]) {
       bListen.push({ kind: 'listen', host: addr, port, backlog: 16 });
   };
   for (const s of sockets) {
-    const dual = s.owner.kind === 'app';
+    const go = s.owner.kind === 'app';
+    const dual = s.owner.kind === 'app' && s.owner.ipv4Only !== true;
     const local = [s.local.addr, s.local.port];
     if (s.proto === 'udp') {
       if (s.closed) continue;
@@ -70,7 +71,7 @@ function plans(sockets: readonly Socket[]) {
       continue;
     }
     if (s.state === 'LISTEN') {
-      host.push({ kind: 'listen', dual, port: s.local.port, backlog: dual ? 4096 : 1 });
+      host.push({ kind: 'listen', dual, port: s.local.port, backlog: go ? 4096 : 1, ...(go && !dual ? { host: s.local.addr } : {}) }); // prettier-ignore
       continue;
     }
     const remote = [s.remote!.addr, s.remote!.port];

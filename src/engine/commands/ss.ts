@@ -4,8 +4,9 @@
  * header, states and addresses as misc/ss.c prints them, laid out by ss-columns.ts. What the
  * lab knows of each socket that ss also shows:
  *
- * - The Go programs (the pods' agnhost web server, CoreDNS, the API server and the kubelet)
- *   listen on `:PORT`, which Go opens as an IPv6 socket that also takes IPv4 (IPV6_V6ONLY off):
+ * - The Go programs (the pods' agnhost web server, CoreDNS, the API server, the kubelet,
+ *   kube-proxy's health server) listen on `:PORT`, which Go opens as an IPv6 socket that also
+ *   takes IPv4 (IPV6_V6ONLY off); kube-proxy's metrics server on 127.0.0.1:10249 is IPv4:
  *   ss prints it `*:8080`, and a connection it accepted `[::ffff:10.244.0.5]:8080`, listed after
  *   the IPv4 sockets (ss asks the kernel for AF_INET, then AF_INET6). curl, nc, dig and
  *   nslookup use IPv4 sockets.
@@ -44,8 +45,11 @@ const STATE_NAMES: Readonly<Record<TcpSocket['state'], string>> = {
   CLOSING: 'CLOSING',
 };
 
-/** Whether the program behind a socket is one of the lab's Go servers (dual-stack sockets). */
-const isGo = (s: Socket): boolean => s.owner.kind === 'app';
+/**
+ * Whether the socket is one of the lab's Go servers' dual-stack sockets (a listener on
+ * `:PORT` and what it accepted; one on an IPv4 address is an AF_INET socket).
+ */
+const isGo = (s: Socket): boolean => s.owner.kind === 'app' && s.owner.ipv4Only !== true;
 
 /** The socket's addresses as the kernel stores them (IPv4, or IPv6 with v4-mapped addresses). */
 function filterView(s: Socket): FilterSocket {
@@ -104,7 +108,7 @@ function timerOf(s: TcpSocket, now: number): string {
 }
 
 function sendQueue(s: TcpSocket): number {
-  if (s.state === 'LISTEN') return isGo(s) ? 4096 : 1;
+  if (s.state === 'LISTEN') return s.owner.kind === 'app' ? 4096 : 1;
   const unsent = s.sendQueue.reduce((n, p) => n + (p.kind === 'text' ? p.text.length : 0), 0);
   return s.sndNxt - s.sndUna + unsent;
 }

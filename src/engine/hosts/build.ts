@@ -6,7 +6,8 @@
  *   CoreDNS, `udp-echo` otherwise); CoreDNS's 9153 answers like the web server;
  * - hostNetwork pods listen on their node's stack (they share its network namespace);
  * - a node listens on the endpoints user-written EndpointSlices give its InternalIP (the API
- *   server: `kubernetes` → node-1:6443, a Go TLS server) and on kubelet's 10250 (TLS);
+ *   server: `kubernetes` → node-1:6443, a Go TLS server), on kubelet's 10250 (TLS) and on
+ *   kube-proxy's 127.0.0.1:10249 and 10256 (apps/kube-proxy-http.ts);
  * - external clients listen on nothing.
  *
  * Host keys are the trace's Place.host: the node name, `pod/<ns>/<name>`, the client's name.
@@ -50,16 +51,16 @@ function listener(
   port: number,
   app: AppKind,
   name: string,
+  addr = '0.0.0.0',
 ): Socket {
-  const owner = { kind: 'app' as const, app, name };
-  if (proto === 'udp')
-    return { id, proto, owner, local: { addr: '0.0.0.0', port }, iface: '', closed: false };
+  const owner = { kind: 'app' as const, app, name, ...(addr !== '0.0.0.0' ? { ipv4Only: true as const } : {}) }; // prettier-ignore
+  if (proto === 'udp') return { id, proto, owner, local: { addr, port }, iface: '', closed: false };
   return {
     id,
     proto,
     owner,
     state: 'LISTEN',
-    local: { addr: '0.0.0.0', port },
+    local: { addr, port },
     iface: '',
     active: false,
     iss: 0,
@@ -80,14 +81,15 @@ function listener(
   };
 }
 
-/** [proto, port, app, name] of what listens on a host. */
+/** [proto, port, app, name, address] of what listens on a host. */
 function listenersOf(
   cluster: Cluster,
   net: HostNetwork,
-): ['tcp' | 'udp', number, AppKind, string][] {
-  const out: ['tcp' | 'udp', number, AppKind, string][] = [];
-  const add = (proto: 'tcp' | 'udp', port: number, app: AppKind, name: string) => {
-    if (!out.some(([p, n]) => p === proto && n === port)) out.push([proto, port, app, name]);
+): ['tcp' | 'udp', number, AppKind, string, string?][] {
+  const out: ['tcp' | 'udp', number, AppKind, string, string?][] = [];
+  const add = (proto: 'tcp' | 'udp', port: number, app: AppKind, name: string, addr?: string) => {
+    if (!out.some(([p, n]) => p === proto && n === port))
+      out.push(addr === undefined ? [proto, port, app, name] : [proto, port, app, name, addr]);
   };
   const podsHere =
     net.host.kind === 'pod'
@@ -123,6 +125,10 @@ function listenersOf(
         if (p.protocol === 'TCP') add('tcp', p.port, 'tls', node?.meta.name ?? '');
     }
     add('tcp', 10250, 'tls', node?.meta.name ?? '');
+    // kube-proxy's own servers, at their defaults (kubeadm sets neither address): metrics on
+    // 127.0.0.1:10249 (/proxyMode), health on 0.0.0.0:10256 (/healthz, /livez).
+    add('tcp', 10249, 'kube-proxy', 'kube-proxy', '127.0.0.1');
+    add('tcp', 10256, 'kube-proxy', 'kube-proxy');
   }
   return out;
 }
@@ -169,8 +175,8 @@ function stackOf(
     label: net.host.name,
     addresses,
     routes,
-    sockets: listenersOf(cluster, net).map(([proto, port, app, name]) =>
-      listener(hosts.nextSocketId++, proto, port, app, name),
+    sockets: listenersOf(cluster, net).map(([proto, port, app, name, addr]) =>
+      listener(hosts.nextSocketId++, proto, port, app, name, addr),
     ),
     portRange:
       range.length === 2 && range.every((n) => Number.isInteger(n) && n > 0)

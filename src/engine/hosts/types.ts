@@ -70,12 +70,21 @@ export type TcpState =
 
 /** Who reads a socket's events: a server application or a client program (by id). */
 export type Owner =
-  | { readonly kind: 'app'; readonly app: AppKind; readonly name: string }
+  | {
+      readonly kind: 'app';
+      readonly app: AppKind;
+      readonly name: string;
+      /**
+       * Listening on one IPv4 address (kube-proxy's 127.0.0.1:10249): Go opens an AF_INET
+       * socket for it, where `:PORT` gets a dual-stack IPv6 one. Accepted sockets inherit it.
+       */
+      readonly ipv4Only?: true;
+    }
   | { readonly kind: 'program'; readonly pid: number }
   | { readonly kind: 'none' };
 
 /** The server applications the lab runs (./apps); `name` is the pod (or node) running it. */
-export type AppKind = 'http' | 'tls' | 'dns' | 'udp-echo';
+export type AppKind = 'http' | 'tls' | 'dns' | 'udp-echo' | 'kube-proxy';
 
 /** A segment sent and not yet acknowledged (the retransmit queue, one entry per segment). */
 export interface InFlight {

@@ -26,6 +26,8 @@ export const LAB_NOTES = {
     "lab shell: writing to {path} is not supported (only /dev/null, 2>&1, and a node's /proc/sys/… from a command that is not a loop)",
   'shell.compound':
     'lab shell: `{keyword}` is not supported; it runs for, while and until loops and if (with test or [ … ])',
+  'kube-proxy.endpoint':
+    'lab: kube-proxy serves {path} here; the lab does not model what it holds (/proxyMode, /healthz and /livez it does)',
   'kubectl.patch-refused':
     'lab: the API server refuses this patch ({reason}); the lab does not model its exact words',
   'shell.loop-stopped':
@@ -85,7 +87,7 @@ export const LAB_NOTES = {
   'ss.keepalive':
     'lab: TCP keep-alive is not modelled; on a real host ss -o shows a keepalive timer on the connections a Go server accepted',
   'ss.node':
-    "lab: a real node holds more sockets (kube-proxy's 10249 and 10256, the container runtime, sshd…); the lab models the API server, the kubelet and its own programs",
+    'lab: a real node holds more sockets (the container runtime, sshd…); the lab models the API server, the kubelet, kube-proxy and its own programs',
   'xtables-monitor.trace':
     'lab: xtables-monitor printed the trace events of this node since it booted and stopped, as Ctrl-C stops it; the IP ID and the DF bit are not modelled (ID=0, no DF)',
   'xtables-monitor.events':

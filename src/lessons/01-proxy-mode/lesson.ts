@@ -58,8 +58,9 @@ export const lesson: Lesson = {
           },
           placeholder: 'iptables / ipvs / nftables',
           reveal: {
-            'zh-CN': '`mode: iptables`：kube-proxy 把 Service 翻译成 nat 表里的 KUBE-* 链。',
-            en: '`mode: iptables`: kube-proxy turns every Service into KUBE-* chains in the nat table.',
+            'zh-CN':
+              '`mode: iptables`：kube-proxy 把 Service 翻译成 nat 表里的 KUBE-* 链。配置里的 mode 为空时，Linux 上的 kube-proxy 也用 iptables；在节点上直接问它本身更可靠：`curl -s 127.0.0.1:10249/proxyMode`。',
+            en: '`mode: iptables`: kube-proxy turns every Service into KUBE-* chains in the nat table. An empty mode in the configuration also means iptables on Linux; asking kube-proxy itself on a node is surer: `curl -s 127.0.0.1:10249/proxyMode`.',
           },
         },
       ],

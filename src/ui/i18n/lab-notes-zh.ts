@@ -23,6 +23,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
     'lab shell: 不支持写入 {path}（只支持 /dev/null、2>&1，以及在节点上由非循环命令写入 /proc/sys/…）',
   'shell.compound':
     'lab shell: 不支持 `{keyword}`；支持 for、while、until 循环和 if（配合 test 或 [ … ]）',
+  'kube-proxy.endpoint':
+    'lab: kube-proxy 在这里提供 {path}；实验台没有模拟其中的内容（/proxyMode、/healthz 和 /livez 已模拟）',
   'kubectl.patch-refused': 'lab: API server 拒绝这个 patch（{reason}）；实验台没有模拟它的原话',
   'shell.loop-stopped':
     'lab: 循环运行了 {rounds} 轮、{seconds} 秒虚拟时间后仍未结束，实验台像按下 Ctrl-C 一样停止了它（退出码 130，这一行余下的命令不再运行；与 Ctrl-C 不同，管道中它后面的命令仍会读到它已写出的内容）；这里的循环最多运行 {max} 轮或 {minutes} 分钟',
@@ -77,7 +79,7 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'ss.keepalive':
     'lab: 实验台没有模拟 TCP keep-alive；在真实主机上，ss -o 会在 Go 服务器接受的连接上显示 keepalive 计时器',
   'ss.node':
-    'lab: 真实节点上的套接字更多（kube-proxy 的 10249 和 10256、容器运行时、sshd……）；实验台只模拟 API server、kubelet 和它自己的程序',
+    'lab: 真实节点上的套接字更多（容器运行时、sshd……）；实验台只模拟 API server、kubelet、kube-proxy 和它自己的程序',
   'xtables-monitor.trace':
     'lab: xtables-monitor 打印了这个节点启动以来的全部跟踪事件后停止，如同按下 Ctrl-C；实验台没有模拟 IP ID 和 DF 位（ID=0，没有 DF）',
   'xtables-monitor.events':

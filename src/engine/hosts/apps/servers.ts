@@ -22,6 +22,7 @@ import { tcpClose, tcpWrite } from '../tcp-user';
 import type { HostStack, Payload, SocketEvent, TcpSocket, UdpSocket } from '../types';
 import { udpSend } from '../udp';
 import { unixMs } from '../output/time';
+import { kubeProxyResponse } from './kube-proxy-http';
 import {
   parseRequest,
   headResponse,
@@ -37,7 +38,14 @@ function text(p: Payload | undefined): string {
   return p?.kind === 'text' ? p.text : '';
 }
 
-function httpData(op: Op, stack: HostStack, sock: TcpSocket, name: string, p?: Payload): void {
+function httpData(
+  op: Op,
+  stack: HostStack,
+  sock: TcpSocket,
+  name: string,
+  p: Payload | undefined,
+  kubeProxy = false,
+): void {
   const req = parseRequest(text(p));
   if (req === undefined) {
     tcpWrite(op, stack, sock, { kind: 'text', text: GO_BAD_REQUEST });
@@ -46,7 +54,9 @@ function httpData(op: Op, stack: HostStack, sock: TcpSocket, name: string, p?: P
   }
   const local = `${sock.local.addr}:${sock.local.port}`;
   const peer = sock.remote === undefined ? '' : `${sock.remote.addr}:${sock.remote.port}`;
-  const res = webResponse(req, { name, local, peer }, unixMs(op.ctx.epochSeconds, op.ctx.now));
+  const res = kubeProxy
+    ? kubeProxyResponse(req, sock.local.port, op.ctx)
+    : webResponse(req, { name, local, peer }, unixMs(op.ctx.epochSeconds, op.ctx.now));
   const sent = req.method === 'HEAD' ? headResponse(res) : res;
   tcpWrite(op, stack, sock, { kind: 'text', text: responseText(sent) });
   const close =
@@ -103,6 +113,7 @@ function tcpApp(
   if (app === 'dns') return dnsTcp(op, stack, sock, ev);
   if (ev.kind !== 'data') return;
   if (app === 'http') return httpData(op, stack, sock, name, ev.data);
+  if (app === 'kube-proxy') return httpData(op, stack, sock, name, ev.data, true);
   if (app === 'tls') {
     if (parseRequest(text(ev.data)) !== undefined)
       tcpWrite(op, stack, sock, { kind: 'text', text: responseText(tlsPlainHttpResponse()) });
