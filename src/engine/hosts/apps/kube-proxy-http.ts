@@ -19,6 +19,7 @@
 import { civilFromUnixMs } from '../../model/civil-time';
 import type { Cluster } from '../../model/cluster';
 import { labNote } from '../../model/lab-notes';
+import { payloadBytes } from '../net';
 import { httpDate } from '../output/time';
 import type { HttpResponse, ParsedRequest } from './http';
 
@@ -43,7 +44,7 @@ function respond(status: 200 | 404, type: string, body: string, unixMs: number):
       `Content-Type: ${type}`,
       'X-Content-Type-Options: nosniff',
       `Date: ${httpDate(unixMs)}`,
-      `Content-Length: ${new TextEncoder().encode(body).length}`,
+      `Content-Length: ${payloadBytes({ kind: 'text', text: body }, 'tcp')}`,
     ],
     body,
   };
