@@ -54,7 +54,7 @@ describe("kube-proxy's HTTP servers", () => {
       ].join('\n'),
     );
     // (curl prints header names in bold on a terminal)
-    expect(head?.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/^HTTP\/1\.1 200 OK\r\nContent-Type: application\/json\r\nX-Content-Type-Options: nosniff\r\nDate: .+ GMT\r\nContent-Length: \d+\r\n/); // prettier-ignore
+    expect(head?.replaceAll('\x1b[1m', '').replaceAll('\x1b[0m', '')).toMatch(/^HTTP\/1\.1 200 OK\r\nContent-Type: application\/json\r\nX-Content-Type-Options: nosniff\r\nDate: .+ GMT\r\nContent-Length: \d+\r\n/); // prettier-ignore
     // The built-in cluster is 10 days old when the lab starts; kube-proxy started with it.
     expect(healthz).toBe(
       '{"lastUpdated": "2026-03-12 08:00:01.25 +0000 UTC m=+864001.250000000","currentTime": "2026-03-12 08:00:01.25 +0000 UTC m=+864001.250000000", "nodeEligible": true}\n',
