@@ -23,15 +23,18 @@ describe('what listens where', () => {
       (s) => `${s.proto}/${s.local.port} ${s.owner.kind === 'app' ? s.owner.app : ''}`,
     );
 
-  it('web pods: their containerPort; CoreDNS: 53/udp and 53/tcp (dns), 9153; nodes: API server and kubelet', () => {
+  it('web pods: their containerPort; CoreDNS: 53/udp and 53/tcp (dns), 9153; nodes: API server, kubelet, kube-proxy', () => {
     expect(listening(`pod/default/${web?.meta.name}`)).toEqual(['tcp/8080 http']);
     expect(listening(`pod/kube-system/${coredns?.meta.name}`)).toEqual([
       'udp/53 dns',
       'tcp/53 dns',
       'tcp/9153 http',
     ]);
-    expect(listening('node-1')).toEqual(['tcp/6443 tls', 'tcp/10250 tls']);
-    expect(listening('node-2')).toEqual(['tcp/10250 tls']);
+    // kube-proxy: metrics on 127.0.0.1:10249, health on 0.0.0.0:10256 (its config defaults).
+    const kubeProxy = ['tcp/10249 kube-proxy', 'tcp/10256 kube-proxy'];
+    expect(listening('node-1')).toEqual(['tcp/6443 tls', 'tcp/10250 tls', ...kubeProxy]);
+    expect(listening('node-2')).toEqual(['tcp/10250 tls', ...kubeProxy]);
+    expect(hosts.hosts['node-1']?.sockets.map((s) => s.local.addr)).toEqual(['0.0.0.0', '0.0.0.0', '127.0.0.1', '0.0.0.0']); // prettier-ignore
     expect(listening(CLIENT)).toEqual([]);
     expect(listening('laptop')).toEqual([]);
   });
