@@ -6,28 +6,11 @@
  * cobra/pflag's for flags), the API server's AlreadyExists as `create` wraps it.
  */
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
-
-/** The output (stdout + stderr) of each command, by prompt line. */
-async function blocks(script: string): Promise<string[]> {
-  let all = '';
-  await main(['run', '--echo'], {
-    stdout: (t) => (all += t),
-    stderr: (t) => (all += t),
-    readFile: () => undefined,
-    readStdin: () => script,
-  });
-  const out: string[] = [];
-  for (const l of all.split('\n')) {
-    if (/^(node-\d|pod\/\S+)\$ /.test(l)) out.push('');
-    else if (out.length > 0) out[out.length - 1] += `${l}\n`;
-  }
-  return out.map((o) => o.replace(/\n+$/, '\n'));
-}
+import { runBlocks } from '../helpers/cli-run';
 
 describe('kubectl create', () => {
   it('a Deployment, then a Service for it: the tutorial’s two commands, answered by the new pods', async () => {
-    const [deployment, template, pods, service, answer, svc] = await blocks(
+    const [deployment, template, pods, service, answer, svc] = await runBlocks(
       [
         'node-1$ kubectl create deployment nginx --image=nginx:1.27 --replicas=2 --port=80',
         "node-1$ kubectl get deploy nginx -o jsonpath='{.metadata.labels} {.spec.selector.matchLabels} {.spec.template.spec.containers[0].name} {.spec.template.spec.containers[0].ports}'; echo",
@@ -46,7 +29,7 @@ describe('kubectl create', () => {
   });
 
   it('names a container after its image, as kubectl does', async () => {
-    const [, names] = await blocks(
+    const [, names] = await runBlocks(
       [
         'node-1$ kubectl create deployment multi --image=registry.io/team/web:v2 --image=busybox@sha256:abc --image=my_app.v1',
         "node-1$ kubectl get deploy multi -o jsonpath='{.spec.template.spec.containers[*].name}'; echo",
@@ -57,7 +40,7 @@ describe('kubectl create', () => {
   });
 
   it('bad input: kubectl’s errors, nothing created', async () => {
-    const out = await blocks(
+    const out = await runBlocks(
       [
         'node-1$ kubectl create deployment web --image=nginx',
         'node-1$ kubectl create deployment x',

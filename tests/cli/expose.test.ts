@@ -8,28 +8,11 @@
  * the API server's AlreadyExists / NotFound / Invalid texts.
  */
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
-
-/** The output (stdout + stderr) of each command, by prompt line. */
-async function blocks(script: string): Promise<string[]> {
-  let all = '';
-  await main(['run', '--echo'], {
-    stdout: (t) => (all += t),
-    stderr: (t) => (all += t),
-    readFile: () => undefined,
-    readStdin: () => script,
-  });
-  const out: string[] = [];
-  for (const l of all.split('\n')) {
-    if (/^(node-\d|pod\/\S+)\$ /.test(l)) out.push('');
-    else if (out.length > 0) out[out.length - 1] += `${l}\n`;
-  }
-  return out.map((o) => o.replace(/\n+$/, '\n'));
-}
+import { runBlocks } from '../helpers/cli-run';
 
 describe('kubectl expose', () => {
   it('makes a Service from a Deployment; kube-proxy programs it and it answers', async () => {
-    const [made, svc, rule, answer] = await blocks(
+    const [made, svc, rule, answer] = await runBlocks(
       [
         'node-1$ kubectl expose deployment web --name web2 --port 80 --target-port 8080',
         "node-1$ kubectl get svc web2 -o jsonpath='{.spec.selector} {.spec.ports}'; echo",
@@ -44,7 +27,7 @@ describe('kubectl expose', () => {
   });
 
   it('takes the ports from the pod template when --port is absent', async () => {
-    const [web, dns, ports] = await blocks(
+    const [web, dns, ports] = await runBlocks(
       [
         'node-1$ kubectl expose deploy/web --name web3 --type NodePort',
         'node-1$ kubectl expose deployment coredns -n kube-system --name dns2',
@@ -64,7 +47,7 @@ describe('kubectl expose', () => {
   });
 
   it('bad input: kubectl’s and the API server’s errors, nothing created', async () => {
-    const out = await blocks(
+    const out = await runBlocks(
       [
         'node-1$ kubectl expose deployment web',
         'node-1$ kubectl expose deployment nosuch',

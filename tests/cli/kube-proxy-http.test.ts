@@ -6,29 +6,13 @@
  * against the kernel.
  */
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
+import { runBlocks } from '../helpers/cli-run';
 import { goTimeString } from '../../src/engine/hosts/apps/kube-proxy-http';
 import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
 
-async function blocks(script: string, scenario?: string): Promise<string[]> {
-  let all = '';
-  await main(['run', '--echo', ...(scenario ? ['s.yaml'] : [])], {
-    stdout: (t) => (all += t),
-    stderr: (t) => (all += t),
-    readFile: (p) => (p === 's.yaml' ? scenario : undefined),
-    readStdin: () => script,
-  });
-  const out: string[] = [];
-  for (const l of all.split('\n')) {
-    if (/^(node-\d|pod\/\S+)\$ /.test(l)) out.push('');
-    else if (out.length > 0) out[out.length - 1] += `${l}\n`;
-  }
-  return out.map((o) => o.replace(/\n+$/, '\n'));
-}
-
 describe("kube-proxy's HTTP servers", () => {
   it('answers /proxyMode with the mode, on the node only (127.0.0.1)', async () => {
-    const [mode, fromPod] = await blocks(
+    const [mode, fromPod] = await runBlocks(
       [
         'node-1$ curl -s 127.0.0.1:10249/proxyMode; echo',
         'pod/client$ curl -s -m 2 192.168.1.10:10249/proxyMode; echo rc=$?',
@@ -39,12 +23,14 @@ describe("kube-proxy's HTTP servers", () => {
     expect(fromPod).toBe('rc=7\n');
     const ipvs = DEFAULT_SCENARIO.replace(/^mode: iptables /m, 'mode: ipvs ');
     expect(ipvs).not.toBe(DEFAULT_SCENARIO);
-    const [inIpvs] = await blocks('node-2$ curl -s localhost:10249/proxyMode; echo', ipvs);
+    const [inIpvs] = await runBlocks('node-2$ curl -s localhost:10249/proxyMode; echo', {
+      scenario: ipvs,
+    });
     expect(inIpvs).toBe('ipvs\n');
   });
 
   it('answers /healthz and /livez on 10256 with Go’s times, and 404 elsewhere', async () => {
-    const [head, healthz, livez, missing, ok] = await blocks(
+    const [head, healthz, livez, missing, ok] = await runBlocks(
       [
         'node-1$ curl -sI localhost:10256/healthz',
         'node-1$ sleep 1.25; curl -s localhost:10256/healthz; echo',

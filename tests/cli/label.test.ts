@@ -7,30 +7,13 @@
  * replaced; an orphan that matches again is adopted and the excess pod deleted).
  */
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
-
-/** The output (stdout + stderr) of each command, by prompt line. */
-async function blocks(script: string): Promise<string[]> {
-  let all = '';
-  await main(['run', '--echo'], {
-    stdout: (t) => (all += t),
-    stderr: (t) => (all += t),
-    readFile: () => undefined,
-    readStdin: () => script,
-  });
-  const out: string[] = [];
-  for (const l of all.split('\n')) {
-    if (/^(node-\d|pod\/\S+)\$ /.test(l)) out.push('');
-    else if (out.length > 0) out[out.length - 1] += `${l}\n`;
-  }
-  return out.map((o) => o.replace(/\n+$/, '\n'));
-}
+import { runBlocks } from '../helpers/cli-run';
 
 const POD = 'web-6bc869c565-wtj7t';
 
 describe('kubectl label pod', () => {
   it('takes a pod out of its Service: released, replaced, and kube-proxy follows', async () => {
-    const [refused, labeled, pods, endpoints, seps, back, after] = await blocks(
+    const [refused, labeled, pods, endpoints, seps, back, after] = await runBlocks(
       [
         `node-1$ kubectl label pod ${POD} app=debug`,
         `node-1$ kubectl label pod ${POD} app=debug --overwrite`,
@@ -57,7 +40,7 @@ describe('kubectl label pod', () => {
   });
 
   it('adds, removes and reports as kubectl does; bad input changes nothing', async () => {
-    const out = await blocks(
+    const out = await runBlocks(
       [
         'node-1$ kubectl label pod client tier=front',
         'node-1$ kubectl label pod client tier=front',

@@ -9,30 +9,13 @@
  * normalizeClusterIPs) before validation.
  */
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
-
-/** The output (stdout + stderr) of each command, by prompt line. */
-async function blocks(script: string): Promise<string[]> {
-  let all = '';
-  await main(['run', '--echo'], {
-    stdout: (t) => (all += t),
-    stderr: (t) => (all += t),
-    readFile: () => undefined,
-    readStdin: () => script,
-  });
-  const out: string[] = [];
-  for (const l of all.split('\n')) {
-    if (/^(node-\d|pod\/\S+)\$ /.test(l)) out.push('');
-    else if (out.length > 0) out[out.length - 1] += `${l}\n`;
-  }
-  return out.map((o) => o.replace(/\n+$/, '\n'));
-}
+import { runBlocks } from '../helpers/cli-run';
 
 const ports = "node-1$ kubectl get svc web -o jsonpath='{.spec.ports}'; echo";
 
 describe('kubectl patch service', () => {
   it('turns web into a NodePort and back; kube-proxy follows each change', async () => {
-    const [toNodePort, svc, nodePorts, again, local, policy, back, yaml, after] = await blocks(
+    const [toNodePort, svc, nodePorts, again, local, policy, back, yaml, after] = await runBlocks(
       [
         `node-1$ kubectl patch svc web -p '{"spec":{"type":"NodePort"}}'`,
         'node-1$ kubectl get svc web --no-headers',
@@ -60,7 +43,7 @@ describe('kubectl patch service', () => {
   });
 
   it('merges ports by port (a new one first), deletes with $patch, replaces with merge', async () => {
-    const out = await blocks(
+    const out = await runBlocks(
       [
         `node-1$ kubectl patch svc web -p '{"spec":{"ports":[{"port":443,"targetPort":8080,"name":"https"},{"port":80,"name":"http"}]}}'`,
         ports,
@@ -87,7 +70,7 @@ describe('kubectl patch service', () => {
   });
 
   it('bad input: kubectl’s and the API server’s errors; the Service stays as it was', async () => {
-    const out = await blocks(
+    const out = await runBlocks(
       [
         'node-1$ kubectl patch svc web',
         "node-1$ kubectl patch svc web -p '{}' --type foo",

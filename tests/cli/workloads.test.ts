@@ -8,29 +8,13 @@
  * conditions ready/serving/terminating).
  */
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
-import { runCli } from '../helpers/cli-run';
+import { runBlocks, runCli } from '../helpers/cli-run';
+
+const rawBlocks = (script: string) => runBlocks(script, { raw: true });
 
 async function run(script: string) {
   const r = await runCli(script, { echo: true });
   return { ...r, all: r.out + r.err };
-}
-
-/** The output of each command, by prompt line. */
-async function blocks(script: string): Promise<string[]> {
-  let all = '';
-  await main(['run', '--echo'], {
-    stdout: (t) => (all += t),
-    stderr: (t) => (all += t),
-    readFile: () => undefined,
-    readStdin: () => script,
-  });
-  const out: string[] = [];
-  for (const l of all.split('\n')) {
-    if (/^(node-\d|pod\/\S+)\$ /.test(l)) out.push('');
-    else if (out.length > 0) out[out.length - 1] += `${l}\n`;
-  }
-  return out;
 }
 
 const podRows = (text: string) =>
@@ -42,7 +26,7 @@ const podRows = (text: string) =>
 
 describe('kubectl scale', () => {
   it('scales up: new pods of the same ReplicaSet with new addresses, and kube-proxy follows', async () => {
-    const [scaled, pods, svc] = await blocks(
+    const [scaled, pods, svc] = await rawBlocks(
       [
         'node-1$ kubectl scale deployment/web --replicas=5',
         'node-1$ kubectl get pods -o wide',
@@ -65,7 +49,7 @@ describe('kubectl scale', () => {
   });
 
   it('scales down: the chosen pods turn Terminating, then are gone after the grace period', async () => {
-    const [, during, , after] = await blocks(
+    const [, during, , after] = await rawBlocks(
       [
         'node-1$ kubectl scale deployment web --replicas=1',
         'node-1$ kubectl get pods',
@@ -122,7 +106,7 @@ describe('kubectl scale', () => {
 
 describe('kubectl delete pod', () => {
   it('waits for the pod to go (grace period), and the Deployment replaces it at once', async () => {
-    const [deleted, pods] = await blocks(
+    const [deleted, pods] = await rawBlocks(
       ['node-1$ kubectl delete pod web-6bc869c565-g2952', 'node-1$ kubectl get pods -o wide'].join(
         '\n',
       ),
@@ -140,7 +124,7 @@ describe('kubectl delete pod', () => {
   });
 
   it('--wait=false: Terminating, its endpoint serving but not ready, kube-proxy drops it', async () => {
-    const [, pods, slice, rules] = await blocks(
+    const [, pods, slice, rules] = await rawBlocks(
       [
         'node-1$ kubectl delete pod web-6bc869c565-g2952 --wait=false',
         'node-1$ kubectl get pod web-6bc869c565-g2952 -o yaml',
@@ -185,7 +169,7 @@ describe('kubectl delete pod', () => {
 
 describe('kubectl delete service', () => {
   it('the Service goes at once; kube-proxy deletes its chains in a partial sync', async () => {
-    const [before, deleted, after, sync, svcs, again] = await blocks(
+    const [before, deleted, after, sync, svcs, again] = await rawBlocks(
       [
         'node-1$ iptables -t nat -S | grep -c "default/web-nodeport"',
         'node-1$ kubectl delete svc web-nodeport',
@@ -210,7 +194,7 @@ describe('kubectl delete service', () => {
   });
 
   it('keeps slices a user created for a Service without selector, as the API does', async () => {
-    const [deleted, slices] = await blocks(
+    const [deleted, slices] = await rawBlocks(
       ['node-1$ kubectl delete svc kubernetes', 'node-1$ kubectl get endpointslices --no-headers'].join('\n'), // prettier-ignore
     );
     expect(deleted).toBe('service "kubernetes" deleted\n');
@@ -220,7 +204,7 @@ describe('kubectl delete service', () => {
 
 describe('kubectl rollout restart', () => {
   it('a new template hash, a new ReplicaSet, old pods Terminating, then gone', async () => {
-    const [restarted, rs, pods, , after] = await blocks(
+    const [restarted, rs, pods, , after] = await rawBlocks(
       [
         'node-1$ kubectl rollout restart deployment/web',
         'node-1$ kubectl get rs',

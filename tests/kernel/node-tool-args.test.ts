@@ -7,10 +7,8 @@
  * a packet or waits: sleeps are of invalid intervals, tcpdump fails before it captures.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
-import { runScript } from '../../src/engine/sim/run-script';
-import { World } from '../../src/engine/sim/world';
 import { netnsUnavailableReason, withNetns } from './netns';
+import { asNode, labOnNode1 } from './node-lines';
 import { SYSCTL_REAL_KEYS } from '../../src/engine/commands/sysctl';
 import { CONNTRACK_SYSCTL_KEYS } from '../../src/engine/conntrack/sysctls';
 
@@ -51,35 +49,18 @@ const CASES: readonly (readonly string[])[] = [
   ['sysctl -w net.netfilter.nf_conntrack_tcp_max_retrans=256', 'sysctl -w net.netfilter.nf_conntrack_tcp_max_retrans=255', 'sysctl net.netfilter.nf_conntrack_tcp_max_retrans'],
 ];
 
-/** The lines through the lab's runner on node-1, output of each in order. */
-function lab(lines: readonly string[]): string[] {
-  const { world } = World.fromScenario(DEFAULT_SCENARIO);
-  const out: string[] = [];
-  runScript(world, lines.map((l) => `node-1$ ${l}`).join('\n'), {
-    readFile: () => undefined,
-    onOutput: (_l, r) => out.push(`${r.stdout}|${r.stderr}|${r.exitCode}`),
-  });
-  return out;
-}
-
 describe.skipIf(skip !== undefined)(
   'node tools: bad command lines as the real tools answer them',
   () => {
     it.each(CASES.map((lines) => [lines.join(' ; '), lines] as const))('%s', (_, lines) => {
       const real = withNetns((run) => {
-        // The namespace's own sysctls, as a node's: forwarding on, and conntrack's loaded.
-        run(['sysctl', '-qw', 'net.ipv4.ip_forward=1']);
-        run(['iptables', '-t', 'nat', '-L', '-n']);
-        run(['sh', '-c', 'modprobe nf_conntrack 2>/dev/null; true']);
-        // kube-proxy's conntrack settings at start (KubeProxyConntrackConfiguration defaults).
-        run(['sysctl', '-qw', 'net.netfilter.nf_conntrack_tcp_timeout_established=86400']);
-        run(['sysctl', '-qw', 'net.netfilter.nf_conntrack_tcp_timeout_close_wait=3600']);
+        asNode(run);
         return lines.map((l) => {
           const r = run(['env', 'LC_ALL=C', 'sh', '-c', l]);
           return `${r.stdout}|${r.stderr}|${r.exitCode}`;
         });
       });
-      expect(lab(lines)).toEqual(real);
+      expect(labOnNode1(lines)).toEqual(real);
     });
   },
 );

@@ -9,10 +9,8 @@
  * write fails.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
-import { runScript } from '../../src/engine/sim/run-script';
-import { World } from '../../src/engine/sim/world';
 import { netnsUnavailableReason, withNetns } from './netns';
+import { asNode, labOnNode1 } from './node-lines';
 
 const skip = netnsUnavailableReason();
 if (skip !== undefined) console.log(`skipping the /proc/sys write comparison: ${skip}`);
@@ -35,17 +33,6 @@ const CASES: readonly (readonly string[])[] = [
   ['x="a b"; echo 1 > $x', 'echo 1 > $nosuch', `P=${FORWARD}; echo 1 > "$P"; cat $P`],
 ];
 
-/** The lines through the lab's runner on node-1: stdout|stderr|status of each. */
-function lab(lines: readonly string[]): string[] {
-  const { world } = World.fromScenario(DEFAULT_SCENARIO);
-  const out: string[] = [];
-  runScript(world, lines.map((l) => `node-1$ ${l}`).join('\n'), {
-    readFile: () => undefined,
-    onOutput: (_l, r) => out.push(`${r.stdout}|${r.stderr}|${r.exitCode}`),
-  });
-  return out;
-}
-
 /** What an interactive bash without a terminal says first, before running anything. */
 const JOB_CONTROL =
   /^bash: cannot set terminal process group \(\d+\): Inappropriate ioctl for device\nbash: no job control in this shell\n/;
@@ -53,18 +40,12 @@ const JOB_CONTROL =
 describe.skipIf(skip !== undefined)('writes to /proc/sys, as bash and the kernel do them', () => {
   it.each(CASES.map((lines) => [lines.join(' ; '), lines] as const))('%s', (_, lines) => {
     const real = withNetns((run) => {
-      // The namespace's own sysctls, as a node's: forwarding on, conntrack and br_netfilter
-      // loaded, kube-proxy's conntrack settings at start.
-      run(['sysctl', '-qw', 'net.ipv4.ip_forward=1']);
-      run(['iptables', '-t', 'nat', '-L', '-n']);
-      run(['sh', '-c', 'modprobe nf_conntrack 2>/dev/null; modprobe br_netfilter 2>/dev/null; true']); // prettier-ignore
-      run(['sysctl', '-qw', 'net.netfilter.nf_conntrack_tcp_timeout_established=86400']);
-      run(['sysctl', '-qw', 'net.netfilter.nf_conntrack_tcp_timeout_close_wait=3600']);
+      asNode(run);
       return lines.map((l) => {
         const r = run(['env', 'LC_ALL=C', 'bash', '--norc', '--noprofile', '+m', '-i', '-c', l]);
         return `${r.stdout}|${r.stderr.replace(JOB_CONTROL, '')}|${r.exitCode}`;
       });
     });
-    expect(lab(lines)).toEqual(real);
+    expect(labOnNode1(lines)).toEqual(real);
   });
 });

@@ -17,8 +17,7 @@ import type { Cluster, Protocol } from '../../model/cluster';
 import { labNote } from '../../model/lab-notes';
 import type { CommandContext, CommandResult } from '../registry';
 import { apiErrorsText } from './apply';
-import { parseResourceArgs } from './get';
-import { NO_NAME, NO_RESOURCES, notFound } from './workloads';
+import { notFound, targets } from './workloads';
 
 export interface ExposeFlags {
   readonly port?: string | undefined;
@@ -145,14 +144,11 @@ export function runExpose(
 ): CommandResult {
   if (flags.unmodelled !== undefined)
     return fail(labNote('kubectl.unmodelled', { what: `expose ${flags.unmodelled}` }));
-  if (args.length === 0) return fail(NO_RESOURCES);
-  const requests = parseResourceArgs(args);
-  if ('exitCode' in requests) return requests;
-  const targets = requests.flatMap((r) => r.names.map((name) => ({ type: r.type, name })));
-  if (targets.length === 0) return fail(NO_NAME);
+  const found = targets(args);
+  if ('exitCode' in found) return found;
   let stdout = '';
   let stderr = '';
-  for (const { type, name } of targets) {
+  for (const { type, name } of found) {
     if (!['Deployment', 'Pod', 'Service'].includes(type.kind)) {
       stderr += `error: cannot expose a ${type.group === '' ? type.kind : `${type.kind}.${type.group}`}\n`; // prettier-ignore
       continue;

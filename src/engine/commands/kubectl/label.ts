@@ -11,8 +11,7 @@
 import { labNote } from '../../model/lab-notes';
 import { labelValue } from '../../scenario/validate-common';
 import type { CommandContext, CommandResult } from '../registry';
-import { parseResourceArgs } from './get';
-import { NO_NAME, NO_RESOURCES, notFound } from './workloads';
+import { notFound, targets } from './workloads';
 
 const fail = (stderr: string): CommandResult => ({ stdout: '', stderr, exitCode: 1 });
 
@@ -45,14 +44,11 @@ export function runLabel(
   }
   if (remove.some((k) => set.has(k)))
     return fail('error: can not both modify and remove a label in the same command\n');
-  if (resources.length === 0) return fail(NO_RESOURCES);
-  const requests = parseResourceArgs(resources);
-  if ('exitCode' in requests) return requests;
-  const targets = requests.flatMap((r) => r.names.map((name) => ({ type: r.type, name })));
-  if (targets.length === 0) return fail(NO_NAME);
+  const found = targets(resources);
+  if ('exitCode' in found) return found;
   let stdout = '';
   let stderr = '';
-  for (const { type, name } of targets) {
+  for (const { type, name } of found) {
     if (type.kind !== 'Pod') return fail(labNote('kubectl.unmodelled', { what: `label ${type.resource}` })); // prettier-ignore
     const pod = ctx.world.cluster.pods.find((p) => p.meta.namespace === namespace && p.meta.name === name); // prettier-ignore
     if (pod === undefined) {

@@ -18,9 +18,8 @@ import { parse as parseYaml } from 'yaml';
 import { labNote } from '../../model/lab-notes';
 import type { CommandContext, CommandResult } from '../registry';
 import { apiErrorsText } from './apply';
-import { parseResourceArgs } from './get';
 import { serviceObject } from './objects';
-import { NO_NAME, NO_RESOURCES, notFound } from './workloads';
+import { notFound, targets } from './workloads';
 import type { Json } from './yaml';
 
 export interface PatchFlags {
@@ -268,14 +267,11 @@ export function runPatch(
   const type = (flags.type ?? 'strategic').toLowerCase();
   if (!['json', 'merge', 'strategic'].includes(type))
     return fail(`error: --type must be one of [json merge strategic], not ${JSON.stringify(flags.type)}\n`); // prettier-ignore
-  if (args.length === 0) return fail(NO_RESOURCES);
-  const requests = parseResourceArgs(args);
-  if ('exitCode' in requests) return requests;
-  const targets = requests.flatMap((r) => r.names.map((name) => ({ type: r.type, name })));
-  if (targets.length === 0) return fail(NO_NAME);
+  const found = targets(args);
+  if ('exitCode' in found) return found;
   let stdout = '';
   let stderr = '';
-  for (const { type: resource, name } of targets) {
+  for (const { type: resource, name } of found) {
     if (resource.kind !== 'Service') return fail(labNote('kubectl.unmodelled', { what: `patch ${resource.resource}` })); // prettier-ignore
     const api = { cluster: ctx.world.cluster, epochSeconds: ctx.world.epochSeconds };
     const svc = api.cluster.services.find((s) => s.meta.namespace === namespace && s.meta.name === name); // prettier-ignore

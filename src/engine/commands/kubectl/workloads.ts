@@ -27,7 +27,9 @@ export const notFound = (type: ResourceType, name: string): string =>
 const notModelled = (what: string): CommandResult => fail(labNote('kubectl.unmodelled', { what }));
 
 /** Resolves `TYPE NAME…` or `TYPE/NAME…` into (type, name) pairs. */
-function targets(args: readonly string[]): { type: ResourceType; name: string }[] | CommandResult {
+export function targets(
+  args: readonly string[],
+): { type: ResourceType; name: string }[] | CommandResult {
   if (args.length === 0) return fail(NO_RESOURCES);
   const requests = parseResourceArgs(args);
   if ('exitCode' in requests) return requests;
