@@ -1,5 +1,5 @@
 /**
- * kubectl scale / delete pod / delete service / rollout restart against the built-in scenario (web: 3 replicas
+ * kubectl scale / delete pod, service, deployment / rollout restart against the built-in scenario (web: 3 replicas
  * of ReplicaSet web-6bc869c565 at 10.244.1.2, 10.244.1.3 on node-2 and 10.244.0.4 on node-1;
  * client at 10.244.0.5), through the CLI. Expected texts are kubectl v1.32's (cmd/scale,
  * cmd/delete, cmd/rollout print `<resource>.<group>/<name> <verb>` and `<kind> "<name>"
@@ -148,7 +148,7 @@ describe('kubectl delete pod', () => {
         'node-1$ kubectl delete pod',
         'node-1$ kubectl delete',
         'node-1$ kubectl delete pod web-6bc869c565-g2952 -n kube-system',
-        'node-1$ kubectl delete deployment web',
+        'node-1$ kubectl delete node node-1',
         'node-1$ kubectl get pods --no-headers',
       ].join('\n'),
     );
@@ -161,9 +161,34 @@ describe('kubectl delete pod', () => {
     expect(r.err).toContain(
       'Error from server (NotFound): pods "web-6bc869c565-g2952" not found\n',
     );
-    expect(r.err).toContain('lab: `kubectl delete deployments` is not modelled in kube-proxy-lab\n'); // prettier-ignore
+    expect(r.err).toContain('lab: `kubectl delete nodes` is not modelled in kube-proxy-lab\n');
     expect(r.out).not.toContain('deleted');
     expect(r.out.match(/Running/g)).toHaveLength(4);
+  });
+});
+
+describe('kubectl delete deployment', () => {
+  it('its pods terminate (still serving), then go; the Service is left without endpoints', async () => {
+    const [deleted, pods, during, , after, rules, again] = await rawBlocks(
+      [
+        'node-1$ kubectl delete deployment web',
+        'node-1$ kubectl get pods --no-headers',
+        'pod/client$ curl -s -m 2 http://10.96.1.1/',
+        'node-1$ sleep 31',
+        'node-1$ kubectl get pods --no-headers',
+        'node-1$ iptables -S KUBE-SERVICES',
+        'node-1$ kubectl delete deploy web',
+      ].join('\n'),
+    );
+    // kubectl v1.32 cmd/delete; background propagation: nothing waits for the pods.
+    expect(deleted).toBe('deployment.apps "web" deleted\n');
+    expect(pods?.match(/^web-6bc869c565-\w+ +1\/1 +Terminating /gm)).toHaveLength(3);
+    // Terminating but serving: with no ready endpoint left, kube-proxy still uses them.
+    expect(during).toMatch(/^web-6bc869c565-\w+ \(10\.244\.\d\.\d:8080\): you are /);
+    expect(after).toMatch(/^client +1\/1 +Running /);
+    expect(after).not.toContain('web-');
+    expect(rules).toContain('-A KUBE-SERVICES -d 10.96.1.1/32 -p tcp -m comment --comment "default/web has no endpoints" -m tcp --dport 80 -j REJECT --reject-with icmp-port-unreachable\n'); // prettier-ignore
+    expect(again?.trimEnd()).toBe('Error from server (NotFound): deployments.apps "web" not found');
   });
 });
 

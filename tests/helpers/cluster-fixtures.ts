@@ -233,6 +233,7 @@ export function testWorld(
       scaleDeployment: () => false,
       restartDeployment: () => false,
       deleteService: () => false,
+      deleteDeployment: () => false,
       labelPod: () => false,
     }),
     flows: () => ({

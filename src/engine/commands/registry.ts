@@ -104,6 +104,8 @@ export interface WorkloadControls {
   deletePod(namespace: string, name: string): number | undefined;
   scaleDeployment(namespace: string, name: string, replicas: number): boolean;
   restartDeployment(namespace: string, name: string): boolean;
+  /** `kubectl delete deployment`: gone, its pods Terminating; false when there is none. */
+  deleteDeployment(namespace: string, name: string): boolean;
   /** `kubectl label pod`: the pod's new labels; false when there is no such pod. */
   labelPod(namespace: string, name: string, labels: Readonly<Record<string, string>>): boolean;
   /** `kubectl delete service`: gone at once; false when there is no such Service. */

@@ -269,6 +269,29 @@ export function deletePod(cluster: Cluster, key: string, env: WorkloadEnv): Work
   });
 }
 
+/**
+ * `kubectl delete deployment NAME`: the Deployment goes, and the garbage collector deletes its
+ * ReplicaSets and their pods (background propagation, kubectl's default): each pod is
+ * Terminating for its grace period, then gone; nothing replaces it.
+ */
+export function deleteDeployment(cluster: Cluster, key: string, env: WorkloadEnv): WorkloadResult {
+  return rebuild(cluster, env, (desired, changes) => {
+    const d = desired.deployments.find((x) => keyOf(x.meta) === key);
+    if (d === undefined) return;
+    desired.deployments = desired.deployments.filter((x) => x !== d);
+    desired.workloads = desired.workloads.filter(
+      (w) => !(w.kind === 'Deployment' && w.key === key),
+    );
+    for (const pod of d.existingPods ?? []) {
+      const podKey = keyOf(pod.meta);
+      if (!pod.terminating) changes.terminating.push(podKey);
+      const { ownerDeployment: _, ...orphan } = pod.terminating ? pod : terminate(pod, env);
+      desired.pods.push(orphan);
+      desired.workloads.push({ kind: 'Pod', key: podKey });
+    }
+  });
+}
+
 /** `kubectl scale deployment/NAME --replicas=N`. */
 export function scaleDeployment(
   cluster: Cluster,

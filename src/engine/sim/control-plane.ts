@@ -20,6 +20,7 @@
 import type { Cluster } from '../model/cluster';
 import {
   DEFAULT_GRACE_SECONDS,
+  deleteDeployment,
   deletePod,
   relabelPod,
   removePods,
@@ -104,6 +105,11 @@ export function scaleDeploymentNow(
     world,
     scaleDeployment(world.cluster, `${namespace}/${name}`, replicas, env(world)),
   );
+}
+
+/** `kubectl delete deployment NAME` (the Deployment exists): its pods start terminating. */
+export function deleteDeploymentNow(world: World, namespace: string, name: string): WorkloadResult {
+  return commit(world, deleteDeployment(world.cluster, `${namespace}/${name}`, env(world)));
 }
 
 /** `kubectl label pod NAME …` (the pod exists): its new labels, and the ReplicaSet's answer. */

@@ -23,6 +23,7 @@ import {
 import { hostFile, openHostFile } from './host-files';
 import { ipsetEnv } from './ipvs-node';
 import {
+  deleteDeploymentNow,
   deletePodNow,
   relabelPodNow,
   restartDeploymentNow,
@@ -205,6 +206,8 @@ export function hostView(
       restartDeployment: (ns, name) =>
         hasDeployment(world, ns, name) && (restartDeploymentNow(world, ns, name), true),
       deleteService: (ns, name) => world.deleteService(ns, name),
+      deleteDeployment: (ns, name) =>
+        hasDeployment(world, ns, name) && (deleteDeploymentNow(world, ns, name), true),
       labelPod: (ns, name, labels) =>
         world.cluster.pods.some((p) => p.meta.namespace === ns && p.meta.name === name) &&
         (relabelPodNow(world, ns, name, labels), true),

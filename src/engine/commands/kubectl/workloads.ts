@@ -74,7 +74,7 @@ export function runScale(
   return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
 }
 
-/** `kubectl delete pod|service NAME… [--wait=false]`. */
+/** `kubectl delete pod|service|deployment NAME… [--wait=false]`. */
 export function runDelete(
   ctx: CommandContext,
   namespace: string,
@@ -87,6 +87,13 @@ export function runDelete(
   let stderr = '';
   let waitMs = 0;
   for (const { type, name } of found) {
+    if (type.kind === 'Deployment') {
+      // Background propagation: the Deployment is gone at once, its pods terminate after.
+      if (ctx.world.workloads().deleteDeployment(namespace, name))
+        stdout += `deployment.apps "${name}" deleted\n`; // prettier-ignore
+      else stderr += notFound(type, name);
+      continue;
+    }
     if (type.kind === 'Service') {
       // No finalizers: the Service is gone when the API server answers.
       if (ctx.world.workloads().deleteService(namespace, name))
