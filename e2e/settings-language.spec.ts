@@ -112,7 +112,10 @@ test('the terminal runs the CLI commands on a chosen host against the running cl
   // Mark DNS queries for tracing on node-1 (read back with xtables-monitor below).
   await page.keyboard.type('iptables -t raw -I PREROUTING -p udp --dport 53 -j TRACE');
   await page.keyboard.press('Enter');
+  await expect(page.getByTestId('terminal-pod-tools')).toHaveCount(0);
   await page.getByRole('combobox', { name: 'Host' }).selectOption('pod/default/client');
+  // A pod runs the lab's (Debian 12's) programs whatever its image, and the panel says so.
+  await expect(page.getByTestId('terminal-pod-tools')).toContainText('curl 7.88, iputils ping');
   await term.click();
   await page.keyboard.type('dig +short web.default.svc.cluster.local');
   await page.keyboard.press('Enter');
@@ -136,8 +139,10 @@ test('the terminal runs the CLI commands on a chosen host against the running cl
   // ss lists the loop's connections, TIME-WAIT on the client's side, to the Service's address.
   await expect(term).toContainText(/tcp +TIME-WAIT +0 +0 +10\.244\.0\.5:\d+ +10\.96\.1\.1:80/);
   await expect(term).toContainText('lab: 实验台只模拟 TCP 和 UDP 套接字');
+  await expect(page.getByTestId('terminal-pod-tools')).toContainText('Alpine 镜像（如 agnhost）');
   // The DNS query's walk through node-1's chains, as a real node's xtables-monitor prints it.
   await page.getByRole('combobox', { name: '主机' }).selectOption('node-1');
+  await expect(page.getByTestId('terminal-pod-tools')).toHaveCount(0);
   await term.click();
   await page.keyboard.type('xtables-monitor --trace | grep KUBE-SEP | head -1');
   await page.keyboard.press('Enter');

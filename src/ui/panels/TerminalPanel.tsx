@@ -135,6 +135,12 @@ export default function TerminalPanel() {
         </label>
         <span className="muted">{t('terminal.hint')}</span>
       </div>
+      {/* Where the lab simplifies, it says so: a pod's programs are the lab's, not its image's. */}
+      {host.startsWith('pod/') && (
+        <p className="muted terminal-pod-tools" data-testid="terminal-pod-tools">
+          {t('terminal.podTools')}
+        </p>
+      )}
       <div className="xterm-box" ref={box} data-testid="terminal" />
     </div>
   );
