@@ -97,6 +97,29 @@ export default tseslint.config(
     },
   },
   {
+    // How traces and the lab's notes are put into words: pure, shared by the web lab and the
+    // CLI, over protocol/ types only.
+    files: ['src/explain/**/*.ts'],
+    rules: {
+      ...engineImpurity,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/engine', '**/engine/**', '**/ui/**', '**/worker/**', '**/cli/**'],
+              message: 'explain/ reads protocol/ types only: the UI and the CLI both use it.',
+            },
+            {
+              group: ['react', 'react-*', 'node:*', 'i18next', 'react-i18next'],
+              message: 'explain/ is pure text over protocol/ types.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Lessons are data: the UI imports them, so they import nothing that runs the lab.
     files: ['src/lessons/**/*.ts'],
     ignores: ['src/lessons/checks/**'],

@@ -10,9 +10,13 @@
  * its stderr to stderr. Only this file touches the process, the file system and the streams.
  */
 import { readFileSync } from 'node:fs';
+import { stepsText, traceEntries } from '../explain/trace-text';
+import { explainIn, outputIn, type Texts } from '../explain/words';
 import {
   DEFAULT_SCENARIO,
   diagnosticToString,
+  explainText,
+  readLabNotes,
   runScript,
   traceCursor,
   traceSince,
@@ -22,6 +26,7 @@ import {
   type TraceStep,
 } from '../engine';
 import { DEFAULT_BASE, linkBase, MAX_LINK_CHARS, scenarioLink } from './link';
+import { runOptions } from './run-options';
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -39,7 +44,7 @@ export interface CliIo {
 const DEFAULT_COLUMNS = 80;
 
 const USAGE = `Usage:
-  kube-proxy-lab run [--echo | --json] [SCENARIO.yaml] [SCRIPT]
+  kube-proxy-lab run [--echo | --trace[=all] | --json] [--lang zh-CN] [SCENARIO.yaml] [SCRIPT]
   kube-proxy-lab check SCENARIO.yaml
   kube-proxy-lab scenario
   kube-proxy-lab link SCENARIO.yaml [--base URL]
@@ -50,6 +55,12 @@ run      Runs one command per line, written TARGET$ COMMAND (TARGET: a node name
          standard input. --echo prints each prompt line before its output;
          --json prints instead one JSON document: every command with its output
          and the trace steps of every packet it caused (trace protocol v${TRACE_PROTOCOL_VERSION}).
+         --trace prints each prompt line, the command's output, then the
+         packets it caused, step by step as the web lab's event list shows
+         them: host, hook, table, chain, rule, conntrack, NAT, verdict, and
+         why (--trace=all: every rule tried too). --lang zh-CN puts the lab's
+         own words (its notes, the steps' explanations) in Chinese; the
+         tools' output stays as the tools print it.
 check    Validates a scenario: errors as FILE:LINE:COL: message, exit status 1.
 scenario Prints the built-in scenario.
 link     Prints the web lab's link that opens the scenario (checked first): the
@@ -143,17 +154,20 @@ function link(io: CliIo, args: readonly string[]): number {
   return 0;
 }
 
+/** A command's output with the lab's notes in the chosen language (the tool's lines as printed). */
+function inLanguage(text: string, texts: Texts | undefined): string {
+  return texts === undefined
+    ? text
+    : outputIn({ terminal: text, notes: readLabNotes(text) }, texts);
+}
+
 function run(io: CliIo, args: readonly string[]): number {
-  const echo = args.includes('--echo');
-  const json = args.includes('--json');
-  const files = args.filter((a) => a !== '--echo' && a !== '--json');
-  const unknown = files.find((a) => a.startsWith('-') && a !== '-');
-  if (unknown !== undefined || files.length > 2) {
-    io.stderr(
-      unknown !== undefined ? `kube-proxy-lab: unknown option ${unknown}\n${USAGE}` : USAGE,
-    );
+  const options = runOptions(args);
+  if (typeof options === 'string') {
+    io.stderr(`${options}${USAGE}`);
     return 2;
   }
+  const { echo, json, trace, texts, files } = options;
   let scenarioFile: string | undefined;
   let scriptFile: string | undefined;
   if (files.length === 2) [scenarioFile, scriptFile] = files;
@@ -194,11 +208,19 @@ function run(io: CliIo, args: readonly string[]): number {
         cursor = traceCursor(world);
         return;
       }
-      if (echo && line !== undefined) io.stdout(`${line}\n`);
+      if ((echo || trace !== undefined) && line !== undefined) io.stdout(`${line}\n`);
       // The command's stdout, then its stderr (issue 2's transcript; the web lab's terminal
       // interleaves them as a real one does, lab-session.ts).
-      io.stdout(result.stdout);
-      io.stderr(result.stderr);
+      io.stdout(inLanguage(result.stdout, texts));
+      io.stderr(inLanguage(result.stderr, texts));
+      if (trace !== undefined) {
+        // The packets the command caused, as the web lab's event list shows them.
+        const steps = traceSince(world, cursor).map((s) => ({ ...s, text: explainText(s.why) }));
+        cursor = traceCursor(world);
+        const explain = (s: (typeof steps)[number]) => explainIn(s, texts);
+        const text = stepsText(traceEntries([{ steps }]), 0, trace === 'all', explain);
+        io.stdout(text === '' ? '\n' : `\n${text}\n`);
+      }
     },
   });
   if (json) {

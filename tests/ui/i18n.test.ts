@@ -6,9 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DATAPATH_MESSAGES, LAB_NOTES } from '../../src/engine';
 import { loadZhTexts, terminalText, withoutTerminalStyles } from '../../src/ui/i18n';
 import { LabSession } from '../../src/worker/lab-session';
-import { LAB_NOTES_ZH } from '../../src/ui/i18n/lab-notes-zh';
+import { LAB_NOTES_ZH } from '../../src/explain/zh-CN/notes';
 import { EN } from '../../src/ui/i18n/en';
-import { TRACE_MESSAGES_ZH } from '../../src/ui/i18n/trace-zh';
+import { TRACE_MESSAGES_ZH } from '../../src/explain/zh-CN/trace';
 import { ZH } from '../../src/ui/i18n/zh-CN';
 
 const params = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { explainStep, loadZhTexts } from '../../src/ui/i18n';
 import { traceText } from '../../src/ui/packets/trace-text';
 import { createAppStore } from '../../src/ui/store/create-store';
-import { isKeyStep, type TraceEntry } from '../../src/ui/store/trace-model';
+import { isKeyStep, type TraceEntry } from '../../src/explain/trace-text';
 import { LabSession } from '../../src/worker/lab-session';
 import { inline } from '../helpers/inline-lab';
 

@@ -6,6 +6,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { CommandAnswer, LabStep } from '../../protocol/lab';
+import { explainIn, outputIn, type Texts } from '../../explain/words';
 import { EN } from './en';
 import { ZH } from './zh-CN';
 
@@ -38,22 +39,17 @@ function browserLanguage(): Language {
  * a step or note reads as the engine wrote it (English); once here, the lab re-renders in
  * zh-CN (the language is set again, which every translated component listens to).
  */
-let zhTexts:
-  | {
-      readonly trace: Readonly<Record<string, string>>;
-      readonly notes: Readonly<Record<string, string>>;
-    }
-  | undefined;
+let zhTexts: Texts | undefined;
 let zhLoading: Promise<void> | undefined;
 
 export function loadZhTexts(): Promise<void> {
-  zhLoading ??= Promise.all([import('./trace-zh'), import('./lab-notes-zh')]).then(
-    ([trace, notes]) => {
-      zhTexts = { trace: trace.TRACE_MESSAGES_ZH, notes: notes.LAB_NOTES_ZH };
-      if (i18next.isInitialized && i18next.language === 'zh-CN')
-        void i18next.changeLanguage('zh-CN');
-    },
-  );
+  zhLoading ??= Promise.all([
+    import('../../explain/zh-CN/trace'),
+    import('../../explain/zh-CN/notes'),
+  ]).then(([trace, notes]) => {
+    zhTexts = { trace: trace.TRACE_MESSAGES_ZH, notes: notes.LAB_NOTES_ZH };
+    if (i18next.isInitialized && i18next.language === 'zh-CN') void i18next.changeLanguage('zh-CN');
+  });
   return zhLoading;
 }
 
@@ -89,17 +85,7 @@ export function setLanguage(lng: Language): void {
 
 /** A trace step's explanation in the current language (English comes rendered from the worker). */
 export function explainStep(step: LabStep, lng: string): string {
-  if (lng !== 'zh-CN') return step.text;
-  const template = zhTexts?.trace[step.why.id];
-  if (template === undefined) return step.text;
-  return fill(template, step.why.params);
-}
-
-function fill(template: string, params: Readonly<Record<string, unknown>> | undefined): string {
-  return template.replace(/\{(\w+)\}/g, (m, name: string) => {
-    const v = params?.[name];
-    return v === undefined ? m : String(v);
-  });
+  return explainIn(step, lng === 'zh-CN' ? zhTexts : undefined);
 }
 
 /**
@@ -110,14 +96,7 @@ export function terminalText(
   answer: Pick<CommandAnswer, 'terminal' | 'notes'>,
   lng: string,
 ): string {
-  if (lng !== 'zh-CN' || answer.notes.length === 0) return answer.terminal;
-  const lines = answer.terminal.split('\n');
-  for (const note of answer.notes) {
-    const template = zhTexts?.notes[note.id];
-    if (template !== undefined && note.line < lines.length)
-      lines[note.line] = fill(template, note.params);
-  }
-  return lines.join('\n');
+  return outputIn(answer, lng === 'zh-CN' ? zhTexts : undefined);
 }
 
 /** Text for an HTML page rather than a terminal: without the terminal's bold (curl -i). */

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { explainStep } from '../i18n';
 import { useLab } from '../store';
 import { visitAround } from '../store/trace-model';
-import { headerLine } from './format';
+import { headerLine } from '../../explain/format';
 import { laneStations } from './lane-model';
 
 export function Lane() {

@@ -2,8 +2,8 @@
  * The lane of one node visit: the stations a packet passes inside a host — hooks, the chains
  * it jumps to, NAT, routing, conntrack — derived from the trace steps of that visit.
  */
-import type { TraceEntry } from '../store/trace-model';
-import { headerLine } from './format';
+import type { TraceEntry } from '../../explain/trace-text';
+import { headerLine } from '../../explain/format';
 
 export interface Station {
   readonly index: number;

@@ -3,13 +3,12 @@
  * moves playback there and opens the step in the inspector.
  */
 import { memo, useEffect, useRef, useState } from 'react';
-import type { TraceEntry } from '../store/trace-model';
+import { isKeyStep, type TraceEntry } from '../../explain/trace-text';
 import { useTranslation } from 'react-i18next';
 import { terminalText, withoutTerminalStyles } from '../i18n';
-import { stepTitle } from '../packets/format';
+import { stepTitle } from '../../explain/format';
 import { traceText } from '../packets/trace-text';
 import { useLab } from '../store';
-import { isKeyStep } from '../store/trace-model';
 
 /** One row; memoised so a step of playback re-renders two rows, not the list. */
 const EventRow = memo(function EventRow(props: {

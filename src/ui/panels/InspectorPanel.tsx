@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { LabStep } from '../../protocol/lab';
 import type { PacketHeader } from '../../protocol/trace';
 import { explainStep } from '../i18n';
-import { headerLine, stepTitle } from '../packets/format';
+import { headerLine, stepTitle } from '../../explain/format';
 import { useLab } from '../store';
 import { ruleService, serviceLine } from './rule-origin';
 

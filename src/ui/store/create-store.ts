@@ -6,7 +6,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { LoadAnswer, Views } from '../../protocol/lab';
 import { loadSaved, save, type KeyValueStorage } from './persist';
 import { localizer, scenarioSlice } from './scenario-slice';
-import { traceEntries } from './trace-model';
+import { traceEntries } from '../../explain/trace-text';
 import type { AppState, LabCaller } from './types';
 
 export type AppStore = StoreApi<AppState>;

@@ -4,38 +4,8 @@
  * step. Playback only moves a cursor; everything on screen is derived from it, so the same
  * trace always replays the same way.
  */
-import type { CommandAnswer, LabStep } from '../../protocol/lab';
-import type { PacketHeader } from '../../protocol/trace';
-
-export interface TraceEntry {
-  readonly step: LabStep;
-  /** Index into the answer's runs (one per client program run). */
-  readonly run: number;
-  /** The packet's header as it is after this step (NAT rewrites included). */
-  readonly header: PacketHeader | undefined;
-  /** The host the step happens on, as the graph names it (`node-1`, `pod/ns/name`, `laptop`). */
-  readonly host: string;
-}
-
-export function traceEntries(runs: readonly CommandAnswer[]): TraceEntry[] {
-  const headers = new Map<number, PacketHeader>();
-  const out: TraceEntry[] = [];
-  runs.forEach((run, i) => {
-    for (const step of run.steps) {
-      if (step.kind === 'send' || step.kind === 'wire') headers.set(step.packetId, step.packet);
-      if (step.kind === 'nat') headers.set(step.packetId, step.after);
-      if (step.kind === 'ipvs' && step.after !== undefined) headers.set(step.packetId, step.after);
-      out.push({ step, run: i, header: headers.get(step.packetId), host: step.at.host });
-    }
-  });
-  return out;
-}
-
-/** The steps worth a line in the short event list (no rule that did not match, no policy). */
-export function isKeyStep(step: LabStep): boolean {
-  if (step.kind === 'rule') return step.matched;
-  return step.kind !== 'policy';
-}
+import type { TraceEntry } from '../../explain/trace-text';
+import type { LabStep } from '../../protocol/lab';
 
 /**
  * The steps a presenter jumps between (Shift+→/←): where a packet is sent or crosses a wire,

@@ -8,7 +8,7 @@ import type {
   Topology,
   Views,
 } from '../../protocol/lab';
-import type { TraceEntry } from './trace-model';
+import type { TraceEntry } from '../../explain/trace-text';
 
 /** The engine as the store sees it: the worker client, or a LabSession inline in tests. */
 export interface LabCaller {

@@ -1,6 +1,6 @@
 /** Short texts for headers and steps, as tools print them (not translated). */
-import type { LabStep } from '../../protocol/lab';
-import type { PacketHeader } from '../../protocol/trace';
+import type { LabStep } from '../protocol/lab';
+import type { PacketHeader } from '../protocol/trace';
 
 export function endpoint(ip: string, port: number | undefined): string {
   return port === undefined ? ip : `${ip}:${port}`;
