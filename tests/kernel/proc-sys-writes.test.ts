@@ -31,6 +31,7 @@ const CASES: readonly (readonly string[])[] = [
   [`echo abc | cat > ${FORWARD}`, `echo abc | grep a > ${FORWARD}`, `echo abc | awk '{print}' > ${FORWARD}`, `echo abc | sort > ${FORWARD}`, `echo abc | head -1 > ${FORWARD}`, `echo abc | tail -1 > ${FORWARD}`, `echo abc | tr a b > ${FORWARD}`, `echo abc | cut -c1-3 > ${FORWARD}`, `echo abc | uniq > ${FORWARD}`],
   [`echo abc > ${FORWARD} 2>&1; echo "rc=$?"`, `echo 0 > ${FORWARD} > /dev/null; cat ${FORWARD}`, `echo 0 > /dev/null > ${FORWARD}; cat ${FORWARD}`],
   ['x="a b"; echo 1 > $x', 'echo 1 > $nosuch', `P=${FORWARD}; echo 1 > "$P"; cat $P`],
+  [`printf abc > ${FORWARD}; echo "rc=$?"`, `printf '%d\\n' 0 > ${FORWARD}; cat ${FORWARD}`, `printf 1 > ${BRIDGE}; cat ${BRIDGE}`],
 ];
 
 /** What an interactive bash without a terminal says first, before running anything. */

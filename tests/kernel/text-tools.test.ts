@@ -151,8 +151,39 @@ const TOOLS: [string, string?][] = [
   ['cut -f 0', 'a\n'], ['cut -d ab -f1', 'a\n'], ['cut -f 3-1', 'a\n'], ['cut -c1 -f1', 'a\n'],
 ];
 
+/** bash's builtin printf: escapes, conversions, flags, reuse of the format, its messages. */
+// prettier-ignore
+const PRINTF = [
+  "printf 'GET / HTTP/1.0\\r\\n\\r\\n' | tr '\\r' R; printf 'GET / HTTP/1.0\\r\\n\\r\\n' | wc -c",
+  "printf '%d\\n' 99999999999999999999; echo rc=$?; printf '%b|\\x|\\u|\\U|\\n' 'a\\x|\\u'; echo rc=$?",
+  "printf '%s-%d\\n' a 5 b 6 c",
+  "printf '%5s|%-5s|%05d|%+d|% d|%x|%X|%#x|%#o|%o|%#X|%#o\\n' ab cd 42 7 7 255 255 255 8 8 0 0",
+  "printf '%d\\n' abc 12abc 0x1F 010 \"'A\" -5 +3 ' 4' '5 ' 99999999999999999999 -99999999999999999999 ''; echo rc=$?",
+  "printf '%i|%u|%x|%o\\n' -1 -1 -1 -1",
+  "printf '%.3s|%10.4d|%-8.3x|%.0d|%5.0d|%-05d|%+05d|%.2c|\\n' abcdef 7 10 0 0 3 3 xyz",
+  "printf '%b|' 'a\\tb\\0101\\x41\\101' '\\e\\E\\q' 'x\\cy' z; echo rc=$?",
+  "printf 'no args\\n' extra more",
+  "printf 'a\\101\\x42\\u00e9\\U0001F600\\q\\\"\\?\\'\\''|\\0101|\\8|\\x|\\n'",
+  "printf '%c%c|%5c|%-3c|\\n' hello world a b",
+  "printf '%*d|%-*d|%.*d|%*d|\\n' 5 1 4 2 3 7 -4 9",
+  "printf '%s %s\\n' 1 2 3; printf '%%|%5%|\\n'",
+  "printf -- '%s\\n' x; printf; echo rc=$?",
+  "printf -x; echo rc=$?",
+  "printf '%z\\n' 1; echo rc=$?",
+  "printf 'a%'; echo rc=$?",
+  "printf 'a%5'; echo rc=$?",
+  "printf 'ok %y then\\n' 1; echo rc=$?",
+  "printf '%ld %hd %lld %jd %zd %td %Lx\\n' 1 2 3 4 5 6 255",
+  "printf 'x\\c y\\n'; echo",
+  "printf '%s|%d|%b|%c|\\n'; printf '%d %d\\n' 1; printf '%s\\n'",
+  "printf \"%'d|%'5d|\\n\" 1234567 12; echo rc=$?",
+  "printf '%.s|%.d|%#.0o|%#.0x|%-+5d|%+-5d|% +d|%0-5d|\\n' abc 0 0 0 3 3 3 3",
+  "printf '%b\\n' '\\0' '\\00101' '\\1010' '\\x4142' '\\u4e2d' | wc -c",
+];
+
 describe.skipIf(!installed('bash'))('the lab shell, as bash', () => {
   it.each(SHELL)('%s', (line) => compare(line));
+  it.each(PRINTF)('%s', (line) => compare(line));
 });
 
 /**

@@ -13,6 +13,7 @@ import { createRegistry } from './registry';
 import { registerTextFilters } from './text-filters';
 import { registerTextTools } from './text-tools';
 import { registerAwk } from './awk';
+import { registerPrintf } from './printf';
 import { registerShellBuiltins } from './shell-test';
 import { registerGrep } from './grep';
 import { registerTr } from './tr';
@@ -74,6 +75,7 @@ export function createStandardRegistry(): CommandRegistry {
   registerTextTools(registry);
   registerAwk(registry);
   registerShellBuiltins(registry);
+  registerPrintf(registry);
   registerGrep(registry);
   registerTr(registry);
   registerSs(registry);

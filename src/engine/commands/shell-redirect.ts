@@ -84,10 +84,12 @@ function toSink(err: Sink, message: string): CommandResult {
 
 /**
  * What a program prints when its write to stdout fails, and its exit status (each seen on the
- * kernel writing `abc` to a /proc/sys file: bash 5.2's echo, GNU grep, coreutils, mawk).
+ * kernel writing `abc` to a /proc/sys file: bash 5.2's echo and printf, GNU grep, coreutils,
+ * mawk).
  */
 function writeError(program: string, error: string): { text: string; exitCode: number } {
-  if (program === 'echo') return { text: `bash: echo: write error: ${error}\n`, exitCode: 1 };
+  if (program === 'echo' || program === 'printf')
+    return { text: `bash: ${program}: write error: ${error}\n`, exitCode: 1 };
   if (program === 'grep') return { text: `grep: write error: ${error}\n`, exitCode: 2 };
   if (program === 'awk')
     return { text: `awk: close failed on file /dev/stdout (${error})\n`, exitCode: 2 };

@@ -14,7 +14,7 @@
 const COMMANDS =
   'iptables, iptables-save, iptables-restore, nft, ipvsadm, ipset, conntrack, ip, bridge, ' +
   'sysctl, ss, tcpdump, xtables-monitor, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, ' +
-  'grep, head, tail, wc, echo, seq, sort, uniq, cut, tr, awk, test, true, false and lab';
+  'grep, head, tail, wc, echo, printf, seq, sort, uniq, cut, tr, awk, test, true, false and lab';
 
 export const LAB_NOTES = {
   'command.unmodelled': `lab: {command} is not modelled in kube-proxy-lab; it runs ${COMMANDS}`,
@@ -43,6 +43,8 @@ export const LAB_NOTES = {
   'awk.program':
     'lab: awk runs {print …} programs here ($N, $NF, $0, NR, NF and "text"), with -F C',
   'tool.option': 'lab: {tool} -{option} is not modelled in kube-proxy-lab',
+  'printf.conversion':
+    "lab: printf %{conversion} is not modelled; the lab's printf has %s, %b, %c, %d, %i, %o, %u, %x, %X and %%",
   'lab.usage': 'Usage: lab restore-input | lab sync | lab flow ACTION …',
   'lab.usage-restore':
     '  restore-input  the input kube-proxy last piped to iptables-restore on this node',

@@ -8,7 +8,7 @@
 const COMMANDS =
   'iptables、iptables-save、iptables-restore、nft、ipvsadm、ipset、conntrack、ip、bridge、' +
   'sysctl、ss、tcpdump、xtables-monitor、curl、nc、dig、nslookup、ping、kubectl、sleep、cat、' +
-  'grep、head、tail、wc、echo、seq、sort、uniq、cut、tr、awk、test、true、false 和 lab';
+  'grep、head、tail、wc、echo、printf、seq、sort、uniq、cut、tr、awk、test、true、false 和 lab';
 
 const API_TYPES =
   'pods、services、endpoints、endpointslices、nodes、deployments、replicasets 和 configmaps';
@@ -39,6 +39,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'awk.program':
     'lab: 这里的 awk 只运行 {print …} 程序（$N、$NF、$0、NR、NF 和 "文本"），可用 -F C',
   'tool.option': 'lab: 实验台没有模拟 {tool} -{option}',
+  'printf.conversion':
+    'lab: 实验台没有模拟 printf %{conversion}；实验台的 printf 支持 %s、%b、%c、%d、%i、%o、%u、%x、%X 和 %%',
   'lab.usage': 'Usage: lab restore-input | lab sync | lab flow 动作 …',
   'lab.usage-restore': '  restore-input  kube-proxy 在本节点上最近一次交给 iptables-restore 的输入',
   'lab.usage-sync': '  sync           那次同步是全量还是增量，写入或删除了哪些链',
