@@ -41,6 +41,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   reason: 'a test that failed: /spec/type',
   rounds: '1000',
   max: '1000',
+  conversion: 'f',
 };
 
 describe('lab notes', () => {
