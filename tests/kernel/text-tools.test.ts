@@ -214,6 +214,40 @@ describe.skipIf(!installed('bash'))('the lab shell, as an interactive bash', () 
   });
 });
 
+const RULES =
+  ':KUBE-SEP-A - [0:0]\n-A KUBE-SEP-A -s 10.244.0.4/32 -j KUBE-MARK-MASQ\n-A KUBE-SEP-A -p tcp -m tcp -j DNAT --to-destination 10.244.0.4:8080\n-A KUBE-SVC-X -j KUBE-SEP-A\n';
+const TABLE = 'NAME READY AGE\nweb-1 1/1 10\nweb-2 0/1 9\ndns 1/1 100\n';
+/** awk programs as mawk 1.3.4 runs them: patterns, BEGIN/END, variables, numbers, printf. */
+// prettier-ignore
+const AWK: [string, string?][] = [
+  ["awk '/KUBE-SEP/ {print $2}'", RULES], ["awk '!/^:/'", RULES], ["awk '/DNAT/ {print $NF}'", RULES],
+  ["awk '$1 == \"-A\" && $2 ~ /^KUBE-SVC/ { print $4 }'", RULES], ["awk '$3 !~ /^-s$/ {print NR\": \"$3}'", RULES],
+  ["awk 'NR > 1'", TABLE], ["awk 'NR > 1 && $3 > 50'", TABLE], ["awk '$3 > 50'", TABLE],
+  ["awk '$3 > \"50\"'", TABLE], ["awk 'NR > 1 {s += $3; n++} END {print s, n, s/n}'", TABLE],
+  ["awk '{ if ($2 == \"1/1\") print $1; else print \"not ready:\", $1 }'", TABLE],
+  ["awk 'NR == 1 {next} {print $1}'", TABLE], ["awk 'BEGIN {OFS=\",\"} {print $1, $2}'", TABLE],
+  ["awk -v n=2 'NR == n'", TABLE], ["awk -v x 'NR == 1'", TABLE],
+  ["awk 'BEGIN {FS=\"/\"} {print $1}'", TABLE], ["awk -F/ 'NF > 1 {print $2 + 0}'", TABLE],
+  ["awk 'END {print NR, $0}'", TABLE], ["awk 'BEGIN {print \"only\"}'", TABLE],
+  ["awk '{print length, length($1), length()}'", TABLE], ["awk '{print $1 \"-\" $3 * 2, -$3, !$3, $3 % 7, $3 ^ 2}'", TABLE],
+  ["awk '{x = x $1} END {print x}'", TABLE], ["awk '{print NR % 2 ? \"odd\" : \"even\", $1}'", TABLE],
+  ["awk '{n = $3; n++; ++n; n--; print n, n += 10, n -= 1, n *= 2, n /= 4, n %= 3}'", TABLE],
+  ["awk 'BEGIN {print 2^31-1, 2^31, -2^31, 1e6, 0.1+0.2, 1/3, 123456.5, 1e-5, 100000000000000000000, 1/0, -1/0}'"],
+  ["awk 'BEGIN {print 2^3^2, -2^2, 2^-1, 7/2, -7%3, 1e300*1e300, \"3x\"+1, \"0x1A\"+0, \" 12 \"+0, \".5e1\"*1}'"],
+  ["awk 'BEGIN {printf \"%d|%5.1f|%-6.2e|%g|%G|%c|%c|%s|%x|%o|%5s|%-3d|%%\\n\", 3.9, 3.14159, 12345.678, 0.0001, 1e-5, 65, \"hi\", 1/3, 255, 8, \"ab\", 7}'"],
+  ["awk 'BEGIN {printf \"%.2f %.0f %.0f %.3g %g %g %e %.1f\\n\", 0.125, 2.5, 3.5, 2.0005, 100000, 1000000, 0, -0.05}'"],
+  ["awk '{printf \"%s has %d\\n\", $1, $3}'", TABLE], ["awk '{printf \"%-8s|%4s|\\n\", $1, $2}'", TABLE],
+  ["awk 'BEGIN {x; print (x == 0), (x == \"\"), length(x), x + 1, x \"|\"}'"],
+  ["awk '{print ($1 < $2), ($3 < 9), ($3 < \"9\"), ($1 == \"web-1\")}'", TABLE],
+  ["awk '/[[:digit:]]\\/[[:digit:]]/ {print $1} $1 ~ /^[[:lower:]]+-[0-9]$/ {print \"m\", $1} $1 ~ \"dns\" {print \"s\"}'", TABLE],
+  ["awk '# a comment\n/web/ {\n  c++\n}\nEND { print c }'", TABLE], ["awk '{ print $1 }; END { print \"done\" }'", TABLE],
+  ["awk '{print $(NF-1), $(1+1)}'", TABLE], ["awk 'length($1) > 4'", TABLE], ["awk 'NF'", 'a\n\n b\n'],
+];
+
+describe.skipIf(!installed('awk'))('awk, as mawk', () => {
+  it.each(AWK)('%s', (line, input) => compare(line, input ?? ''));
+});
+
 describe.skipIf(!installed('seq') || !installed('sort'))(
   'seq, sort, uniq and cut, as coreutils',
   () => {

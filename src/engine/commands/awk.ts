@@ -1,54 +1,28 @@
 /**
- * The awk a learner pipes answers through: `awk [-F SEP] '{print ITEM…}' [FILE…]`, as mawk 1.3.4
- * (Debian's awk) runs it. An item is a concatenation of `$N`, `$NF`, `$0`, `NR`, `NF` and
- * "strings"; items separated by commas are printed with OFS (a space). Fields are split on runs
- * of blanks (the default FS), or on one character given with -F. Any other program is not
- * modelled and says so (tests/kernel/text-tools.test.ts compares the rest with the real awk).
+ * awk as mawk 1.3.4 (Debian's awk) runs the programs a learner pipes answers through:
+ * `awk [-F SEP] [-v VAR=VALUE] 'PROGRAM' [FILE…]` with pattern-action items (`/KUBE-SEP/ {print
+ * $2}`, `NR > 1`, `$3 ~ /tcp/`, `BEGIN`/`END`), print and printf, variables and assignments
+ * (`{s += $2} END {print s}`), if/else and next (awk-parse.ts, awk-run.ts). A program using
+ * what the lab does not model (arrays, other functions, getline, output redirection…) says so
+ * rather than run differently. tests/kernel/text-tools.test.ts compares it with the real awk.
  */
 import { labNote } from '../model/lab-notes';
+import { parseAwk } from './awk-parse';
+import { runAwk } from './awk-run';
 import { missingFileMessage } from './files';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
 import { splitLines } from './text-filters';
 
-/** One piece of a printed item. */
-type Piece =
-  | { readonly kind: 'field'; readonly n: number | 'NF' }
-  | { readonly kind: 'var'; readonly name: 'NR' | 'NF' }
-  | { readonly kind: 'text'; readonly text: string };
-
-/** `{print …}`'s items, or undefined for a program the lab does not run. */
-function parseProgram(program: string): Piece[][] | undefined {
-  const m = /^\s*\{\s*print\b(.*?)\s*;?\s*\}\s*$/s.exec(program);
-  if (m === null) return undefined;
-  const body = m[1]!.trim();
-  if (body === '') return [[{ kind: 'field', n: 0 }]];
-  const items: Piece[][] = [[]];
-  const token = /\s*(?:\$(\d+|NF)|(NR|NF)\b|"((?:[^"\\]|\\.)*)"|(,))/y;
-  for (let at = 0; at < body.length;) {
-    token.lastIndex = at;
-    const t = token.exec(body);
-    if (t === null) return undefined;
-    at = token.lastIndex;
-    if (t[4] !== undefined) items.push([]);
-    else {
-      const item = items[items.length - 1]!;
-      if (t[1] !== undefined) item.push({ kind: 'field', n: t[1] === 'NF' ? 'NF' : Number(t[1]) });
-      else if (t[2] !== undefined) item.push({ kind: 'var', name: t[2] as 'NR' | 'NF' });
-      else item.push({ kind: 'text', text: t[3]!.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c)) }); // prettier-ignore
-    }
-  }
-  return items.some((i) => i.length === 0) ? undefined : items;
-}
-
-function fieldsOf(line: string, fs: string): string[] {
-  if (fs === ' ') return line.split(/[ \t\n]+/).filter((f) => f !== '');
-  return line.split(fs);
+/** mawk reads escapes in -F and -v values (`-F'\t'` is a tab; `-Ft` is the letter t). */
+function escapes(v: string): string {
+  return v.replace(/\\(.)/g, (m, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === '\\' ? '\\' : m)); // prettier-ignore
 }
 
 function awk(ctx: CommandContext, argv: string[]): CommandResult {
   const name = argv[0]!.slice(argv[0]!.lastIndexOf('/') + 1);
   let fs = ' ';
+  const assigned: [string, string][] = [];
   let i = 1;
   for (; i < argv.length; i++) {
     const a = argv[i]!;
@@ -57,17 +31,20 @@ function awk(ctx: CommandContext, argv: string[]): CommandResult {
       break;
     }
     if (!a.startsWith('-') || a === '-') break;
-    if (a.startsWith('-F')) {
+    if (a.startsWith('-F') || a.startsWith('-v')) {
       const v = a.length > 2 ? a.slice(2) : argv[++i];
-      if (v === undefined) return { stdout: '', stderr: `${name}: option -F lacks argument\n`, exitCode: 2 }; // prettier-ignore
-      // mawk reads escapes in -F (`-F'\t'` is a tab; `-Ft` is the letter t).
-      fs = v === '\\t' ? '\t' : v;
+      if (v === undefined) return { stdout: '', stderr: `${name}: option ${a.slice(0, 2)} lacks argument\n`, exitCode: 2 }; // prettier-ignore
+      if (a.startsWith('-F')) fs = escapes(v);
+      else {
+        const m = /^([A-Za-z_]\w*)=(.*)$/s.exec(v);
+        if (m === null) return { stdout: '', stderr: `${name}: improper assignment: -v ${v}\n`, exitCode: 2 }; // prettier-ignore
+        assigned.push([m[1]!, escapes(m[2]!)]);
+      }
     } else return { stdout: '', stderr: labNote('tool.option', { tool: 'awk', option: a.slice(1) }), exitCode: 2 }; // prettier-ignore
   }
   const program = argv[i];
-  if (program === undefined) return { stdout: '', stderr: labNote('awk.program'), exitCode: 2 };
-  const items = parseProgram(program);
-  if (items === undefined || fs.length !== 1) return { stdout: '', stderr: labNote('awk.program'), exitCode: 2 }; // prettier-ignore
+  const items = program === undefined ? undefined : parseAwk(program);
+  if (items === undefined) return { stdout: '', stderr: labNote('awk.program'), exitCode: 2 };
   const files = argv.slice(i + 1);
   let input = files.length === 0 ? ctx.stdin : '';
   for (const f of files) {
@@ -76,18 +53,8 @@ function awk(ctx: CommandContext, argv: string[]): CommandResult {
       return { stdout: '', stderr: missingFileMessage(f, `${name}: cannot open ${f} (No such file or directory)\n`), exitCode: 2 }; // prettier-ignore
     input += text;
   }
-  let stdout = '';
-  splitLines(input).forEach((line, k) => {
-    const fields = fieldsOf(line, fs);
-    const value = (p: Piece): string => {
-      if (p.kind === 'text') return p.text;
-      if (p.kind === 'var') return String(p.name === 'NR' ? k + 1 : fields.length);
-      const n = p.n === 'NF' ? fields.length : p.n;
-      return n === 0 ? line : (fields[n - 1] ?? '');
-    };
-    stdout += `${items.map((item) => item.map(value).join('')).join(' ')}\n`;
-  });
-  return { stdout, stderr: '', exitCode: 0 };
+  const lines = input === '' ? [] : splitLines(input);
+  return { stdout: runAwk(items, lines, fs, assigned).stdout, stderr: '', exitCode: 0 };
 }
 
 export function registerAwk(registry: CommandRegistry): void {

@@ -102,13 +102,13 @@ function intArg(arg: string | undefined, say: Messages): bigint {
   return v;
 }
 
-interface Spec {
+export interface IntSpec {
   readonly flags: string;
   readonly width: number | undefined;
   readonly precision: number | undefined;
 }
 
-function pad(body: string, s: Spec, zeroOk: boolean): string {
+function pad(body: string, s: IntSpec, zeroOk: boolean): string {
   const width = s.width ?? 0;
   if (body.length >= width) return body;
   if (s.flags.includes('-')) return body.padEnd(width);
@@ -120,7 +120,7 @@ function pad(body: string, s: Spec, zeroOk: boolean): string {
 }
 
 /** C printf's integer conversions over intmax_t (o, u, x, X read it as uintmax_t). */
-function integer(conv: string, v: bigint, s: Spec): string {
+function integer(conv: string, v: bigint, s: IntSpec): string {
   const unsigned = conv !== 'd' && conv !== 'i';
   const n = unsigned && v < 0n ? v + (1n << 64n) : v;
   const abs = n < 0n ? -n : n;
@@ -134,6 +134,9 @@ function integer(conv: string, v: bigint, s: Spec): string {
   const sign = n < 0n ? '-' : !unsigned && s.flags.includes('+') ? '+' : !unsigned && s.flags.includes(' ') ? ' ' : ''; // prettier-ignore
   return pad(sign + digits, s, s.precision === undefined);
 }
+
+/** The flag/width/padding and integer conversions, shared with awk's printf. */
+export const formatInteger = { pad, integer };
 
 const FLOATS = 'eEfFgGaA';
 
@@ -191,7 +194,7 @@ function printf(_ctx: CommandContext, argv: string[]): CommandResult {
         width = -width;
       }
       const precision = m[3] === undefined ? undefined : star(m[3]);
-      const s: Spec = { flags, width, precision: precision !== undefined && precision < 0 ? undefined : precision }; // prettier-ignore
+      const s: IntSpec = { flags, width, precision: precision !== undefined && precision < 0 ? undefined : precision }; // prettier-ignore
       if (conv === '') return fail(`\`${m[0]}': missing format character`);
       if (conv === 's') {
         const arg = take() ?? '';

@@ -41,7 +41,7 @@ export const LAB_NOTES = {
   'nft.unmodelled':
     'lab: `nft {what}` is not modelled in kube-proxy-lab (nft here lists what kube-proxy and iptables-nft made)',
   'awk.program':
-    'lab: awk runs {print …} programs here ($N, $NF, $0, NR, NF and "text"), with -F C',
+    'lab: awk here runs pattern { action } items (BEGIN, END, /regex/, comparisons, ~, && || !) with print, printf, variables and assignments, if/else and next, fields, NR, NF, FS, OFS, ORS and length; arrays, other functions, getline, field assignment and output redirection are not modelled',
   'tool.option': 'lab: {tool} -{option} is not modelled in kube-proxy-lab',
   'printf.conversion':
     "lab: printf %{conversion} is not modelled; the lab's printf has %s, %b, %c, %d, %i, %o, %u, %x, %X and %%",

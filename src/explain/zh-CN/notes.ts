@@ -37,7 +37,7 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'nft.unmodelled':
     'lab: 实验台没有模拟 `nft {what}`（这里的 nft 只列出 kube-proxy 和 iptables-nft 写入的内容）',
   'awk.program':
-    'lab: 这里的 awk 只运行 {print …} 程序（$N、$NF、$0、NR、NF 和 "文本"），可用 -F C',
+    'lab: 这里的 awk 运行 模式 { 动作 } 条目（BEGIN、END、/正则/、比较、~、&& || !），支持 print、printf、变量与赋值、if/else 和 next、字段、NR、NF、FS、OFS、ORS 和 length；没有模拟数组、其他函数、getline、字段赋值和输出重定向',
   'tool.option': 'lab: 实验台没有模拟 {tool} -{option}',
   'printf.conversion':
     'lab: 实验台没有模拟 printf %{conversion}；实验台的 printf 支持 %s、%b、%c、%d、%i、%o、%u、%x、%X 和 %%',

@@ -1,0 +1,47 @@
+// awk programs the lab does not run say so (their mawk semantics — arrays, functions, output
+// redirection, range patterns, field assignment — are not modelled); what it runs is compared
+// with mawk in tests/kernel/text-tools.test.ts.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCENARIO } from '../scenario';
+import { runScript } from '../sim/run-script';
+import { World } from '../sim/world';
+import { LAB_NOTES } from '../model/lab-notes';
+
+function run(line: string) {
+  const { world } = World.fromScenario(DEFAULT_SCENARIO);
+  let out = { stdout: '', stderr: '', exitCode: -1 };
+  runScript(world, `node-1$ ${line}`, {
+    readFile: () => undefined,
+    onOutput: (_l, r) => (out = r),
+  });
+  return out;
+}
+
+describe('awk', () => {
+  it.each([
+    "awk 'NR==2, NR==3'",
+    "awk -v OFS=: '{$1 = $1; print}'",
+    `awk '{print > "out"}'`,
+    'awk \'{print | "sort"}\'',
+    "awk '{a[$1]++} END {for (k in a) print k}'",
+    "awk '{print substr($1, 2)}'",
+    "awk '{getline; print}'",
+    'awk \'BEGIN {CONVFMT = "%.2g"}\'',
+    "awk '{print $1'",
+    'awk',
+  ])('says %s is not modelled, and runs none of it', (line) => {
+    expect(run(`kubectl get pods | ${line}`)).toEqual({
+      stdout: '',
+      stderr: `${LAB_NOTES['awk.program']}\n`,
+      exitCode: 2,
+    });
+  });
+
+  it("counts a Service's endpoints in iptables-save's output", () => {
+    const r = run(
+      `iptables-save -t nat | awk '$1 == "-A" && $2 ~ /^KUBE-SEP-/ && /DNAT/ {n++} END {print n}'`,
+    );
+    // The built-in scenario: kubernetes 1, web 3, web-nodeport 3, kube-dns 3 ports × 2.
+    expect(r).toEqual({ stdout: '13\n', stderr: '', exitCode: 0 });
+  });
+});
