@@ -7,6 +7,7 @@
  * rather than run differently. tests/kernel/text-tools.test.ts compares it with the real awk.
  */
 import { labNote } from '../model/lab-notes';
+import { Unsupported } from './awk-lex';
 import { parseAwk } from './awk-parse';
 import { runAwk } from './awk-run';
 import { missingFileMessage } from './files';
@@ -54,7 +55,13 @@ function awk(ctx: CommandContext, argv: string[]): CommandResult {
     input += text;
   }
   const lines = input === '' ? [] : splitLines(input);
-  return { stdout: runAwk(items, lines, fs, assigned).stdout, stderr: '', exitCode: 0 };
+  try {
+    return { stdout: runAwk(items, lines, fs, assigned).stdout, stderr: '', exitCode: 0 };
+  } catch (err) {
+    // A regex made at run time (`$1 ~ "["`, a long FS) that the lab cannot read as mawk would.
+    if (err instanceof Unsupported) return { stdout: '', stderr: labNote('awk.program'), exitCode: 2 }; // prettier-ignore
+    throw err;
+  }
 }
 
 export function registerAwk(registry: CommandRegistry): void {
