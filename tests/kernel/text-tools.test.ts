@@ -244,6 +244,31 @@ const AWK: [string, string?][] = [
   ["awk '{print $(NF-1), $(1+1)}'", TABLE], ["awk 'length($1) > 4'", TABLE], ["awk 'NF'", 'a\n\n b\n'],
 ];
 
+const LINES = 'a\nb\nc\nd\n';
+/** sed scripts as GNU sed 4.9 runs them: addresses, ranges, s///, y, p, d, q, =, errors. */
+// prettier-ignore
+const SED: [string, string?][] = [
+  ["sed -n '/KUBE-SEP/p'", RULES], ["sed '/^:/d'", RULES], ["sed -n '2,3p'", RULES], ["sed -n '$p'", RULES],
+  ["sed 's/ -j .*//'", RULES], ["sed -E 's/-j ([A-Z-]+).*/→ \\1/'", RULES], ["sed 's/\\(KUBE-[A-Z]*\\)-\\([A-Z]*\\)/\\2.\\1/'", RULES],
+  ["sed -n 's/.*--to-destination //p'", RULES], ["sed 's|/32||; s/KUBE/K/g'", RULES], ["sed -e 's/a/1/' -e 's/b/2/g'", 'abab\n'],
+  ["sed 's/a/b/2'", 'aaa\n'], ["sed 's/a/b/2g'", 'aaaa\n'], ["sed 's/x*/-/g'", 'abc\n'], ["sed 's/b/[&]/; s/c/\\&/'", 'abc\n'],
+  ["sed 's/B/x/I; s/ /\\n/'", 'aBc d\n'], ["sed 'y/abc/xyz/'", 'aabbcc\n'], ["sed -n '$='", LINES], ["sed '='", 'x\ny\n'],
+  ["sed '2q'", LINES], ["sed '2Q'", LINES], ["sed -n '2!p'", LINES], ["sed '2,3!d'", LINES], ["sed -n '/b/,/c/p'", LINES],
+  ["sed -n '/b/,$p'", LINES], ["sed -n '3,1p'", LINES], ["sed -n '/a/,2p; /c/,/nomatch/p'", LINES], ["sed '2,3{s/^/>/; p}'", LINES],
+  ["sed -n '/[[:digit:]]\\+/p; /^[[:upper:]]/p'", 'x1\nY\nz\n'], ["sed 's/a+b?/X/; s/(c)/[\\1]/'", 'a+b?(c)\n'],
+  ["sed -E 's/a+b?/X/; s/(c)/[\\1]/'", 'aab(c)\n'], ["sed 's/^*//; s/a\\{2\\}/Y/'", '*aaa\n'], ["sed -E 's/a{2}/Y/'", 'aaa\n'],
+  ["sed 's/x$y/Z/; s/^^/C/'", '^x$y\n'], ["sed 's/[]a]/-/g; s/[^-]/+/'", 'a]b\n'], ["sed -n '/a\\|c/p'", LINES],
+  ["sed 's,a,\\,,'", 'a\n'], ["sed '1d;$d'", LINES], ["sed 'p'", 'a\nb'], ["sed -n '$p'", 'a\nb'], ["sed 's/b/B/'", 'a\nb'],
+  ["sed # comment only", 'a\n'], ["sed -n 'p # print'", 'a\n'], ["sed '/b/s//B/'", LINES], ["sed 's//x/'", LINES],
+  ["sed 's/a/b'", 'a\n'], ["sed 'k'", 'a\n'], ["sed 's/a/b/z'", 'a\n'], ["sed 'p x'", 'a\n'], ["sed '0p'", 'a\n'],
+  ["sed 'y/ab/x/'", 'a\n'], ["sed '1,2q'", 'a\n'], ["sed '{p'", 'a\n'], ["sed 'p}'", 'a\n'], ["sed -e 's/a/b/' -e 'k'", 'a\n'],
+  ["sed", 'a\n'], ["sed p nofile", 'a\n'], ["sed -n", 'a\n'],
+];
+
+describe.skipIf(!installed('sed'))('sed, as GNU sed', () => {
+  it.each(SED)('%s', (line, input) => compare(line, input ?? ''));
+});
+
 describe.skipIf(!installed('awk'))('awk, as mawk', () => {
   it.each(AWK)('%s', (line, input) => compare(line, input ?? ''));
 });

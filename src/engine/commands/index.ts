@@ -14,6 +14,7 @@ import { registerTextFilters } from './text-filters';
 import { registerTextTools } from './text-tools';
 import { registerAwk } from './awk';
 import { registerPrintf } from './printf';
+import { registerSed } from './sed';
 import { registerShellBuiltins } from './shell-test';
 import { registerGrep } from './grep';
 import { registerTr } from './tr';
@@ -76,6 +77,7 @@ export function createStandardRegistry(): CommandRegistry {
   registerAwk(registry);
   registerShellBuiltins(registry);
   registerPrintf(registry);
+  registerSed(registry);
   registerGrep(registry);
   registerTr(registry);
   registerSs(registry);

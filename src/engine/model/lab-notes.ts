@@ -14,7 +14,7 @@
 const COMMANDS =
   'iptables, iptables-save, iptables-restore, nft, ipvsadm, ipset, conntrack, ip, bridge, ' +
   'sysctl, ss, tcpdump, xtables-monitor, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, ' +
-  'grep, head, tail, wc, echo, printf, seq, sort, uniq, cut, tr, awk, test, true, false and lab';
+  'grep, head, tail, wc, echo, printf, seq, sort, uniq, cut, tr, awk, sed, test, true, false and lab';
 
 export const LAB_NOTES = {
   'command.unmodelled': `lab: {command} is not modelled in kube-proxy-lab; it runs ${COMMANDS}`,
@@ -43,6 +43,8 @@ export const LAB_NOTES = {
   'awk.program':
     'lab: awk here runs pattern { action } items (BEGIN, END, /regex/, comparisons, ~, && || !) with print, printf, variables and assignments, if/else and next, fields, NR, NF, FS, OFS, ORS and length; arrays, other functions, getline, field assignment and output redirection are not modelled',
   'tool.option': 'lab: {tool} -{option} is not modelled in kube-proxy-lab',
+  'sed.script':
+    'lab: sed here runs s (flags g, p, N, I), y, p, d, q, Q, = and { } with line, $ and /regex/ addresses, ranges and !; its other commands (a, i, c, n, N, hold space, branches, files) and -i, -f, -s, -z are not modelled',
   'printf.conversion':
     "lab: printf %{conversion} is not modelled; the lab's printf has %s, %b, %c, %d, %i, %o, %u, %x, %X and %%",
   'lab.usage': 'Usage: lab restore-input | lab sync | lab flow ACTION …',

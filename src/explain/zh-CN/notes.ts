@@ -8,7 +8,7 @@
 const COMMANDS =
   'iptables、iptables-save、iptables-restore、nft、ipvsadm、ipset、conntrack、ip、bridge、' +
   'sysctl、ss、tcpdump、xtables-monitor、curl、nc、dig、nslookup、ping、kubectl、sleep、cat、' +
-  'grep、head、tail、wc、echo、printf、seq、sort、uniq、cut、tr、awk、test、true、false 和 lab';
+  'grep、head、tail、wc、echo、printf、seq、sort、uniq、cut、tr、awk、sed、test、true、false 和 lab';
 
 const API_TYPES =
   'pods、services、endpoints、endpointslices、nodes、deployments、replicasets 和 configmaps';
@@ -39,6 +39,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'awk.program':
     'lab: 这里的 awk 运行 模式 { 动作 } 条目（BEGIN、END、/正则/、比较、~、&& || !），支持 print、printf、变量与赋值、if/else 和 next、字段、NR、NF、FS、OFS、ORS 和 length；没有模拟数组、其他函数、getline、字段赋值和输出重定向',
   'tool.option': 'lab: 实验台没有模拟 {tool} -{option}',
+  'sed.script':
+    'lab: 这里的 sed 运行 s（标志 g、p、N、I）、y、p、d、q、Q、= 和 { }，地址可以是行号、$ 和 /正则/，支持范围和 !；没有模拟它的其他命令（a、i、c、n、N、保持空间、分支、文件）以及 -i、-f、-s、-z',
   'printf.conversion':
     'lab: 实验台没有模拟 printf %{conversion}；实验台的 printf 支持 %s、%b、%c、%d、%i、%o、%u、%x、%X 和 %%',
   'lab.usage': 'Usage: lab restore-input | lab sync | lab flow 动作 …',
