@@ -241,7 +241,9 @@ const AWK: [string, string?][] = [
   ["awk '{print ($1 < $2), ($3 < 9), ($3 < \"9\"), ($1 == \"web-1\")}'", TABLE],
   ["awk '/[[:digit:]]\\/[[:digit:]]/ {print $1} $1 ~ /^[[:lower:]]+-[0-9]$/ {print \"m\", $1} $1 ~ \"dns\" {print \"s\"}'", TABLE],
   ["awk '# a comment\n/web/ {\n  c++\n}\nEND { print c }'", TABLE], ["awk '{ print $1 }; END { print \"done\" }'", TABLE],
-  ["awk '{print $(NF-1), $(1+1)}'", TABLE], ["awk 'length($1) > 4'", TABLE], ["awk 'NF'", 'a\n\n b\n'],
+  ["awk '{print $(NF-1), $(1+1)}'", TABLE], ["awk '{print $(-1)}'", TABLE], ["awk 'NR == 2 {print $(NF-5)}'", TABLE],
+  ["awk '{print FILENAME \"|\" RS \"|\" CONVFMT \"|\" SUBSEP \"|\" RSTART \"|\" RLENGTH \"|\" FNR \"|\" OFMT}'", 'a\n'],
+  ["awk 'BEGIN {print \"[\" FILENAME \"]\", NR, FNR} END {print FILENAME, NR, FNR}'", TABLE], ["awk 'length($1) > 4'", TABLE], ["awk 'NF'", 'a\n\n b\n'],
 ];
 
 const LINES = 'a\nb\nc\nd\n';
@@ -263,6 +265,9 @@ const SED: [string, string?][] = [
   ["sed 's/a/b'", 'a\n'], ["sed 'k'", 'a\n'], ["sed 's/a/b/z'", 'a\n'], ["sed 'p x'", 'a\n'], ["sed '0p'", 'a\n'],
   ["sed 'y/ab/x/'", 'a\n'], ["sed '1,2q'", 'a\n'], ["sed '{p'", 'a\n'], ["sed 'p}'", 'a\n'], ["sed -e 's/a/b/' -e 'k'", 'a\n'],
   ["sed", 'a\n'], ["sed p nofile", 'a\n'], ["sed -n", 'a\n'],
+  ["sed -n '/b/{p;q}'", LINES], ["sed '$!d'", LINES], ["sed -n '2{p;p}'", LINES], ["sed 's/[[:space:]]\\+/ /g'", 'a  \t b\n'],
+  ["sed -E 's/^(-A )?KUBE/X/'", RULES], ["sed 's/\\//|/g; s#|32##'", RULES], ["sed -n '/^-A KUBE-SEP/s/.*--to-destination \\([0-9.:]*\\).*/\\1/p'", RULES],
+  ["sed -n -e '/DNAT/=' -e '$='", RULES], ["sed '2,$s/^/  /'", LINES], ["sed -n '/c/,1p'", LINES],
 ];
 
 describe.skipIf(!installed('sed'))('sed, as GNU sed', () => {

@@ -47,11 +47,21 @@ class Next {}
 
 export interface AwkRun {
   readonly stdout: string;
+  /** A run-time error (mawk's words after `PROG: run time error: `), output kept up to it. */
+  readonly error?: string;
 }
+
+/** Input: each file's lines, under the name FILENAME gives (`-` for standard input). */
+export interface AwkSource {
+  readonly file: string;
+  readonly lines: readonly string[];
+}
+
+class RuntimeError extends Error {}
 
 export function runAwk(
   items: readonly Item[],
-  lines: readonly string[],
+  sources: readonly AwkSource[],
   fs: string,
   assigned: readonly (readonly [string, string])[] = [],
 ): AwkRun {
@@ -59,6 +69,10 @@ export function runAwk(
     ['FS', fs],
     ['OFS', ' '],
     ['ORS', '\n'],
+    ['RS', '\n'],
+    ['CONVFMT', '%.6g'],
+    ['OFMT', '%.6g'],
+    ['SUBSEP', '\x1c'],
   ]);
   // -v values are read as input is: text that may be a number.
   for (const [k, v] of assigned) vars.set(k, new StrNum(v));
@@ -66,6 +80,8 @@ export function runAwk(
   let record = '';
   let fields: string[] = [];
   let nr = 0;
+  let fnr = 0;
+  let filename = '';
 
   const split = (line: string): string[] => {
     const sep = toText(vars.get('FS') ?? ' ');
@@ -77,6 +93,8 @@ export function runAwk(
   const getVar = (name: string): Value => {
     if (name === 'NR') return nr;
     if (name === 'NF') return fields.length;
+    if (name === 'FNR') return fnr;
+    if (name === 'FILENAME') return filename;
     return vars.get(name) ?? new StrNum('', true);
   };
   const matches = (text: Value, re: Expr): boolean => {
@@ -91,8 +109,11 @@ export function runAwk(
         return e.v;
       case 're':
         return matches(new StrNum(record), e) ? 1 : 0;
-      case 'field':
-        return field(Math.trunc(toNumber(value(e.e))));
+      case 'field': {
+        const n = Math.trunc(toNumber(value(e.e)));
+        if (n < 0) throw new RuntimeError(`negative field index $${n}`);
+        return field(n);
+      }
       case 'var':
         return getVar(e.name);
       case 'neg':
@@ -159,25 +180,38 @@ export function runAwk(
   }
 
   const act = (item: Item) => (item.action === undefined ? (out += record + toText(getVar('ORS'))) : exec(item.action)); // prettier-ignore
-  for (const item of items) if (item.pattern === 'BEGIN') act(item);
   const main = items.filter((i) => i.pattern !== 'BEGIN' && i.pattern !== 'END');
   const ends = items.filter((i) => i.pattern === 'END');
-  if (main.length > 0 || ends.length > 0) {
-    for (const line of lines) {
-      nr++;
-      record = line;
-      fields = split(line);
-      try {
-        for (const item of main) {
-          const p = item.pattern as Expr | undefined;
-          if (p === undefined || truthy(value(p))) act(item);
+  try {
+    for (const item of items) if (item.pattern === 'BEGIN') act(item);
+    // Without main items or END, mawk reads no input.
+    if (main.length > 0 || ends.length > 0) {
+      for (const source of sources) {
+        filename = source.file;
+        fnr = 0;
+        for (const line of source.lines) {
+          nr++;
+          fnr++;
+          record = line;
+          fields = split(line);
+          try {
+            for (const item of main) {
+              const p = item.pattern as Expr | undefined;
+              if (p === undefined || truthy(value(p))) act(item);
+            }
+          } catch (err) {
+            if (!(err instanceof Next)) throw err;
+          }
         }
-      } catch (err) {
-        if (!(err instanceof Next)) throw err;
       }
     }
+    for (const item of ends) act(item);
+  } catch (err) {
+    if (!(err instanceof RuntimeError)) throw err;
+    // mawk's second line names where it was.
+    const at = `\tFILENAME="${filename}" FNR=${fnr} NR=${nr}`;
+    return { stdout: out, error: `${err.message}\n${at}` };
   }
-  for (const item of ends) act(item);
   return { stdout: out };
 }
 

@@ -62,7 +62,7 @@ describe('awk', () => {
         const items = parseAwk(tokens.join(' '));
         if (items === undefined) return;
         try {
-          runAwk(items, ['a 1 2.5', '', 'b x'], ' ');
+          runAwk(items, [{ file: '-', lines: ['a 1 2.5', '', 'b x'] }], ' ');
         } catch (err) {
           // A run-time regex the lab does not read is the one error awk.ts turns into its note.
           expect((err as Error).constructor.name).toBe('Unsupported');

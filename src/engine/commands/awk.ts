@@ -9,7 +9,7 @@
 import { labNote } from '../model/lab-notes';
 import { Unsupported } from './awk-lex';
 import { parseAwk } from './awk-parse';
-import { runAwk } from './awk-run';
+import { runAwk, type AwkSource } from './awk-run';
 import { missingFileMessage } from './files';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
@@ -47,16 +47,18 @@ function awk(ctx: CommandContext, argv: string[]): CommandResult {
   const items = program === undefined ? undefined : parseAwk(program);
   if (items === undefined) return { stdout: '', stderr: labNote('awk.program'), exitCode: 2 };
   const files = argv.slice(i + 1);
-  let input = files.length === 0 ? ctx.stdin : '';
-  for (const f of files) {
+  const sources: AwkSource[] = [];
+  for (const f of files.length === 0 ? ['-'] : files) {
     const text = f === '-' ? ctx.stdin : ctx.world.readFile(f);
     if (text === undefined)
       return { stdout: '', stderr: missingFileMessage(f, `${name}: cannot open ${f} (No such file or directory)\n`), exitCode: 2 }; // prettier-ignore
-    input += text;
+    sources.push({ file: f, lines: splitLines(text) });
   }
-  const lines = input === '' ? [] : splitLines(input);
   try {
-    return { stdout: runAwk(items, lines, fs, assigned).stdout, stderr: '', exitCode: 0 };
+    const r = runAwk(items, sources, fs, assigned);
+    if (r.error !== undefined)
+      return { stdout: r.stdout, stderr: `${name}: run time error: ${r.error}\n`, exitCode: 2 };
+    return { stdout: r.stdout, stderr: '', exitCode: 0 };
   } catch (err) {
     // A regex made at run time (`$1 ~ "["`, a long FS) that the lab cannot read as mawk would.
     if (err instanceof Unsupported) return { stdout: '', stderr: labNote('awk.program'), exitCode: 2 }; // prettier-ignore

@@ -21,6 +21,7 @@ describe('sed', () => {
   it.each([
     "sed 'a text'",
     "sed 'N;P;D'",
+    "sed 'n;d'",
     "sed -n 'h;G;p'",
     "sed ':a;s/x//;ta'",
     "sed 's/a/b/w out'",
