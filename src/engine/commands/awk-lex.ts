@@ -4,6 +4,7 @@
  * lab does not run (getline, for, substr…) stops it at once. And awk's regexes (POSIX ERE) as
  * JavaScript ones.
  */
+import { POSIX_CLASSES } from './posix-classes';
 
 /** awk words the lab does not run. */
 const UNMODELLED = /^(function|func|getline|while|for|do|break|continue|exit|return|delete|in|nextfile|substr|index|split|sub|gsub|match|sprintf|sin|cos|atan2|exp|log|sqrt|int|rand|srand|tolower|toupper|system|close|fflush)$/; // prettier-ignore
@@ -67,9 +68,8 @@ export function tokenize(src: string): Tok[] {
 
 /** A regex of awk (POSIX ERE) as a JavaScript one: bracket classes such as [:digit:] spelled out. */
 export function ere(source: string): RegExp {
-  const classes: Record<string, string> = { alpha: 'A-Za-z', digit: '0-9', alnum: '0-9A-Za-z', upper: 'A-Z', lower: 'a-z', space: ' \\t\\n\\r\\f\\v', blank: ' \\t', punct: '!-\\/:-@\\[-`{-~', xdigit: '0-9A-Fa-f', cntrl: '\\x00-\\x1f\\x7f', print: ' -~', graph: '!-~' }; // prettier-ignore
   const js = source.replace(/\[:(\w+):\]/g, (m, name: string) => {
-    const cls = classes[name];
+    const cls = POSIX_CLASSES[name];
     if (cls === undefined) throw new Unsupported();
     return cls;
   });

@@ -3,22 +3,12 @@
 // with mawk in tests/kernel/text-tools.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runLine } from '../../../tests/helpers/run-line';
 import { parseAwk } from './awk-parse';
 import { runAwk } from './awk-run';
-import { DEFAULT_SCENARIO } from '../scenario';
-import { runScript } from '../sim/run-script';
-import { World } from '../sim/world';
 import { LAB_NOTES } from '../model/lab-notes';
 
-function run(line: string) {
-  const { world } = World.fromScenario(DEFAULT_SCENARIO);
-  let out = { stdout: '', stderr: '', exitCode: -1 };
-  runScript(world, `node-1$ ${line}`, {
-    readFile: () => undefined,
-    onOutput: (_l, r) => (out = r),
-  });
-  return out;
-}
+const run = (line: string) => runLine('node-1', line);
 
 describe('awk', () => {
   it.each([

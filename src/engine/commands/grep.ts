@@ -11,6 +11,7 @@ import { missingFileMessage } from './files';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
 import { splitLines } from './text-filters';
+import { POSIX_CLASSES } from './posix-classes';
 
 const fail = (stderr: string, exitCode: number): CommandResult => ({
   stdout: '',
@@ -21,21 +22,6 @@ const joinLines = (lines: readonly string[]): string => lines.map((l) => `${l}\n
 
 /** grep 3.8's short options (its getopt string), modelled or not. */
 const REAL_SHORT = '0123456789ABCDEFGHILNPRTUVXZabcdefhilmnoqrsuvwxyz';
-
-const BRACKET_CLASSES: Record<string, string> = {
-  alpha: 'a-zA-Z',
-  digit: '0-9',
-  alnum: '0-9a-zA-Z',
-  upper: 'A-Z',
-  lower: 'a-z',
-  space: ' \\t\\n\\r\\f\\v',
-  blank: ' \\t',
-  punct: '!-\\/:-@\\[-`{-~',
-  xdigit: '0-9A-Fa-f',
-  print: ' -~',
-  graph: '!-~',
-  cntrl: '\\x00-\\x1f\\x7f',
-};
 
 /** Converts a POSIX bracket expression starting at `re[i]` ('[') to JS; returns [js, nextIndex]. */
 function bracket(re: string, i: number): [string, number] {
@@ -50,7 +36,7 @@ function bracket(re: string, i: number): [string, number] {
     first = false;
     const cls = /^\[:([a-z]+):\]/.exec(re.slice(j));
     if (cls !== null) {
-      out += BRACKET_CLASSES[cls[1] ?? ''] ?? '';
+      out += POSIX_CLASSES[cls[1] ?? ''] ?? '';
       j += cls[0].length;
       continue;
     }

@@ -2,19 +2,9 @@
 // through a Service. Its bash semantics (escapes, conversions, flags, messages, statuses) are
 // compared with the real bash in tests/kernel/text-tools.test.ts.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCENARIO } from '../scenario';
-import { runScript } from '../sim/run-script';
-import { World } from '../sim/world';
+import { runLine } from '../../../tests/helpers/run-line';
 
-function run(line: string) {
-  const { world } = World.fromScenario(DEFAULT_SCENARIO);
-  let out = { stdout: '', stderr: '', exitCode: -1 };
-  runScript(world, `pod/client$ ${line}`, {
-    readFile: () => undefined,
-    onOutput: (_l, r) => (out = r),
-  });
-  return out;
-}
+const run = (line: string) => runLine('pod/client', line);
 
 describe('printf', () => {
   it('writes a request by hand for nc, which reaches a web pod through the Service', () => {

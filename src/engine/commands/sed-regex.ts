@@ -6,21 +6,7 @@
  * `\w`, `\s`, `\b`, `\n`, `\t`. What has no faithful JavaScript form returns undefined, and the
  * caller says it is not modelled.
  */
-
-const CLASSES: Readonly<Record<string, string>> = {
-  alpha: 'A-Za-z',
-  digit: '0-9',
-  alnum: '0-9A-Za-z',
-  upper: 'A-Z',
-  lower: 'a-z',
-  space: ' \\t\\n\\r\\f\\v',
-  blank: ' \\t',
-  punct: '!-\\/:-@\\[-`{-~',
-  xdigit: '0-9A-Fa-f',
-  cntrl: '\\x00-\\x1f\\x7f',
-  print: ' -~',
-  graph: '!-~',
-};
+import { POSIX_CLASSES } from './posix-classes';
 
 /** A bracket expression starting at source[i] (`[`): its JavaScript text and where it ends. */
 function bracket(source: string, i: number): { js: string; end: number } | undefined {
@@ -40,7 +26,7 @@ function bracket(source: string, i: number): { js: string; end: number } | undef
     if (c === ']') return { js: `${js}]`, end: j + 1 };
     if (c === '[' && source[j + 1] === ':') {
       const m = /^\[:(\w+):\]/.exec(source.slice(j));
-      const cls = m === null ? undefined : CLASSES[m[1]!];
+      const cls = m === null ? undefined : POSIX_CLASSES[m[1]!];
       if (cls === undefined) return undefined;
       js += cls;
       j += m![0].length - 1;

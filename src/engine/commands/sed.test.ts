@@ -2,20 +2,10 @@
 // compared with GNU sed in tests/kernel/text-tools.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runLine } from '../../../tests/helpers/run-line';
 import { LAB_NOTES } from '../model/lab-notes';
-import { DEFAULT_SCENARIO } from '../scenario';
-import { runScript } from '../sim/run-script';
-import { World } from '../sim/world';
 
-function run(line: string) {
-  const { world } = World.fromScenario(DEFAULT_SCENARIO);
-  let out = { stdout: '', stderr: '', exitCode: -1 };
-  runScript(world, `node-1$ ${line}`, {
-    readFile: () => undefined,
-    onOutput: (_l, r) => (out = r),
-  });
-  return out;
-}
+const run = (line: string) => runLine('node-1', line);
 
 describe('sed', () => {
   it.each([
