@@ -264,7 +264,7 @@ const SED: [string, string?][] = [
   ["sed # comment only", 'a\n'], ["sed -n 'p # print'", 'a\n'], ["sed '/b/s//B/'", LINES], ["sed 's//x/'", LINES],
   ["sed 's/a/b'", 'a\n'], ["sed 'k'", 'a\n'], ["sed 's/a/b/z'", 'a\n'], ["sed 'p x'", 'a\n'], ["sed '0p'", 'a\n'],
   ["sed 'y/ab/x/'", 'a\n'], ["sed '1,2q'", 'a\n'], ["sed '{p'", 'a\n'], ["sed 'p}'", 'a\n'], ["sed -e 's/a/b/' -e 'k'", 'a\n'],
-  ["sed", 'a\n'], ["sed p nofile", 'a\n'], ["sed -n", 'a\n'],
+  ["sed", 'a\n'], ["sed p nofile", 'a\n'], ["sed -n", 'a\n'], ["sed -e", 'a\n'],
   ["sed -n '/b/{p;q}'", LINES], ["sed '$!d'", LINES], ["sed -n '2{p;p}'", LINES], ["sed 's/[[:space:]]\\+/ /g'", 'a  \t b\n'],
   ["sed -E 's/^(-A )?KUBE/X/'", RULES], ["sed 's/\\//|/g; s#|32##'", RULES], ["sed -n '/^-A KUBE-SEP/s/.*--to-destination \\([0-9.:]*\\).*/\\1/p'", RULES],
   ["sed -n -e '/DNAT/=' -e '$='", RULES], ["sed '2,$s/^/  /'", LINES], ["sed -n '/c/,1p'", LINES],

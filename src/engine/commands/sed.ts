@@ -54,7 +54,6 @@ specified, then the standard input is read.
 GNU sed home page: <https://www.gnu.org/software/sed/>.
 General help using GNU software: <https://www.gnu.org/gethelp/>.
 `;
-const USAGE_HINT = USAGE.slice(0, USAGE.indexOf('\n') + 1);
 
 /** The `s` command's replacement for one match: `&`, `\1`…`\9`, `\n`, other escapes literal. */
 function replacement(repl: string, match: RegExpExecArray): string {
@@ -188,7 +187,7 @@ function sed(ctx: CommandContext, argv: string[]): CommandResult {
     else if (a === '-E' || a === '-r' || a === '--regexp-extended') extended = true;
     else if (a === '-e' || a.startsWith('--expression=')) {
       const v = a === '-e' ? argv[++i] : a.slice('--expression='.length);
-      if (v === undefined) return bad(`sed: option requires an argument -- 'e'\n${USAGE_HINT}`);
+      if (v === undefined) return bad(`sed: option requires an argument -- 'e'\n${USAGE}`);
       expressions.push(v);
     } else if (/^-[nEr]+$/.test(a)) {
       quiet ||= a.includes('n');
