@@ -55,6 +55,13 @@ export default tseslint.config(
     },
   },
   {
+    // The command's entry and loader are CommonJS (Node starts them without its ES module
+    // loader): require() is how they import.
+    files: ['bin/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/engine/**/*.ts'],
     ignores: ['src/engine/**/*.test.ts'],
     rules: {

@@ -38,7 +38,7 @@ import {
   type EndpointSlice,
 } from '../src/engine';
 
-const CLI = join(process.cwd(), 'bin', 'kube-proxy-lab.mjs');
+const CLI = join(process.cwd(), 'bin', 'kube-proxy-lab.cjs');
 
 function ms(t: number): string {
   return `${t.toFixed(1)} ms`;
@@ -163,7 +163,7 @@ function syncFigures(services: number): SyncFigures {
 const SCRIPT = 'node-1$ iptables-save\n';
 
 interface CliFigures {
-  /** Wall times of the runs of `bin/kube-proxy-lab.mjs`, sorted. */
+  /** Wall times of the runs of `bin/kube-proxy-lab.cjs`, sorted. */
   readonly walls: readonly number[];
   /** From a child that runs the same CLI in-process and reports on itself. */
   readonly cpu: number;
@@ -172,7 +172,7 @@ interface CliFigures {
 }
 
 /**
- * The CLI as a user runs it (`bin/kube-proxy-lab.mjs run FILE`, script on stdin), `runs`
+ * The CLI as a user runs it (`bin/kube-proxy-lab.cjs run FILE`, script on stdin), `runs`
  * times, for the wall time; then the same run in a child that reports its own CPU time and
  * peak RSS, and one that times the phases (parse, node boot with kube-proxy's first sync,
  * iptables-save).
@@ -328,7 +328,7 @@ async function bench(): Promise<void> {
   try {
     console.log(`whole CLI run: parse + sync + iptables-save (fresh process, ${runs} runs)`);
     console.log(
-      '  (`node bin/kube-proxy-lab.mjs run FILE`, as `npx kube-proxy-lab` starts it; the command sets V8 --no-turbo-inlining itself and loads the bundle with the V8 code cache `npm ci` made; cpu, peak RSS and the phases come from in-process runs with V8 defaults)',
+      '  (`node bin/kube-proxy-lab.cjs run FILE`, as `npx kube-proxy-lab` starts it; the command sets V8 --no-turbo-inlining itself and loads the bundle with the V8 code cache `npm ci` made; cpu, peak RSS and the phases come from in-process runs with V8 defaults)',
     );
     const { world } = World.fromScenario(generateScaleScenario(1_000));
     const restore = new RealRestore(world.kernel('node-1')?.lastSync?.restoreInput ?? '');

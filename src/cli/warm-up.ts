@@ -1,6 +1,6 @@
 /**
  * What the build runs once, in a throwaway process, before it saves V8's code cache of the
- * bundled CLI (see bin/load-cli.mjs): V8 compiles a function only when it is first called, and
+ * bundled CLI (see bin/load-cli.cjs): V8 compiles a function only when it is first called, and
  * the cache holds only the functions compiled by then. A `run` after this one starts with the
  * YAML reader, the scenario decoders, kube-proxy's sync, iptables-restore and iptables-save
  * already compiled. Nothing of it is printed; the cache changes how fast the CLI starts, never

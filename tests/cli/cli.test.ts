@@ -110,7 +110,7 @@ describe('kube-proxy-lab run', () => {
 });
 
 describe('the installed executable', () => {
-  const bin = join(import.meta.dirname, '..', '..', 'bin', 'kube-proxy-lab.mjs');
+  const bin = join(import.meta.dirname, '..', '..', 'bin', 'kube-proxy-lab.cjs');
   const built = existsSync(join(import.meta.dirname, '..', '..', 'dist-cli', 'kube-proxy-lab.cjs'));
 
   it.skipIf(!built)('prints the kube-dns chain (`npx kube-proxy-lab run` after `npm ci`)', () => {
@@ -123,10 +123,16 @@ describe('the installed executable', () => {
     expect(r.stdout).toContain('statistic mode random probability 0.50000000000');
   });
 
+  it.skipIf(!built)('is bundled as ASCII only, so V8 holds its source as one-byte text', () => {
+    // scripts/build-cli.mjs escapes what esbuild leaves (comments, a regular expression's µ).
+    const bundle = readFileSync(join(import.meta.dirname, '..', '..', 'dist-cli', 'kube-proxy-lab.cjs'), 'utf8'); // prettier-ignore
+    expect(bundle.match(/[\u0080-\uffff]/g) ?? []).toEqual([]);
+  });
+
   it.skipIf(!built)("prints the same bytes with V8's code cache as compiled from source", () => {
     // The build's code cache holds the bytecode of a warm-up run: a run using it must print
     // exactly what a run compiling the bundle from source prints.
-    const loader = join(import.meta.dirname, '..', '..', 'bin', 'load-cli.mjs');
+    const loader = join(import.meta.dirname, '..', '..', 'bin', 'load-cli.cjs');
     const runWith = (useCache: boolean) =>
       spawnSync(
         process.execPath,
@@ -161,13 +167,13 @@ describe('the installed executable', () => {
     try {
       mkdirSync(join(dir, 'bin'));
       mkdirSync(join(dir, 'dist-cli'));
-      copyFileSync(join(root, 'bin', 'load-cli.mjs'), join(dir, 'bin', 'load-cli.mjs'));
+      copyFileSync(join(root, 'bin', 'load-cli.cjs'), join(dir, 'bin', 'load-cli.cjs'));
       const cache = 'kube-proxy-lab.cjs.v8cache';
       copyFileSync(join(root, 'dist-cli', cache), join(dir, 'dist-cli', cache));
       const bundle = readFileSync(join(root, 'dist-cli', 'kube-proxy-lab.cjs'), 'utf8');
       const probe = (source: string) => {
         writeFileSync(join(dir, 'dist-cli', 'kube-proxy-lab.cjs'), source);
-        const loader = join(dir, 'bin', 'load-cli.mjs');
+        const loader = join(dir, 'bin', 'load-cli.cjs');
         return spawnSync(
           process.execPath,
           [
