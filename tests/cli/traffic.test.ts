@@ -142,6 +142,22 @@ describe('--json', () => {
     expect(r.out).toMatch(/^08:00:03\.000000 IP 10\.244\.0\.[23]\.53 > 10\.244\.0\.5\.\d+: Flags \[F\.\], seq 1, ack 78,/m); // prettier-ignore
   });
 
+  it('tcpdump -e: MACs looked up when it runs; a frame of a pod that is gone prints without them', async () => {
+    // The capture still holds the exchange with web's pod on node-1 after that pod went away
+    // (deleted, its 30 s of grace over): its MAC went with it, and the lab says so.
+    const curl = 'pod/client$ curl -s -o /dev/null http://10.244.0.4:8080/';
+    const kept = await runCli(`${curl}\nnode-1$ tcpdump -e -n -i cni0 -c 1`);
+    expect(kept.out).toMatch(/^08:00:00\.000000 ([0-9a-f:]{17}) > ([0-9a-f:]{17}), ethertype IPv4 \(0x0800\), length 74: 10\.244\.0\.5\.\d+ > 10\.244\.0\.4\.8080: Flags \[S\]/); // prettier-ignore
+    expect(kept.err).not.toMatch(/^lab: /m);
+    const gone = await runCli(
+      `${curl}\nnode-1$ kubectl delete pod web-6bc869c565-wtj7t; sleep 40; tcpdump -e -n -i cni0 -c 2`,
+    );
+    expect(gone.out).toMatch(/\n08:00:00\.000000 IP 10\.244\.0\.5\.\d+ > 10\.244\.0\.4\.8080: Flags \[S\],/); // prettier-ignore
+    expect(gone.err).toContain(
+      "0 packets dropped by kernel\nlab: tcpdump printed 2 of these packets without -e's MACs: a pod that sent or received them is gone, and its MAC with it\n",
+    );
+  });
+
   it('curl shows its progress meter when stdout is no terminal (a pipe, a file), as curl does', async () => {
     const header =
       '  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n' +

@@ -93,11 +93,25 @@ const checks: Record<string, (r: Run) => void> = {
     // bridge-nf-call-iptables=0 (Linux br_netfilter: bridged frames skip netfilter): the reply
     // is never de-NATed, the client drops/RSTs it, curl -m gives up with exit 28.
     expect(curls[1]).toMatch(CURL_TIMEOUT);
-    const cni0 = outputsOf(r, 'tcpdump -n -i cni0');
+    const cni0: [string, string] = [outputsOf(r, 'tcpdump -e -n -i cni0')[0]!, outputsOf(r, 'tcpdump -n -i cni0')[0]!]; // prettier-ignore
     // The SYN-ACK comes from the pod's own address, and the client answers RST.
-    expect(cni0[0]).toMatch(/IP 10\.244\.0\.4\.8080 > 10\.244\.0\.5\.\d+: Flags \[S\.\]/);
-    expect(cni0[0]).toMatch(/IP 10\.244\.0\.5\.\d+ > 10\.244\.0\.4\.8080: Flags \[R\]/);
-    expect(cni0[0]).not.toMatch(/IP 10\.96\.1\.11\.80 > /);
+    expect(cni0[0]).toMatch(/: 10\.244\.0\.4\.8080 > 10\.244\.0\.5\.\d+: Flags \[S\.\]/);
+    expect(cni0[0]).toMatch(/: 10\.244\.0\.5\.\d+ > 10\.244\.0\.4\.8080: Flags \[R\]/);
+    expect(cni0[0]).not.toMatch(/: 10\.96\.1\.11\.80 > /);
+    // -e: the SYN goes up to cni0's MAC and comes back out routed, from cni0's MAC; the SYN-ACK
+    // is bridged from web-1's MAC straight to the client's, past the host.
+    const frame = (ends: RegExp) =>
+      cni0[0].split('\n').find((l) => ends.test(l))?.match(/^\S+ ([0-9a-f:]{17}) > ([0-9a-f:]{17}),/)?.slice(1); // prettier-ignore
+    const [client, gateway] = frame(/ 10\.244\.0\.5\.\d+ > 10\.96\.1\.11\.80: Flags \[S\]/) ?? [];
+    const [routedFrom, web1] =
+      frame(/ 10\.244\.0\.5\.\d+ > 10\.244\.0\.4\.8080: Flags \[S\]/) ?? [];
+    expect(client).toMatch(/^[0-9a-f:]{17}$/);
+    expect(routedFrom).toBe(gateway);
+    expect(frame(/ 10\.244\.0\.4\.8080 > 10\.244\.0\.5\.\d+: Flags \[S\.\]/)).toEqual([
+      web1,
+      client,
+    ]);
+    expect(new Set([client, gateway, web1]).size).toBe(3);
     // conntrack never saw the reply: SYN_SENT … [UNREPLIED].
     const ct = outputsOf(r, 'conntrack -L -p tcp');
     expect(ct[0]).toMatch(/TIME_WAIT src=10\.244\.0\.5 dst=10\.96\.1\.11 .*\[ASSURED\]/);
@@ -142,6 +156,20 @@ const checks: Record<string, (r: Run) => void> = {
     expect(ct[0]).toMatch(
       /TIME_WAIT src=10\.244\.0\.4 dst=10\.96\.1\.11 sport=\d+ dport=80 src=10\.244\.0\.4 dst=10\.244\.0\.1 .*\[ASSURED\]/,
     );
+    // Case A on web-1's port with -e: the SYN comes in addressed to cni0 (the pod's gateway)
+    // and, DNATed on the bridge to web-1 itself, goes back out of the same port, from web-1's
+    // MAC to web-1's MAC, masqueraded to cni0's address. (web-1's MAC: its `ip link` above.)
+    const link = (host: string, dev: string) =>
+      new RegExp(`\\d+: ${dev}[@:][^\\n]*\\n +link/ether ([0-9a-f:]{17})`).exec(outputsOf(r, `${host}$ ip link`)[0] ?? '')?.[1]; // prettier-ignore
+    const pod = link('pod/web-1', 'eth0');
+    expect(pod).toMatch(/^[0-9a-f:]{17}$/);
+    const frames = outputsOf(r, 'tcpdump -e')[0]!.split('\n');
+    const cni0 = /^\S+ [0-9a-f:]{17} > ([0-9a-f:]{17}),/.exec(frames[0] ?? '')?.[1];
+    expect(frames[0]).toContain(`${pod} > ${cni0}, ethertype IPv4 (0x0800), length 74: 10.244.0.4.`); // prettier-ignore
+    expect(frames[0]).toContain(' > 10.96.1.11.80: Flags [S]');
+    expect(frames[1]).toContain(`${pod} > ${pod}, ethertype IPv4 (0x0800), length 74: 10.244.0.1.`); // prettier-ignore
+    expect(frames[1]).toContain(' > 10.244.0.4.8080: Flags [S]');
+    expect(cni0).not.toBe(pod);
     // Case B: dropped by the bridge before conntrack confirmed the entry: nothing listed.
     expect(ct[1]).toMatch(/0 flow entries have been shown/);
     // Cases E and H: no SNAT, the reply stays in the pod: SYN_SENT [UNREPLIED], dst=10.244.0.4.
@@ -330,7 +358,21 @@ const checks: Record<string, (r: Run) => void> = {
     // Two routers (node-1, node-2) lowered the TTL from 64 (ip_default_ttl) to 62.
     expect(pings[0]).toContain('64 bytes from 10.244.1.2: icmp_seq=2 ttl=62 time=0.000 ms');
     expect(pings[0]).toContain('2 packets transmitted, 2 received, 0% packet loss');
-    expect(outputsOf(r, 'tcpdump')[0]).toMatch(/IP 10\.244\.1\.2 > 10\.244\.0\.5: ICMP echo reply, id \d+, seq 2, length 64/); // prettier-ignore
+    const any = outputsOf(r, 'tcpdump')[0]!;
+    expect(any).toMatch(/ 10\.244\.1\.2 > 10\.244\.0\.5: ICMP echo reply, id \d+, seq 2, length 64/); // prettier-ignore
+    // -e: the frame's source MAC. Each hop frames the packet anew (out of eth0 node-1's MAC, in
+    // on eth0 node-2's), the addresses stay; the bridge forwards the client's frame as it is.
+    const from = (dev: string, dir: string, ends: string) =>
+      new RegExp(`${dev} +${dir} +ifindex \\d+ ([0-9a-f:]{17}) ethertype IPv4 \\(0x0800\\), length 104: ${ends.replace(/\./g, '\\.')}: ICMP`).exec(any)?.[1]; // prettier-ignore
+    const request = '10.244.0.5 > 10.244.1.2';
+    const reply = '10.244.1.2 > 10.244.0.5';
+    const client = from('veth\\w+', 'P', request);
+    expect(client).toMatch(/^[0-9a-f:]{17}$/);
+    expect(from('cni0', 'In', request)).toBe(client);
+    expect(from('eth0', 'Out', request)).not.toBe(client);
+    expect(from('eth0', 'In', reply)).not.toBe(from('eth0', 'Out', request));
+    expect(from('cni0', 'Out', reply)).toBe(from('veth\\w+', 'Out', reply));
+    expect([from('cni0', 'Out', reply), from('eth0', 'In', reply)]).not.toContain(undefined);
     // The ClusterIP: no rule for ICMP, no DNAT, routed out of the cluster, no answer.
     expect(pings[1]).toContain('1 packets transmitted, 0 received, 100% packet loss');
     expect(outputsOf(r, 'tcpdump')[1]).toMatch(/^\S+ IP 10\.244\.0\.5 > 10\.96\.1\.10: ICMP echo request/); // prettier-ignore

@@ -79,10 +79,17 @@ export async function stopCapture(c: Capture): Promise<RunResult> {
   }
 }
 
-/** ARP, and IGMP membership reports: traffic the lab does not model (see above). */
+/**
+ * ARP, and IGMP membership reports: traffic the lab does not model (see above). With -e the
+ * line starts with the link-level header (`MAC > MAC, ethertype ARP (0x0806), …`; with `-i any`
+ * `IFACE DIR ifindex N MAC ethertype …`) instead of `ARP, ` or `IP `.
+ */
+const LINK = String.raw`(?:ifindex \d+ )?[0-9a-f:]{17}(?: > [0-9a-f:]{17},)? ethertype`;
 const isBackground = (line: string): boolean =>
-  /^\S+ (\S+ +(In|Out|M|B|P) +)?ARP, /.test(line) ||
-  /^\S+ (\S+ +(In|Out|M|B|P) +)?IP \S+ > 224\.0\.0\.22: igmp /.test(line);
+  new RegExp(String.raw`^\S+ (\S+ +(In|Out|M|B|P) +)?(ARP, |${LINK} ARP )`).test(line) ||
+  new RegExp(
+    String.raw`^\S+ (\S+ +(In|Out|M|B|P) +)?(IP |${LINK} IPv4 \(0x0800\), length \d+: )\S+ > 224\.0\.0\.22: igmp `,
+  ).test(line);
 
 /** tcpdump's lines with what differs by nature masked; ARP and IGMP lines dropped (see above). */
 export function normaliseCapture(r: RunResult, ctx: NormaliseContext): RunResult {

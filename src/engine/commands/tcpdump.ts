@@ -1,10 +1,12 @@
 /**
- * `tcpdump [-n|-nn] [-l] [-S] -i IFACE|any [-c N] [FILTER…]`: the packets the host's interface
+ * `tcpdump [-n|-nn] [-e] [-l] [-S] -i IFACE|any [-c N] [FILTER…]`: the packets the host's interface
  * (or all of them, with `-i any`) saw since the previous command, in tcpdump 4.99's format,
  * through a pcap filter (../hosts/output/pcap-filter.ts). Without -n, ports are printed by name
  * (/etc/services) and addresses stay numeric: the lab's hosts have no reverse DNS for cluster
  * addresses (a real node's lookups would fail the same way; a pod's would go to CoreDNS).
+ * `-e` adds each frame's MACs, looked up when the command runs (../datapath/link-header.ts).
  */
+import { linkMacs, type CaptureRecord } from '../datapath';
 import { createTcpdumpState, parseCaptureFilter, strtolPrefix, tcpdumpLine } from '../hosts';
 import type { CommandContext, CommandResult } from './registry';
 import { labNote } from '../model/lab-notes';
@@ -45,14 +47,16 @@ export function tcpdump(ctx: CommandContext, argv: string[]): CommandResult {
   let count: number | undefined;
   let numeric = false;
   let absolute = false;
+  let linkHeader = false;
   const filter: string[] = [];
   const args = argv.slice(1);
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (!a.startsWith('-') || a === '-') filter.push(a);
-    else if (/^-[nlS]+$/.test(a)) {
+    else if (/^-[nlSe]+$/.test(a)) {
       numeric ||= a.includes('n');
       absolute ||= a.includes('S');
+      linkHeader ||= a.includes('e');
     } else if (a === '-i' || a === '-c' || (/^-[ic]/.test(a) && a.length > 2)) {
       const value = a.length > 2 ? a.slice(2) : args[++i];
       if (value === undefined)
@@ -82,6 +86,18 @@ export function tcpdump(ctx: CommandContext, argv: string[]): CommandResult {
   const records = ctx.world.captures().filter((r) => (any || r.iface === iface) && match(r.packet));
   const shown = count !== undefined ? records.slice(0, count) : records;
   const state = createTcpdumpState();
+  const ifindex = new Map(interfaces?.map((i) => [i.name, i.ifindex]));
+  let unknownLinks = 0;
+  const linkOf = (r: CaptureRecord) => {
+    if (!linkHeader) return {};
+    const macs = r.frame === undefined ? undefined : linkMacs(ctx.world.cluster, r.frame);
+    const index = ifindex.get(r.iface);
+    if (macs === undefined || index === undefined) {
+      unknownLinks++;
+      return {};
+    }
+    return { link: { ...macs, ifindex: index } };
+  };
   const lines = shown.map((r) =>
     tcpdumpLine(
       state,
@@ -91,6 +107,7 @@ export function tcpdump(ctx: CommandContext, argv: string[]): CommandResult {
         absolute,
         names: !numeric,
         ...(any ? { any: { iface: r.iface, direction: direction(r.iface, r.dir, bridgePorts) } } : {}), // prettier-ignore
+        ...linkOf(r),
       },
     ),
   );
@@ -101,9 +118,11 @@ export function tcpdump(ctx: CommandContext, argv: string[]): CommandResult {
     'tcpdump: verbose output suppressed, use -v[v]... for full protocol decode\n' +
     `listening on ${iface}, link-type ${link}, snapshot length 262144 bytes\n`;
   const stats = `${shown.length} packets captured\n${shown.length} packets received by filter\n0 packets dropped by kernel\n`; // prettier-ignore
+  // A frame whose sender or receiver is gone (a deleted pod) has no MACs left to look up.
+  const note = unknownLinks > 0 ? labNote('tcpdump.link-unknown', { count: unknownLinks }) : '';
   const stdout = lines.map((l) => `${l}\n`).join('');
   // The banner goes out before the first packet; tcpdump flushes stdout before its statistics,
   // so `tcpdump … 2>&1 | cat` shows banner, packets, statistics (checked with tcpdump 4.99).
-  const writes = [{ fd: 2 as const, text: banner }, { fd: 1 as const, text: stdout }, { flush: true as const }, { fd: 2 as const, text: stats }]; // prettier-ignore
-  return { stdout, stderr: banner + stats, exitCode: 0, writes };
+  const writes = [{ fd: 2 as const, text: banner }, { fd: 1 as const, text: stdout }, { flush: true as const }, { fd: 2 as const, text: stats + note }]; // prettier-ignore
+  return { stdout, stderr: banner + stats + note, exitCode: 0, writes };
 }

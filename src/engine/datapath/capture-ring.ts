@@ -8,6 +8,18 @@
  * and kept until the next capture.
  */
 import type { PacketHeader } from '../../protocol/trace';
+import type { HostRef } from '../routing';
+
+/**
+ * The Ethernet frame a record's packet was in (link-header.ts): who sent it from which device,
+ * and the address whose MAC the sender resolved ('' for the bridge device itself). `tcpdump -e`
+ * looks the MACs up from it.
+ */
+export interface LinkFrame {
+  readonly from: HostRef;
+  readonly iface: string;
+  readonly to: string;
+}
 
 /** One packet as seen on one interface: what `tcpdump -n -i IFACE` prints a line for. */
 export interface CaptureRecord {
@@ -23,6 +35,8 @@ export interface CaptureRecord {
   readonly packetId: number;
   /** The header as it is on that interface (after the rewrites done before that point). */
   readonly packet: PacketHeader;
+  /** Its frame there (absent for a packet that never crossed a link, such as one on lo). */
+  readonly frame?: LinkFrame;
 }
 
 export class CaptureRing {
@@ -33,6 +47,10 @@ export class CaptureRing {
   private readonly host: string[];
   private readonly iface: string[];
   private readonly packet: PacketHeader[];
+  /** The frame, in three columns (no object per capture): LinkFrame's from, iface and to. */
+  private readonly frameFrom: (HostRef | undefined)[];
+  private readonly frameIface: string[];
+  private readonly frameTo: string[];
   /** Slot of the oldest record, and how many records there are. */
   private start = 0;
   private size = 0;
@@ -47,6 +65,9 @@ export class CaptureRing {
     this.host = new Array<string>(capacity).fill('');
     this.iface = new Array<string>(capacity).fill('');
     this.packet = new Array<PacketHeader>(capacity);
+    this.frameFrom = new Array<HostRef | undefined>(capacity).fill(undefined);
+    this.frameIface = new Array<string>(capacity).fill('');
+    this.frameTo = new Array<string>(capacity).fill('');
   }
 
   get length(): number {
@@ -62,6 +83,9 @@ export class CaptureRing {
     dir: 'in' | 'out',
     packetId: number,
     packet: PacketHeader,
+    frameFrom?: HostRef,
+    frameIface = '',
+    frameTo = '',
   ): void {
     let slot = this.start + this.size;
     if (slot >= this.capacity) slot -= this.capacity;
@@ -74,6 +98,9 @@ export class CaptureRing {
     this.out[slot] = dir === 'out' ? 1 : 0;
     this.packetId[slot] = packetId;
     this.packet[slot] = packet;
+    this.frameFrom[slot] = frameFrom;
+    this.frameIface[slot] = frameIface;
+    this.frameTo[slot] = frameTo;
     this.built = undefined;
   }
 
@@ -89,6 +116,7 @@ export class CaptureRing {
     const out: CaptureRecord[] = [];
     for (let i = 0; i < this.size; i++) {
       const s = (this.start + i) % this.capacity;
+      const from = this.frameFrom[s];
       out.push({
         seq: this.seq[s]!,
         t: this.t[s]!,
@@ -97,6 +125,9 @@ export class CaptureRing {
         dir: this.out[s] === 1 ? 'out' : 'in',
         packetId: this.packetId[s]!,
         packet: this.packet[s]!,
+        ...(from !== undefined
+          ? { frame: { from, iface: this.frameIface[s]!, to: this.frameTo[s]! } }
+          : {}),
       });
     }
     this.built = out;
@@ -109,6 +140,7 @@ export class CaptureRing {
     this.size = 0;
     this.host.fill('');
     this.iface.fill('');
+    this.frameFrom.fill(undefined);
     this.packet.length = 0;
     this.packet.length = this.capacity;
     this.built = undefined;

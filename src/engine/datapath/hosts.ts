@@ -86,6 +86,6 @@ export function hostOutput(ctx: Ctx, host: HostRef, skb: Skb): Outcome {
       ...(fib.type === 'unicast' && fib.via !== undefined ? { via: fib.via } : {}),
     });
   if (fib.type === 'local') return hostReceive(ctx, host, 'lo', skb);
-  ctx.rec.capture(skb, host, oif, 'out');
+  ctx.rec.capture(skb, host, oif, 'out', fib.nexthop);
   return ctx.stack.transmit(ctx, host, oif, skb, fib.nexthop);
 }

@@ -54,6 +54,8 @@ export {
 } from './state';
 export { formatTcpFlags, hostLabel, parseTcpFlags } from './packet';
 export { effectiveHost } from './bridge-ports';
+export { linkMacs } from './link-header';
+export type { LinkFrame } from './capture-ring';
 export { kernelNet } from './net';
 export { DATAPATH_MESSAGES, explainText } from './messages';
 

@@ -258,7 +258,7 @@ export function output(
       : { inIface: iif, outIface: oif, physIn: skb.physIn };
   const fate = postrouting(ctx, node, skb, devs);
   if (fate.kind !== 'accept') return settle(ctx, node, skb, fate, oif, { local: false });
-  ctx.rec.capture(skb, node.ref, oif, 'out');
+  ctx.rec.capture(skb, node.ref, oif, 'out', nexthop);
   if (oif === 'lo') {
     // loopback_xmit(): the same skb, conntrack attached, comes back in on lo.
     skb.physIn = undefined;

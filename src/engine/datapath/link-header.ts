@@ -9,6 +9,7 @@ import type { Cluster } from '../model/cluster';
 import { hostNetwork, type HostRef } from '../routing';
 import { bridgeOwner } from './bridge-ports';
 import { lanHostByIp } from './net';
+import type { LinkFrame } from './capture-ring';
 import type { Skb } from './packet';
 
 /** The frame the sender puts the packet in: no allocation, three fields of the skb. */
@@ -31,6 +32,19 @@ export function frameMacs(
   const iface = skb.llFromIf;
   const to = skb.llTo;
   if (from === undefined || iface === undefined || to === undefined) return undefined;
+  return linkMacs(cluster, { from, iface, to });
+}
+
+/** loopback_setup(): lo's address is all zeros, and so is every frame on it. */
+const LOOPBACK_MAC = '00:00:00:00:00:00';
+
+/** Source and destination MAC of a frame (a capture record's), when both are known. */
+export function linkMacs(
+  cluster: Cluster,
+  frame: LinkFrame,
+): { readonly src: string; readonly dst: string } | undefined {
+  const { from, iface, to } = frame;
+  if (iface === 'lo') return { src: LOOPBACK_MAC, dst: LOOPBACK_MAC };
   const src = macOf(cluster, from, iface);
   let dst: string | undefined;
   // A pod's eth0 and a node's cni0 are on the node's bridge; an eth0 of a node or client on the LAN.

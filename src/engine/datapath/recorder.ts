@@ -164,10 +164,18 @@ export class Recorder {
     this.add(skb, { kind: 'verdict', at, why: explanation, verdict });
   }
 
-  /** The packet as tcpdump on `iface` of `host` sees it now. */
-  capture(skb: Skb, host: HostRef, iface: string, dir: 'in' | 'out'): void {
+  /**
+   * The packet as tcpdump on `iface` of `host` sees it now, in the frame it last crossed a link
+   * in, or in `nexthop`'s frame: a packet captured on its way out before transmit() frames it
+   * (dev_queue_xmit_nit() runs after the neighbour layer filled the Ethernet header).
+   */
+  capture(skb: Skb, host: HostRef, iface: string, dir: 'in' | 'out', nexthop?: string): void {
     const s = (this.datapath ??= datapathState(this.world));
     const t = this.world.clock.now();
-    s.capture.push(s.nextCaptureSeq++, t, hostLabel(host), iface, dir, skb.id, skb.header);
+    const label = hostLabel(host);
+    if (nexthop !== undefined)
+      s.capture.push(s.nextCaptureSeq++, t, label, iface, dir, skb.id, skb.header, host, iface, nexthop); // prettier-ignore
+    else
+      s.capture.push(s.nextCaptureSeq++, t, label, iface, dir, skb.id, skb.header, skb.llFrom, skb.llFromIf, skb.llTo); // prettier-ignore
   }
 }

@@ -8,7 +8,6 @@
  * Pods' and external clients' own conntrack is not modelled: nothing programs iptables in a
  * pod, so the only effect a pod's conntrack could have (--ctstate matches, NAT) never shows.
  */
-import type { PacketHeader } from '../../protocol/trace';
 import { createConntrackTable, kubeProxyConfig, type CtTable } from '../conntrack';
 import { CaptureRing, type CaptureRecord } from './capture-ring';
 import { createWalkStore, type WalkStore } from '../netfilter';
@@ -114,25 +113,6 @@ export function kernelSysctl(
   fallback: string,
 ): string {
   return kernel?.sysctls[key] ?? fallback;
-}
-
-/** Appends to the capture ring. */
-export function recordCapture(world: World, rec: Omit<CaptureRecord, 'seq'>): void {
-  pushCapture(world, rec.t, rec.host, rec.iface, rec.dir, rec.packetId, rec.packet);
-}
-
-/** recordCapture from the record's fields (the datapath's, once per packet per interface). */
-export function pushCapture(
-  world: World,
-  t: number,
-  host: string,
-  iface: string,
-  dir: 'in' | 'out',
-  packetId: number,
-  packet: PacketHeader,
-): void {
-  const s = datapathState(world);
-  s.capture.push(s.nextCaptureSeq++, t, host, iface, dir, packetId, packet);
 }
 
 /** The capture records still kept, oldest first (at most CAPTURE_LIMIT). */

@@ -42,6 +42,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   rounds: '1000',
   max: '1000',
   conversion: 'f',
+  count: '2',
 };
 
 describe('lab notes', () => {

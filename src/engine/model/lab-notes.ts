@@ -128,6 +128,8 @@ export const LAB_NOTES = {
     'lab: `kubectl describe {type}` is not modelled in kube-proxy-lab (try kubectl get {type} -o yaml)',
   'tcpdump.option': 'tcpdump: unsupported in the lab: {option}',
   'tcpdump.interface': 'tcpdump: the lab needs -i IFACE (or -i any)',
+  'tcpdump.link-unknown':
+    "lab: tcpdump printed {count} of these packets without -e's MACs: a pod that sent or received them is gone, and its MAC with it",
   'curl.option':
     "curl: the lab's curl does not model {option} (it has -s, -S, -v, -i, -I, -m, -o, -w, --connect-timeout)",
   'curl.output': "curl: the lab's curl writes to stdout or /dev/null only, not to {path}",

@@ -118,6 +118,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
     'lab: 实验台没有模拟 `kubectl describe {type}`（可以试试 kubectl get {type} -o yaml）',
   'tcpdump.option': 'tcpdump: 实验台不支持：{option}',
   'tcpdump.interface': 'tcpdump: 实验台需要 -i IFACE（或 -i any）',
+  'tcpdump.link-unknown':
+    'lab: tcpdump 显示其中 {count} 个包时没有 -e 的 MAC 地址：收发它们的 Pod 已不存在，它的 MAC 也随之消失',
   'curl.option':
     'curl: 实验台的 curl 没有模拟 {option}（它支持 -s、-S、-v、-i、-I、-m、-o、-w、--connect-timeout）',
   'curl.output': 'curl: 实验台的 curl 只能写到标准输出或 /dev/null，不能写到 {path}',

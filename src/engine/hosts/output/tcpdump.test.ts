@@ -121,4 +121,43 @@ describe('tcpdump lines, as tcpdump 4.99.3 printed them', () => {
       '00:00:00.000000 cni0  In  IP 10.99.0.1.40000 > 10.99.0.2.8080: Flags [R], seq 12345, win 0, length 0',
     );
   });
+
+  it('-e: the link-level header, on an Ethernet device and with -i any, with and without -n', () => {
+    // tcpdump 4.99.3 (bookworm) on a veth with the MACs below, during `ping -c1 10.9.0.2`
+    // and `ping -c1 10.9.0.1` (over lo): `-e -n -i kpl-va`, `-e -i kpl-va`, `-e -n -i any`,
+    // `-e -i any` and `-e -n -i lo`, all with the filter `icmp` but the last.
+    const A = '52:54:00:d8:11:7a';
+    const B = '0a:58:0a:f4:00:04';
+    const ZERO = '00:00:00:00:00:00';
+    const echo = (src: string, dst: string, type: 8 | 0, id = 11542): HostPacket => ({
+      src,
+      dst,
+      proto: 'icmp',
+      length: 84,
+      mark: 0,
+      icmp: { type, code: 0, id },
+      seq: 1,
+    });
+    const request = echo('10.9.0.1', '10.9.0.2', 8);
+    const line = (p: HostPacket, opts: Parameters<typeof tcpdumpLine>[3]) =>
+      tcpdumpLine(createTcpdumpState(), p, { epochSeconds: DAY, labMs: 0 }, opts).slice(16);
+    const link = (src: string, dst: string, ifindex: number) => ({ link: { src, dst, ifindex } });
+    expect(line(request, { ...link(A, B, 2) })).toBe(
+      `${A} > ${B}, ethertype IPv4 (0x0800), length 98: 10.9.0.1 > 10.9.0.2: ICMP echo request, id 11542, seq 1, length 64`,
+    );
+    expect(line(echo('10.9.0.2', '10.9.0.1', 0), { names: true, ...link(B, A, 2) })).toBe(
+      `${B} (oui Unknown) > ${A} (oui Unknown), ethertype IPv4 (0x0800), length 98: 10.9.0.2 > 10.9.0.1: ICMP echo reply, id 11542, seq 1, length 64`,
+    );
+    expect(line(request, { any: { iface: 'kpl-va', direction: 'Out' }, ...link(A, B, 2) })).toBe(
+      `kpl-va Out ifindex 2 ${A} ethertype IPv4 (0x0800), length 104: 10.9.0.1 > 10.9.0.2: ICMP echo request, id 11542, seq 1, length 64`,
+    );
+    const self = echo('10.9.0.1', '10.9.0.1', 8, 11543);
+    const lo = { any: { iface: 'lo', direction: 'In' as const }, ...link(ZERO, ZERO, 1) };
+    expect(line(self, { names: true, ...lo })).toBe(
+      `lo    In  ifindex 1 ${ZERO} (oui Ethernet) ethertype IPv4 (0x0800), length 104: 10.9.0.1 > 10.9.0.1: ICMP echo request, id 11543, seq 1, length 64`,
+    );
+    expect(line(self, link(ZERO, ZERO, 1))).toBe(
+      `${ZERO} > ${ZERO}, ethertype IPv4 (0x0800), length 98: 10.9.0.1 > 10.9.0.1: ICMP echo request, id 11543, seq 1, length 64`,
+    );
+  });
 });

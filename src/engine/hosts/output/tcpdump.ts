@@ -12,6 +12,13 @@
  *   over TCP after `length N ` without a colon); other UDP: `UDP, length N`.
  * - ICMP errors: `ICMP 10.96.0.10 udp port 53 unreachable, length 106`.
  * - With `-i any`, each line carries the interface and direction: `eth0  In  IP …`.
+ * - `-e` prints the link-level header instead of `IP`: on an Ethernet device (print-ether.c)
+ *   `SRC > DST, ethertype IPv4 (0x0800), length FRAME: …` (FRAME = 14 + the IP length; a veth
+ *   does not pad short frames); with `-i any` (print-sll.c, LINUX_SLL2) `ifindex N SRC ethertype
+ *   IPv4 (0x0800), length 20 + the IP length: …`, the source MAC only. Without -n each MAC is
+ *   followed by its OUI's name from tcpdump's oui.c, which names 00:00:00 (lo) "Ethernet" and
+ *   no locally administered or QEMU (52:54:00) prefix, the only others the lab's devices have:
+ *   `(oui Unknown)`. Seen with tcpdump 4.99.3 on veth, lo and `any` captures.
  */
 import type { DnsMessage } from '../dns/message';
 import { dnsWireSize, rdataText } from '../dns/message';
@@ -36,6 +43,27 @@ export interface TcpdumpOptions {
   readonly any?: { readonly iface: string; readonly direction: 'In' | 'Out' | 'P' | 'M' };
   /** Without -n: ports by their /etc/services names (`10.96.0.10.domain`). */
   readonly names?: boolean;
+  /**
+   * `-e`: the frame's MACs (`dst` is not printed with `-i any`) and, with `-i any`, the
+   * capturing interface's ifindex.
+   */
+  readonly link?: { readonly src: string; readonly dst: string; readonly ifindex: number };
+}
+
+/** etheraddr_string(): the MAC, and without -n its OUI's name (see the header comment). */
+function macText(mac: string, names: boolean): string {
+  if (!names) return mac;
+  return `${mac} (oui ${mac.startsWith('00:00:00:') ? 'Ethernet' : 'Unknown'})`;
+}
+
+/** What -e prints where `IP ` would stand (print-ether.c, print-sll.c sll2_print()). */
+function linkText(packet: HostPacket, opts: TcpdumpOptions): string {
+  const link = opts.link;
+  if (link === undefined) return 'IP ';
+  const names = opts.names === true;
+  if (opts.any !== undefined)
+    return `ifindex ${link.ifindex} ${macText(link.src, names)} ethertype IPv4 (0x0800), length ${packet.length + 20}: `; // prettier-ignore
+  return `${macText(link.src, names)} > ${macText(link.dst, names)}, ethertype IPv4 (0x0800), length ${packet.length + 14}: `; // prettier-ignore
 }
 
 const RCODE_TEXT: Readonly<Record<string, string>> = {
@@ -165,7 +193,7 @@ export function tcpdumpLine(
   // print-sll.c: the interface name in a 5-wide column, the direction in a 3-wide one.
   const any =
     opts.any === undefined ? '' : `${opts.any.iface.padEnd(5)} ${opts.any.direction.padEnd(3)} `;
-  const head = `${time} ${any}IP `;
+  const head = `${time} ${any}${linkText(packet, opts)}`;
   if (packet.proto === 'icmp')
     return `${head}${packet.src} > ${packet.dst}: ${icmpText(packet, opts.names === true)}`;
   const port = (p: number | undefined): string =>
