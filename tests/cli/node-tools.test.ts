@@ -8,6 +8,47 @@ import { runCli } from '../helpers/cli-run';
 const run = (script: string) => runCli(script);
 
 describe('node tools', () => {
+  it('bridge fdb: what cni0 learned, newest first per port, gone after the 300 s ageing time', async () => {
+    // The port MACs and pod MACs are the lab's (`ip link` on the node and in the pods); the
+    // line shapes, the per-device order and the errors are iproute2 6.1's on kernel 6.18
+    // (tests/kernel/ip-views.test.ts compares the permanent entries, experiment 02 the learned).
+    const learned = 'node-1$ bridge fdb show br cni0 dynamic';
+    const r = await run(
+      [
+        learned,
+        'pod/client$ curl -s -o /dev/null http://10.244.0.4:8080/',
+        learned,
+        'pod/client$ ip link show eth0 | tail -1',
+        'node-1$ bridge fdb show dev vethdbb5fd30',
+        'node-1$ sleep 299',
+        learned,
+        'node-1$ sleep 1',
+        learned,
+      ].join('\n'),
+    );
+    const lines = r.out.split('\n');
+    const client = /link\/ether ([0-9a-f:]{17})/.exec(r.out)?.[1];
+    expect(client).toMatch(/^[0-9a-f:]{17}$/);
+    // Nothing before traffic; then the client (its port) and web-1 (its port): two lines.
+    expect(lines[0]).toMatch(/^[0-9a-f:]{17} dev veth\w+ master cni0 $/);
+    expect(lines.slice(0, 2).some((l) => l === `${client} dev vethdbb5fd30 master cni0 `)).toBe(true); // prettier-ignore
+    // One port: its learned MAC, its own (permanent), its multicast groups.
+    const portLines = lines.slice(3, 8);
+    expect(portLines[0]).toBe(`${client} master cni0 `);
+    expect(portLines[1]).toMatch(/^[0-9a-f:]{17} master cni0 permanent$/);
+    expect(portLines.slice(2)).toEqual(['33:33:00:00:00:01 self permanent', '01:00:5e:00:00:01 self permanent', expect.stringMatching(/^33:33:ff:[0-9a-f:]{8} self permanent$/)]); // prettier-ignore
+    // 299 s later both entries are still there; at 300 s they have aged out.
+    expect(lines.slice(8, 10)).toEqual(lines.slice(0, 2));
+    expect(lines.slice(10)).toEqual(['']);
+    const errors = await run(
+      ['node-1$ bridge fdb show dev nosuch', 'node-1$ bridge fdb frob', 'node-1$ bridge -x fdb', 'node-1$ bridge fdb show br'].join('\n'), // prettier-ignore
+    );
+    expect(errors.err).toBe(
+      'Cannot find device "nosuch"\nCommand "frob" is unknown, try "bridge fdb help".\nOption "-x" is unknown, try "bridge help".\nCommand line is not complete. Try option "help"\n',
+    );
+    expect(errors.status).toBe(255);
+  });
+
   it('sysctl reads and writes the node setting the bridge consults', async () => {
     const r = await run(
       [

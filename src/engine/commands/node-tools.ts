@@ -1,13 +1,14 @@
 /**
- * Node tools beyond iptables: `conntrack`, `sysctl`, `bridge link`, and `sleep` (which moves the
- * lab's virtual clock). Texts and exit codes as conntrack-tools 1.4.7, procps sysctl and
- * iproute2's bridge print them (checked against the real tools in a network namespace).
+ * Node tools beyond iptables: `conntrack`, `sysctl`, `bridge` (./bridge.ts), and `sleep` (which
+ * moves the lab's virtual clock). Texts and exit codes as conntrack-tools 1.4.7 and procps sysctl
+ * print them (checked against the real tools in a network namespace).
  */
 import { conntrackCommand } from '../conntrack';
 import { strtodWhole } from '../hosts';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
 import { sysctl } from './sysctl';
+import { bridge } from './bridge';
 import { labNote } from '../model/lab-notes';
 
 const ok = (stdout: string): CommandResult => ({ stdout, stderr: '', exitCode: 0 });
@@ -20,45 +21,6 @@ function conntrack(ctx: CommandContext, argv: string[]): CommandResult {
     return fail(labNote('conntrack.node-only'));
   }
   return conntrackCommand(node.conntrack, argv.slice(1), node.nowMs());
-}
-
-/** `bridge [-d] link [show [dev PORT]]` and `bridge link set dev PORT hairpin on|off`. */
-function bridge(ctx: CommandContext, argv: string[]): CommandResult {
-  const args = argv.slice(1);
-  const details = args[0] === '-d' || args[0] === '-details';
-  if (details) args.shift();
-  if (args[0] !== 'link' && args[0] !== 'l') {
-    return fail(`Object "${args[0] ?? ''}" is unknown, try "bridge help".\n`, 255);
-  }
-  const node = ctx.world.nodeKernel();
-  const ports = node?.bridgePorts() ?? [];
-  if (args[1] === 'set') {
-    const dev = args[args.indexOf('dev') + 1];
-    const flag = args[args.indexOf('hairpin') + 1];
-    const port = ports.find((p) => p.name === dev);
-    if (dev === undefined || args.indexOf('dev') < 0)
-      return fail('Device is a required argument.\n', 255);
-    if (port === undefined || node === undefined)
-      return fail(`Cannot find bridge device "${dev}"\n`, 255);
-    if (args.indexOf('hairpin') >= 0) {
-      if (flag !== 'on' && flag !== 'off')
-        return fail(`Error: argument "${flag ?? ''}" is wrong: hairpin\n`, 255);
-      node.setHairpin(dev, flag === 'on');
-    }
-    return ok('');
-  }
-  const devIndex = args.indexOf('dev');
-  const only = devIndex >= 0 ? args[devIndex + 1] : args[2];
-  let out = '';
-  for (const p of ports) {
-    if (only !== undefined && p.name !== only) continue;
-    out += `${p.ifindex}: ${p.name}@${p.peerLabel}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 master cni0 state forwarding priority 32 cost 2 \n`;
-    if (details && node !== undefined) {
-      out += `    hairpin ${node.hairpin(p.name) ? 'on' : 'off'} guard off root_block off fastleave off learning on flood on mcast_flood on bcast_flood on mcast_router 1 mcast_to_unicast off neigh_suppress off vlan_tunnel off isolated off locked off \n`;
-    }
-  }
-  if (only !== undefined && out === '') return fail(`Cannot find device "${only}"\n`, 255);
-  return ok(out);
 }
 
 const SLEEP_TRY = "Try 'sleep --help' for more information.\n";

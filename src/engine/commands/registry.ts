@@ -174,6 +174,8 @@ export interface NodeKernelControls {
   }[];
   hairpin(port: string): boolean;
   setHairpin(port: string, on: boolean): void;
+  /** The MACs cni0 learned and still holds (not aged out), each with its port. */
+  fdbLearned?(): readonly { readonly port: string; readonly mac: string }[];
   /** IPVS (ip_vs) of the node, with kube-proxy's once-a-minute graceful-termination pass run up to now. */
   ipvs?(): { readonly state: IpvsState; readonly now: number };
   /** The node's IP sets and what `ipset list` needs from the rest of the kernel. */

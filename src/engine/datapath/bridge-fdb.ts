@@ -104,3 +104,21 @@ export function fdbPort(
   e.found = { cluster, bp };
   return bp;
 }
+
+/**
+ * The entries cni0 learned and still holds at `now` (as fdbPort() keeps them: not aged, the port
+ * still leading to the same pod), oldest first, each with the pod whose MAC it is.
+ */
+export function fdbLearned(
+  world: World,
+  cluster: Cluster,
+  node: string,
+  now: number,
+): { readonly port: string; readonly pod: Pod }[] {
+  const out: { port: string; pod: Pod }[] = [];
+  for (const mac of [...fdbOf(world, node).keys()]) {
+    const bp = fdbPort(world, cluster, node, mac, now);
+    if (bp !== undefined) out.push({ port: bp.port, pod: bp.pod });
+  }
+  return out;
+}

@@ -55,6 +55,7 @@ export {
 export { formatTcpFlags, hostLabel, parseTcpFlags } from './packet';
 export { effectiveHost } from './bridge-ports';
 export { linkMacs } from './link-header';
+export { fdbLearned } from './bridge-fdb';
 export type { LinkFrame } from './capture-ring';
 export { kernelNet } from './net';
 export { DATAPATH_MESSAGES, explainText } from './messages';

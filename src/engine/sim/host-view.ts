@@ -19,6 +19,7 @@ import {
   lastCaptureSeq,
   nodeConntrack,
   setHairpinFlag,
+  fdbLearned,
 } from '../datapath';
 import { hostFile, openHostFile } from './host-files';
 import { ipsetEnv } from './ipvs-node';
@@ -118,6 +119,12 @@ function nodeControls(world: World, node: string): NodeKernelControls | undefine
         });
     },
     hairpin: (port) => hairpinFlag(world, node, port),
+    fdbLearned: () =>
+      fdbLearned(world, world.cluster, node, world.clock.now()).flatMap(({ port, pod }) => {
+        const ref = { kind: 'pod', namespace: pod.meta.namespace, name: pod.meta.name } as const;
+        const mac = hostNetwork(world.cluster, ref)?.interfaces.find((i) => i.name === 'eth0')?.mac; // prettier-ignore
+        return mac === undefined ? [] : [{ port, mac }];
+      }),
     setHairpin: (port, on) => setHairpinFlag(world, node, port, on),
     ipvs: () => {
       const now = world.clock.now();
