@@ -141,6 +141,49 @@ describe('kubectl delete pod', () => {
     expect(rules!.split('\n').filter(Boolean)).toHaveLength(3);
   });
 
+  it('--grace-period=0 --force: gone at once, endpoint and rules too; --now and --grace-period=S', async () => {
+    // Texts and grace periods: kubectl's pkg/cmd/delete/delete.go (Complete, Validate, PrintObj).
+    const r = await runCli(
+      [
+        'node-1$ kubectl delete pod web-6bc869c565-g2952 --grace-period=0 --force',
+        'node-1$ kubectl get pods --no-headers | grep -c g2952',
+        'node-1$ kubectl get endpointslices -l kubernetes.io/service-name=web -o wide',
+        'node-1$ iptables -t nat -S | grep -c "default/web -> 10.244.1.2:"',
+        'node-1$ kubectl delete pod web-6bc869c565-n4xdw --now --wait=false',
+        'node-1$ kubectl get pod web-6bc869c565-n4xdw -o yaml | grep deletionTimestamp',
+        'node-1$ kubectl delete pod web-6bc869c565-wtj7t --grace-period=5',
+        'node-1$ kubectl get pods --no-headers | grep -c wtj7t',
+        'node-1$ kubectl delete pod client --grace-period=0',
+      ].join('\n'),
+      { echo: true },
+    );
+    const blocks = r.out.split(/^node-1\$ .*\n/m).slice(1);
+    expect(blocks[0]).toBe('pod "web-6bc869c565-g2952" force deleted\n');
+    expect(blocks[1]).toBe('0\n');
+    expect(blocks[2]).not.toContain('10.244.1.2');
+    expect(blocks[3]).toBe('0\n');
+    // --now is a grace period of 1 s (deletionTimestamp 1 s after the lab clock's 08:00:00).
+    expect(blocks[4]).toBe('pod "web-6bc869c565-n4xdw" deleted\n');
+    expect(blocks[5]).toBe('  deletionTimestamp: "2026-03-12T08:00:01Z"\n');
+    expect(blocks[6]).toBe('pod "web-6bc869c565-wtj7t" deleted\n');
+    expect(blocks[7]).toBe('0\n');
+    // --grace-period=0 without --force is 1 s ("to prevent accidental data loss"), no warning.
+    expect(blocks[8]).toBe('pod "client" deleted\n');
+    expect(r.err).toBe(
+      'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n',
+    );
+    const bad = await run(
+      [
+        'node-1$ kubectl delete pod client --force --grace-period=3',
+        'node-1$ kubectl delete pod client --now --grace-period=3',
+        'node-1$ kubectl delete pod client --grace-period=abc',
+      ].join('\n'),
+    );
+    expect(bad.err).toBe(
+      'error: --force and --grace-period greater than 0 cannot be specified together\nerror: --now and --grace-period cannot be specified together\nerror: invalid argument "abc" for "--grace-period" flag: strconv.ParseInt: parsing "abc": invalid syntax\nSee \'kubectl delete --help\' for usage.\n',
+    );
+  });
+
   it('bad input', async () => {
     const r = await run(
       [

@@ -98,10 +98,10 @@ export interface HostSockets {
 /** Each returns false (undefined) when the object does not exist (namespace, name). */
 export interface WorkloadControls {
   /**
-   * `kubectl delete pod`: Terminating now, gone after the grace period; returns the ms until
-   * the pod object is removed from the API.
+   * `kubectl delete pod`: Terminating now, gone after the grace period (`graceSeconds`, else
+   * the pod's 30 s; 0: at once); returns the ms until the pod object is removed from the API.
    */
-  deletePod(namespace: string, name: string): number | undefined;
+  deletePod(namespace: string, name: string, graceSeconds?: number): number | undefined;
   scaleDeployment(namespace: string, name: string, replicas: number): boolean;
   restartDeployment(namespace: string, name: string): boolean;
   /** `kubectl delete deployment`: gone, its pods Terminating; false when there is none. */

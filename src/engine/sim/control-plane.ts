@@ -42,6 +42,8 @@ interface PlaneState {
   readonly killAt: Map<string, number>;
   /** namespace/name → virtual ms the pod object is removed. */
   readonly removeAt: Map<string, number>;
+  /** Force-deleted pods (grace period 0): removed with no delay once killed. */
+  readonly forced: Set<string>;
 }
 
 const planes = new WeakMap<World, PlaneState>();
@@ -49,7 +51,7 @@ const planes = new WeakMap<World, PlaneState>();
 function plane(world: World): PlaneState {
   let p = planes.get(world);
   if (p === undefined) {
-    p = { lastReserved: new Map(), killAt: new Map(), removeAt: new Map() };
+    p = { lastReserved: new Map(), killAt: new Map(), removeAt: new Map(), forced: new Set() };
     planes.set(world, p);
   }
   return p;
@@ -60,12 +62,12 @@ export function rfc3339(unixSeconds: number): string {
   return new Date(Math.floor(unixSeconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-function env(world: World): WorkloadEnv {
+function env(world: World, graceSeconds = DEFAULT_GRACE_SECONDS): WorkloadEnv {
   const nowMs = world.clock.now();
   return {
     nowSeconds: world.nowSeconds(),
     nowMs,
-    deletionTimestamp: rfc3339(world.wallSeconds() + DEFAULT_GRACE_SECONDS),
+    deletionTimestamp: rfc3339(world.wallSeconds() + graceSeconds),
     lastReserved: plane(world).lastReserved,
   };
 }
@@ -79,17 +81,30 @@ function commit(world: World, result: WorkloadResult): WorkloadResult {
 }
 
 /**
- * `kubectl delete pod NAME -n NS` (the pod exists). Returns the ms until the pod is gone
- * from the lab's pod list (what `kubectl delete` waits for). A pod that was already Terminating
- * keeps its deadline; one the scenario gave as Terminating starts its grace period now.
+ * `kubectl delete pod NAME -n NS [--grace-period=S | --now | --force]` (the pod exists). Returns
+ * the ms until the pod is gone from the lab's pod list (what `kubectl delete` waits for). A
+ * pod that was already Terminating keeps its deadline unless this one is sooner (the API server
+ * shortens a graceful deletion, never extends it); one the scenario gave as Terminating starts
+ * its grace period now. `graceSeconds` 0 (kubectl's --force) deletes the object at once: the
+ * lab kills the pod and takes its endpoint out now, with no second of delay (the API object is
+ * gone first on a real cluster; its kubelet kills the containers after).
  */
-export function deletePodNow(world: World, namespace: string, name: string): number {
+export function deletePodNow(
+  world: World,
+  namespace: string,
+  name: string,
+  graceSeconds = DEFAULT_GRACE_SECONDS,
+): number {
   const key = `${namespace}/${name}`;
-  const result = commit(world, deletePod(world.cluster, key, env(world)));
   const p = plane(world);
   const now = world.clock.now();
-  if (!result.terminating.includes(key) && !p.killAt.has(key) && !p.removeAt.has(key))
-    p.killAt.set(key, now + DEFAULT_GRACE_SECONDS * 1000);
+  const due = now + graceSeconds * 1000;
+  const was = p.killAt.get(key);
+  commit(world, deletePod(world.cluster, key, env(world, graceSeconds)));
+  if (!p.removeAt.has(key)) {
+    p.killAt.set(key, was === undefined || due < was ? due : was);
+    if (graceSeconds === 0) p.forced.add(key);
+  }
   // The lab's pod object goes with its processes (see the module comment).
   return Math.max(0, (p.killAt.get(key) ?? now) - now);
 }
@@ -153,7 +168,7 @@ export function runControlPlaneEvents(world: World): void {
   if (killed.length > 0) {
     for (const key of killed) {
       p.killAt.delete(key);
-      p.removeAt.set(key, now + POD_REMOVAL_DELAY_MS);
+      p.removeAt.set(key, p.forced.delete(key) ? now : now + POD_REMOVAL_DELAY_MS);
       closeHostSockets(world, `pod/${key}`);
     }
     // The sandbox is gone: no veth, no address; the API object and its endpoint stay a moment.

@@ -204,9 +204,9 @@ export function hostView(
       };
     },
     workloads: () => ({
-      deletePod: (ns, name) =>
+      deletePod: (ns, name, graceSeconds) =>
         world.cluster.pods.some((p) => p.meta.namespace === ns && p.meta.name === name)
-          ? deletePodNow(world, ns, name)
+          ? deletePodNow(world, ns, name, graceSeconds)
           : undefined,
       scaleDeployment: (ns, name, replicas) =>
         hasDeployment(world, ns, name) && (scaleDeploymentNow(world, ns, name, replicas), true),

@@ -37,7 +37,12 @@ const SUBCOMMAND_FLAGS: Record<string, FlagSpec[]> = {
   describe: [{ long: 'all-namespaces', short: 'A', value: false }],
   apply: [{ long: 'filename', short: 'f', value: true }],
   scale: [{ long: 'replicas', value: true }],
-  delete: [{ long: 'wait', value: false }],
+  delete: [
+    { long: 'wait', value: false },
+    { long: 'grace-period', value: true },
+    { long: 'now', value: false },
+    { long: 'force', value: false },
+  ],
   expose: [
     ...['port', 'target-port', 'protocol', 'name', 'type', 'external-ip', 'selector'].map(
       (long) => ({ long, value: true }),
@@ -287,7 +292,12 @@ export function kubectl(
   if (sub === 'scale')
     return runScale(ctx, namespace, parsed.positionals, last(parsed, 'replicas'));
   if (sub === 'delete')
-    return runDelete(ctx, namespace, parsed.positionals, last(parsed, 'wait') !== 'false');
+    return runDelete(ctx, namespace, parsed.positionals, {
+      wait: last(parsed, 'wait') !== 'false',
+      gracePeriod: last(parsed, 'grace-period'),
+      now: isTrue(parsed, 'now'),
+      force: isTrue(parsed, 'force'),
+    });
   if (sub === 'rollout') return runRollout(ctx, namespace, parsed.positionals);
   if (sub === 'create') {
     const unmodelled = ['filename', 'output', 'field-manager', 'dry-run', 'save-config', 'edit', 'raw', 'validate'].find((f) => parsed.flags.has(f)); // prettier-ignore

@@ -75,14 +75,52 @@ export function runScale(
 }
 
 /** `kubectl delete pod|service|deployment NAME… [--wait=false]`. */
+export interface DeleteFlags {
+  readonly wait: boolean;
+  /** --grace-period as given (-1, kubectl's default, when absent). */
+  readonly gracePeriod: string | undefined;
+  readonly now: boolean;
+  readonly force: boolean;
+}
+
+/**
+ * The grace period kubectl sends (pkg/cmd/delete/delete.go Complete and Validate): --now is 1;
+ * --grace-period=0 without --force is 1 ("to prevent accidental data loss"); --force alone is
+ * 0; -1 leaves the pod's own (30 s). The warning for a forced deletion goes to stderr first.
+ */
+function gracePeriod(flags: DeleteFlags): { seconds: number; warning: string } | CommandResult {
+  const given = flags.gracePeriod;
+  if (given !== undefined && !/^[+-]?\d+$/.test(given))
+    return fail(`error: invalid argument "${given}" for "--grace-period" flag: strconv.ParseInt: parsing "${given}": invalid syntax\nSee 'kubectl delete --help' for usage.\n`); // prettier-ignore
+  let seconds = given === undefined ? -1 : Number(given);
+  if (flags.now) {
+    if (seconds !== -1) return fail('error: --now and --grace-period cannot be specified together\n'); // prettier-ignore
+    seconds = 1;
+  }
+  if (seconds === 0 && !flags.force) seconds = 1;
+  if (flags.force && seconds < 0) seconds = 0;
+  if (flags.force && seconds > 0)
+    return fail('error: --force and --grace-period greater than 0 cannot be specified together\n'); // prettier-ignore
+  const warning =
+    seconds === 0
+      ? 'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n'
+      : '';
+  return { seconds, warning };
+}
+
 export function runDelete(
   ctx: CommandContext,
   namespace: string,
   args: readonly string[],
-  wait: boolean,
+  flags: DeleteFlags,
 ): CommandResult {
+  const grace = gracePeriod(flags);
+  if ('exitCode' in grace) return grace;
   const found = targets(args);
   if ('exitCode' in found) return found;
+  const wait = flags.wait;
+  // PrintObj(): "force deleted" whenever the grace period sent is 0.
+  const operation = grace.seconds === 0 ? 'force deleted' : 'deleted';
   let stdout = '';
   let stderr = '';
   let waitMs = 0;
@@ -90,28 +128,37 @@ export function runDelete(
     if (type.kind === 'Deployment') {
       // Background propagation: the Deployment is gone at once, its pods terminate after.
       if (ctx.world.workloads().deleteDeployment(namespace, name))
-        stdout += `deployment.apps "${name}" deleted\n`; // prettier-ignore
+        stdout += `deployment.apps "${name}" ${operation}\n`; // prettier-ignore
       else stderr += notFound(type, name);
       continue;
     }
     if (type.kind === 'Service') {
       // No finalizers: the Service is gone when the API server answers.
       if (ctx.world.workloads().deleteService(namespace, name))
-        stdout += `service "${name}" deleted\n`; // prettier-ignore
+        stdout += `service "${name}" ${operation}\n`; // prettier-ignore
       else stderr += notFound(type, name);
       continue;
     }
     if (type.kind !== 'Pod') return notModelled(`delete ${type.resource}`);
-    const goneIn = ctx.world.workloads().deletePod(namespace, name);
+    const seconds = grace.seconds < 0 ? undefined : grace.seconds;
+    const goneIn = ctx.world.workloads().deletePod(namespace, name, seconds);
     if (goneIn === undefined) stderr += notFound(type, name);
     else {
-      stdout += `pod "${name}" deleted\n`;
+      stdout += `pod "${name}" ${operation}\n`;
       waitMs = Math.max(waitMs, goneIn);
     }
   }
-  // --wait: kubectl watches until every deleted object is gone from the API.
-  if (wait && waitMs > 0) ctx.world.advanceClock(waitMs);
-  return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
+  // --wait: kubectl watches until every deleted object is gone from the API (a forced
+  // deletion: at once, and the lab runs what that sets off now).
+  if (wait && (waitMs > 0 || grace.seconds === 0)) ctx.world.advanceClock(waitMs);
+  const warning = grace.warning;
+  if (warning === '') return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
+  return {
+    stdout,
+    stderr: warning + stderr,
+    exitCode: stderr === '' ? 0 : 1,
+    writes: [{ fd: 2, text: warning }, { fd: 1, text: stdout }, ...(stderr === '' ? [] : [{ fd: 2 as const, text: stderr }])], // prettier-ignore
+  };
 }
 
 const ROLLOUT_HELP = `Manage the rollout of one or many resources.
