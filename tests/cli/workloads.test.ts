@@ -270,6 +270,29 @@ describe('kubectl delete service', () => {
   });
 });
 
+describe('kubectl rollout status', () => {
+  it("reads the Deployment's status as kubectl's DeploymentStatusViewer does", async () => {
+    // pkg/polymorphichelpers/rollout_status.go; the lab's restart replaces every pod at once
+    // with pods that are ready at once, so the rollout has finished when the command runs.
+    const r = await runCli(
+      [
+        'node-1$ kubectl rollout restart deployment web',
+        'node-1$ kubectl rollout status deployment web',
+        'node-1$ kubectl rollout status deployment/web',
+        'node-1$ kubectl rollout status deploy nope',
+        'node-1$ kubectl rollout status deployment web web',
+        'node-1$ kubectl rollout status svc web',
+      ].join('\n'),
+    );
+    expect(r.out).toBe(
+      'deployment.apps/web restarted\ndeployment "web" successfully rolled out\ndeployment "web" successfully rolled out\n',
+    );
+    expect(r.err).toBe(
+      'Error from server (NotFound): deployments.apps "nope" not found\nerror: rollout status is only supported on individual resources and resource collections, but 2 resources were found\nlab: `kubectl rollout status services` is not modelled in kube-proxy-lab\n',
+    );
+  });
+});
+
 describe('kubectl rollout restart', () => {
   it('a new template hash, a new ReplicaSet, old pods Terminating, then gone', async () => {
     const [restarted, rs, pods, , after] = await rawBlocks(
@@ -314,7 +337,7 @@ describe('kubectl rollout restart', () => {
         'node-1$ kubectl rollout restart deployment/nope',
         'node-1$ kubectl rollout restart',
         'node-1$ kubectl rollout bogus deployment/web',
-        'node-1$ kubectl rollout status deployment/web',
+        'node-1$ kubectl rollout undo deployment/web',
         'node-1$ kubectl get rs --no-headers',
       ].join('\n'),
     );
@@ -324,7 +347,7 @@ describe('kubectl rollout restart', () => {
       'error: You must provide one or more resources by argument or filename.\n',
     );
     expect(r.err).toContain('error: unknown command "bogus" for "kubectl rollout"\n');
-    expect(r.err).toContain('lab: `kubectl rollout status` is not modelled in kube-proxy-lab\n');
+    expect(r.err).toContain('lab: `kubectl rollout undo` is not modelled in kube-proxy-lab\n');
     expect(r.out).not.toContain('restarted');
     expect(r.out).toMatch(/^web-6bc869c565 +3 +3 +3 +10d$/m);
   });

@@ -12,6 +12,7 @@
 import { MAX_REPLICAS } from '../../scenario';
 import type { CommandContext, CommandResult } from '../registry';
 import { parseResourceArgs } from './get';
+import { deploymentPods } from './objects-workloads';
 import type { ResourceType } from './resources';
 import { labNote } from '../../model/lab-notes';
 
@@ -205,8 +206,8 @@ export function runRollout(
 ): CommandResult {
   const [sub, ...rest] = args;
   if (sub === undefined) return { stdout: ROLLOUT_HELP, stderr: '', exitCode: 0 };
-  if (['history', 'pause', 'resume', 'status', 'undo'].includes(sub))
-    return notModelled(`rollout ${sub}`);
+  if (['history', 'pause', 'resume', 'undo'].includes(sub)) return notModelled(`rollout ${sub}`);
+  if (sub === 'status') return rolloutStatus(ctx, namespace, rest);
   if (sub !== 'restart') return fail(`error: unknown command "${sub}" for "kubectl rollout"\n`);
   const found = targets(rest);
   if ('exitCode' in found) return found;
@@ -219,4 +220,44 @@ export function runRollout(
     else stderr += notFound(type, name);
   }
   return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
+}
+
+/**
+ * `kubectl rollout status deployment/NAME`: kubectl's DeploymentStatusViewer on the
+ * Deployment's status (as `kubectl get deployment -o yaml` shows it). The lab's rollouts
+ * replace every pod at once and its new pods are ready at once, so a rollout is always
+ * finished by the time the command runs; one that is not (pods never ready) would have kubectl
+ * watch for ever, which the lab says instead of hanging.
+ */
+function rolloutStatus(
+  ctx: CommandContext,
+  namespace: string,
+  args: readonly string[],
+): CommandResult {
+  const found = targets(args);
+  if ('exitCode' in found) return found;
+  const { type, name } = found[0]!;
+  if (type.kind !== 'Deployment') return notModelled(`rollout status ${type.resource}`);
+  const lookup = (n: string) =>
+    ctx.world.cluster.deployments.find((x) => x.meta.namespace === namespace && x.meta.name === n);
+  // The builder fetches every object first (NotFound), then kubectl wants exactly one.
+  const missing = found.filter((f) => lookup(f.name) === undefined);
+  if (missing.length > 0) return fail(missing.map((f) => notFound(type, f.name)).join(''));
+  if (found.length > 1)
+    return fail(`error: rollout status is only supported on individual resources and resource collections, but ${found.length} resources were found\n`); // prettier-ignore
+  const d = lookup(name)!;
+  const pods = deploymentPods(ctx.world, d).filter((p) => !p.terminating);
+  const available = pods.filter((p) => p.ready).length;
+  let waiting: string | undefined;
+  if (pods.length < d.replicas)
+    waiting = `${pods.length} out of ${d.replicas} new replicas have been updated...`;
+  else if (available < pods.length)
+    waiting = `${available} of ${pods.length} updated replicas are available...`;
+  if (waiting === undefined)
+    return { stdout: `deployment "${name}" successfully rolled out\n`, stderr: '', exitCode: 0 };
+  return {
+    stdout: `Waiting for deployment "${name}" rollout to finish: ${waiting}\n`,
+    stderr: labNote('kubectl.unmodelled', { what: 'rollout status (waiting for a rollout that cannot progress)' }), // prettier-ignore
+    exitCode: 1,
+  };
 }
