@@ -28,8 +28,8 @@ export const lesson: Lesson = {
       title: { 'zh-CN': '默认情况下能通', en: 'By default it works' },
       body: {
         'zh-CN':
-          'web-1 的 SYN 发往 10.96.1.11，上送 node-1 被 DNAT 回 10.244.0.4——也就是发送者自己。KUBE-SEP 的第一条规则 `-s 10.244.0.4/32 -j KUBE-MARK-MASQ` 命中，包在 POSTROUTING 被 MASQUERADE。\n\n网桥要把这个帧从它进来的同一个端口（web-1 的 veth）送回去，这只有在端口开了 hairpin 时才允许。kubelet 的 `hairpinMode: hairpin-veth` 会给每个 Pod 的端口打开它。\n\n用 `lab flow` 让 web-1 保持一条这样的连接，再在 web-1 上运行 `ss -tn`，就能同时看到它的两端：客户端套接字连向 10.96.1.11:80，服务器接受的那个套接字的对端是 `[::ffff:10.244.0.1]`——MASQUERADE 之后的源地址（端口也被 `--random-fully` 换掉了）。',
-        en: 'web-1’s SYN goes to 10.96.1.11, up to node-1, and is DNATed back to 10.244.0.4 — the sender itself. The KUBE-SEP’s first rule `-s 10.244.0.4/32 -j KUBE-MARK-MASQ` matches, so the packet is masqueraded in POSTROUTING.\n\nThe bridge must send this frame back out of the port it came in on (web-1’s veth), which it only does when the port has hairpin on. kubelet’s `hairpinMode: hairpin-veth` turns it on for every pod’s port.\n\nKeep one such connection open with `lab flow` and run `ss -tn` on web-1: it shows both ends at once, the client socket to 10.96.1.11:80 and the socket the server accepted, whose peer is `[::ffff:10.244.0.1]` — the source after MASQUERADE (its port changed too, by `--random-fully`).',
+          'web-1 的 SYN 发往 10.96.1.11，上送 node-1 被 DNAT 回 10.244.0.4——也就是发送者自己。KUBE-SEP 的第一条规则 `-s 10.244.0.4/32 -j KUBE-MARK-MASQ` 命中，包在 POSTROUTING 被 MASQUERADE。\n\n网桥要把这个帧从它进来的同一个端口（web-1 的 veth）送回去，这只有在端口开了 hairpin 时才允许。kubelet 的 `hairpinMode: hairpin-veth` 会给每个 Pod 的端口打开它。`tcpdump -e` 在这个端口上能直接看到：SYN 进来时发往 cni0 的 MAC（Pod 的网关），出去时目的 MAC 变成了 web-1 自己的。\n\n用 `lab flow` 让 web-1 保持一条这样的连接，再在 web-1 上运行 `ss -tn`，就能同时看到它的两端：客户端套接字连向 10.96.1.11:80，服务器接受的那个套接字的对端是 `[::ffff:10.244.0.1]`——MASQUERADE 之后的源地址（端口也被 `--random-fully` 换掉了）。',
+        en: 'web-1’s SYN goes to 10.96.1.11, up to node-1, and is DNATed back to 10.244.0.4 — the sender itself. The KUBE-SEP’s first rule `-s 10.244.0.4/32 -j KUBE-MARK-MASQ` matches, so the packet is masqueraded in POSTROUTING.\n\nThe bridge must send this frame back out of the port it came in on (web-1’s veth), which it only does when the port has hairpin on. kubelet’s `hairpinMode: hairpin-veth` turns it on for every pod’s port. `tcpdump -e` on that port shows it: the SYN comes in addressed to cni0’s MAC (the pod’s gateway) and goes back out addressed to web-1’s own MAC.\n\nKeep one such connection open with `lab flow` and run `ss -tn` on web-1: it shows both ends at once, the client socket to 10.96.1.11:80 and the socket the server accepted, whose peer is `[::ffff:10.244.0.1]` — the source after MASQUERADE (its port changed too, by `--random-fully`).',
       },
       predict: [
         {
@@ -62,6 +62,7 @@ export const lesson: Lesson = {
       commands: [
         `node-1$ bridge -d link`,
         CURL,
+        `node-1$ tcpdump -e -n -i ${PORT} -c 4`,
         'node-1$ conntrack -L -p tcp',
         'pod/web-1$ lab flow open self tcp 10.96.1.11:80',
         'pod/web-1$ ss -tn',
