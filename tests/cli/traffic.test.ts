@@ -158,6 +158,21 @@ describe('--json', () => {
     );
   });
 
+  it('tcpdump on lo: each packet once (In with -i any), all-zero MACs with -e', async () => {
+    // Seen with tcpdump 4.99.3 on kernel 6.18 (`ping` over lo in a namespace): libpcap drops
+    // the outgoing copy on the loopback device, and lo's frames carry 00:00:00:00:00:00.
+    const curl = 'node-1$ curl -s -o /dev/null http://127.0.0.1:10249/proxyMode';
+    const lo = await runCli(`${curl}\nnode-1$ tcpdump -n -e -i lo -c 2`);
+    const zero = '00:00:00:00:00:00 > 00:00:00:00:00:00, ethertype IPv4 (0x0800), length 74: ';
+    const [syn, synAck] = lo.out.split('\n').map((l) => l.slice(16));
+    expect(syn).toMatch(/^00:00:00:00:00:00 > 00:00:00:00:00:00, ethertype IPv4 \(0x0800\), length 74: 127\.0\.0\.1\.\d+ > 127\.0\.0\.1\.10249: Flags \[S\],/); // prettier-ignore
+    expect(synAck?.startsWith(`${zero}127.0.0.1.10249 > 127.0.0.1.`)).toBe(true);
+    const any = await runCli(`${curl}\nnode-1$ tcpdump -n -i any port 10249`);
+    const lines = any.out.trimEnd().split('\n');
+    expect(lines.length).toBe(10);
+    expect(lines.every((l) => / lo {4}In {2}IP 127\.0\.0\.1\./.test(l))).toBe(true);
+  });
+
   it('curl shows its progress meter when stdout is no terminal (a pipe, a file), as curl does', async () => {
     const header =
       '  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n' +

@@ -83,7 +83,11 @@ export function tcpdump(ctx: CommandContext, argv: string[]): CommandResult {
       .filter((i) => i.master !== undefined)
       .map((i) => i.name),
   );
-  const records = ctx.world.captures().filter((r) => (any || r.iface === iface) && match(r.packet));
+  // libpcap drops what a packet socket sees leaving lo (PACKET_OUTGOING on the loopback
+  // ifindex, pcap-linux.c): the same packet comes back in, and is shown once, as In.
+  const records = ctx.world
+    .captures()
+    .filter((r) => (any || r.iface === iface) && !(r.iface === 'lo' && r.dir === 'out') && match(r.packet)); // prettier-ignore
   const shown = count !== undefined ? records.slice(0, count) : records;
   const state = createTcpdumpState();
   const ifindex = new Map(interfaces?.map((i) => [i.name, i.ifindex]));

@@ -35,7 +35,7 @@ export interface CaptureRecord {
   readonly packetId: number;
   /** The header as it is on that interface (after the rewrites done before that point). */
   readonly packet: PacketHeader;
-  /** Its frame there (absent for a packet that never crossed a link, such as one on lo). */
+  /** Its frame there (absent for a packet not framed yet: a host's own, before its first link). */
   readonly frame?: LinkFrame;
 }
 

@@ -167,14 +167,15 @@ export class Recorder {
   /**
    * The packet as tcpdump on `iface` of `host` sees it now, in the frame it last crossed a link
    * in, or in `nexthop`'s frame: a packet captured on its way out before transmit() frames it
-   * (dev_queue_xmit_nit() runs after the neighbour layer filled the Ethernet header).
+   * (dev_queue_xmit_nit() runs after the neighbour layer filled the Ethernet header). On lo the
+   * frame is lo's own, both ways (all-zero MACs).
    */
   capture(skb: Skb, host: HostRef, iface: string, dir: 'in' | 'out', nexthop?: string): void {
     const s = (this.datapath ??= datapathState(this.world));
     const t = this.world.clock.now();
     const label = hostLabel(host);
-    if (nexthop !== undefined)
-      s.capture.push(s.nextCaptureSeq++, t, label, iface, dir, skb.id, skb.header, host, iface, nexthop); // prettier-ignore
+    if (nexthop !== undefined || iface === 'lo')
+      s.capture.push(s.nextCaptureSeq++, t, label, iface, dir, skb.id, skb.header, host, iface, nexthop ?? ''); // prettier-ignore
     else
       s.capture.push(s.nextCaptureSeq++, t, label, iface, dir, skb.id, skb.header, skb.llFrom, skb.llFromIf, skb.llTo); // prettier-ignore
   }
