@@ -75,7 +75,7 @@ export function runScale(
   return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
 }
 
-/** `kubectl delete pod|service|deployment NAME… [--wait=false]`. */
+/** The flags of `kubectl delete` the lab models. */
 export interface DeleteFlags {
   readonly wait: boolean;
   /** --grace-period as given (-1, kubectl's default, when absent). */
@@ -109,6 +109,10 @@ function gracePeriod(flags: DeleteFlags): { seconds: number; warning: string } |
   return { seconds, warning };
 }
 
+/**
+ * `kubectl delete pod|service|deployment NAME… [--wait=false] [--grace-period=S] [--now]
+ * [--force]`.
+ */
 export function runDelete(
   ctx: CommandContext,
   namespace: string,
