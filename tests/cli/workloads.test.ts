@@ -172,6 +172,18 @@ describe('kubectl delete pod', () => {
     expect(r.err).toBe(
       'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n',
     );
+    // A second, shorter deletion shortens the first (the API server never extends one).
+    const again = await runCli(
+      [
+        'node-1$ kubectl delete pod client --wait=false',
+        'node-1$ kubectl delete pod client --grace-period=5 --wait=false',
+        'node-1$ kubectl delete pod client --grace-period=20 --wait=false',
+        'node-1$ kubectl get pod client -o yaml | grep deletion',
+      ].join('\n'),
+    );
+    expect(again.out.split('\n').slice(3).join('\n')).toBe(
+      '  deletionGracePeriodSeconds: 5\n  deletionTimestamp: "2026-03-12T08:00:05Z"\n',
+    );
     const bad = await run(
       [
         'node-1$ kubectl delete pod client --force --grace-period=3',

@@ -25,6 +25,8 @@ export interface ObjectMeta {
   readonly createdAt: number;
   /** Set when the object is terminating (metadata.deletionTimestamp). */
   readonly deletionTimestamp?: string;
+  /** The grace period of that deletion, seconds (metadata.deletionGracePeriodSeconds). */
+  readonly deletionGracePeriodSeconds?: number;
   readonly source?: SourceRef;
 }
 

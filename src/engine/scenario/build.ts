@@ -66,6 +66,7 @@ export function buildCluster(desired: Desired, diags: Diagnostics, opts: BuildOp
       uid: uidFor(kind, m.namespace, m.name),
       createdAt: prevCreated.get(`${kind}/${keyOf(m)}`) ?? createdAt ?? opts.createdAt,
       ...(m.deletionTimestamp !== undefined ? { deletionTimestamp: m.deletionTimestamp } : {}),
+      ...(m.deletionGracePeriodSeconds !== undefined ? { deletionGracePeriodSeconds: m.deletionGracePeriodSeconds } : {}), // prettier-ignore
       ...(src ? { source: src } : {}),
     };
   };

@@ -26,6 +26,7 @@ export interface MetaDraft {
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;
   readonly deletionTimestamp?: string;
+  readonly deletionGracePeriodSeconds?: number;
   /** Where the object starts (its document root). */
   readonly loc: Loc;
   /** Where metadata.name is (else the object's start). */

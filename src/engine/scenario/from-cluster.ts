@@ -15,6 +15,7 @@ function metaDraft(m: ObjectMeta): MetaDraft {
     labels: m.labels,
     annotations: m.annotations,
     ...(m.deletionTimestamp !== undefined ? { deletionTimestamp: m.deletionTimestamp } : {}),
+    ...(m.deletionGracePeriodSeconds !== undefined ? { deletionGracePeriodSeconds: m.deletionGracePeriodSeconds } : {}), // prettier-ignore
     loc: NO_LOC,
     nameLoc: NO_LOC,
     ...(m.source ? { keepSource: m.source } : {}),

@@ -43,6 +43,8 @@ export interface WorkloadEnv {
   readonly nowMs: number;
   /** metadata.deletionTimestamp for pods deleted now (RFC 3339, now + grace period). */
   readonly deletionTimestamp: string;
+  /** That grace period, seconds (metadata.deletionGracePeriodSeconds). */
+  readonly deletionGracePeriodSeconds: number;
   /** host-local's last reserved address per node (as an integer); updated in place. */
   readonly lastReserved: Map<string, number>;
 }
@@ -76,7 +78,11 @@ function rebuild(cluster: Cluster, env: WorkloadEnv, edit: Edit): WorkloadResult
 
 const terminate = (p: PodDraft, env: WorkloadEnv): PodDraft => ({
   ...p,
-  meta: { ...p.meta, deletionTimestamp: env.deletionTimestamp },
+  meta: {
+    ...p.meta,
+    deletionTimestamp: env.deletionTimestamp,
+    deletionGracePeriodSeconds: env.deletionGracePeriodSeconds,
+  },
   terminating: true,
 });
 
@@ -253,11 +259,21 @@ function allocateAddress(
   return undefined;
 }
 
-/** `kubectl delete pod`: the pod starts Terminating; its Deployment, if any, replaces it. */
+/**
+ * `kubectl delete pod`: the pod starts Terminating; its Deployment, if any, replaces it. A pod
+ * already Terminating keeps its deletionTimestamp unless this one is sooner: the API server
+ * shortens a graceful deletion (a shorter --grace-period), never extends it.
+ */
 export function deletePod(cluster: Cluster, key: string, env: WorkloadEnv): WorkloadResult {
   return rebuild(cluster, env, (desired, changes) => {
     const mark = (p: PodDraft): PodDraft => {
-      if (keyOf(p.meta) !== key || p.terminating) return p;
+      if (keyOf(p.meta) !== key) return p;
+      if (p.terminating) {
+        // RFC 3339 UTC timestamps of one length: their text order is their time order.
+        const was = p.meta.deletionTimestamp;
+        const sooner = was !== undefined && env.deletionTimestamp < was;
+        return sooner ? terminate(p, env) : p;
+      }
       changes.terminating.push(key);
       return terminate(p, env);
     };

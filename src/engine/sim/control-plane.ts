@@ -68,6 +68,7 @@ function env(world: World, graceSeconds = DEFAULT_GRACE_SECONDS): WorkloadEnv {
     nowSeconds: world.nowSeconds(),
     nowMs,
     deletionTimestamp: rfc3339(world.wallSeconds() + graceSeconds),
+    deletionGracePeriodSeconds: graceSeconds,
     lastReserved: plane(world).lastReserved,
   };
 }

@@ -90,7 +90,7 @@ export function podObject(ctx: ApiContext, pod: Pod): Record<string, Json> {
       },
     ];
   }
-  if (pod.terminating) extra.deletionGracePeriodSeconds = 30;
+  if (pod.terminating) extra.deletionGracePeriodSeconds = pod.meta.deletionGracePeriodSeconds ?? 30;
   const spec: Record<string, Json> = {
     containers: pod.containers.map((c) => containerSpec(c, volumeName)),
     dnsPolicy: 'ClusterFirst',
