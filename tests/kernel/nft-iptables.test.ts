@@ -166,6 +166,26 @@ nat: -m comment --comment x -j MASQUERADE --random-fully
 nat: -p tcp -j MASQUERADE --to-ports 1000-2000
 nat: -j MASQUERADE --random
 nat: -m comment --comment x -m addrtype --dst-type LOCAL -j RETURN
+-p icmp --icmp-type echo-request -j ACCEPT
+-p icmp ! --icmp-type echo-request -j ACCEPT
+-p icmp --icmp-type 3/4 -j DROP
+-p icmp --icmp-type any -j ACCEPT
+-p icmp ! --icmp-type any -j ACCEPT
+-p icmp --icmp-type pong -j ACCEPT
+-p icmp --icmp-type 6 -j ACCEPT
+-p icmp --icmp-type 13 -j ACCEPT
+-s 1.2.3.4 -p icmp --icmp-type 8 -m comment --comment x -j ACCEPT
+-m state --state ESTABLISHED,RELATED -j ACCEPT
+-m state ! --state NEW,RELATED -j ACCEPT
+-m state --state INVALID,NEW,RELATED,ESTABLISHED,UNTRACKED -j ACCEPT
+-m iprange --src-range 1.2.3.4 -j ACCEPT
+-m iprange ! --src-range 1.2.3.4-1.2.3.8 --dst-range 5.6.7.8-5.6.7.9 -j ACCEPT
+nat: -p tcp -m tcp --dport 80 -j REDIRECT --to-ports 8080
+nat: -p tcp -m tcp --dport 81 -j REDIRECT --to-ports 8080-8090 --random
+nat: -p tcp -j REDIRECT --to-ports 0
+nat: -p udp -j REDIRECT --to-ports 53 --random
+nat: -p tcp -j REDIRECT --random
+nat: -p udp -j REDIRECT
 nat: ! -s 10.244.0.0/16 -d 10.96.0.10/32 -p udp -m comment --comment x -m udp --dport 53 -j RETURN
 `
   .trim()

@@ -97,6 +97,7 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.drop.left-lab': 'sent to the LAN router {via}, outside the lab',
   'datapath.drop.ttl': 'TTL exceeded',
   'datapath.drop.masquerade-no-address': 'MASQUERADE: {iface} has no address',
+  'datapath.drop.redirect-no-address': 'REDIRECT: {iface} has no address to redirect to',
   'datapath.drop.nat': 'NAT setup failed: {reason}',
   'datapath.drop.loop': 'the packet went round in a loop',
   'datapath.nft.matched': 'nft {table} {chain}: the rule matches ({outcome})',

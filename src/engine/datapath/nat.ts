@@ -4,7 +4,8 @@
  * a connection's first packet (ctstate NEW or RELATED while the manip is not initialised);
  * a chain that sets up nothing leaves a null binding. Every packet is then rewritten from the
  * binding (nf_nat_packet), replies inverted. MASQUERADE takes the output device's address
- * (nf_nat_masquerade_ipv4: inet_select_addr(out, nexthop, RT_SCOPE_UNIVERSE)); ICMP errors
+ * (nf_nat_masquerade_ipv4: inet_select_addr(out, nexthop, RT_SCOPE_UNIVERSE)), REDIRECT the
+ * input device's or 127.0.0.1 (nf_nat_redirect_ipv4); ICMP errors
  * about a connection are translated inside and out (nf_nat_icmp_reply_translation), which the
  * conntrack module leaves to its caller.
  */
@@ -24,7 +25,7 @@ import {
 import type { NatRequest } from '../netfilter';
 import { ACCEPT, hookIface, walkTable, type Fate, type NodeCtx } from './hooks';
 import { nftNatLookup } from './nft-hooks';
-import { primaryAddress } from './net';
+import { firstAddress, primaryAddress } from './net';
 import { withAddresses } from './header-copy';
 import type { HookDevices, Skb } from './packet';
 import { place, why } from './recorder';
@@ -35,13 +36,20 @@ function rangeOf(
   node: NodeCtx,
   nat: NatRequest,
   skb: Skb,
-  outIface?: string,
+  hook: Hook,
+  devs: HookDevices,
 ): NatRange | undefined {
   const r = nat.range;
+  const outIface = devs.outIface;
   let addr: string | undefined;
   if (nat.kind === 'masquerade') {
     // MASQUERADE: the outgoing interface's primary address ("<dev> ate my IP address" if none).
     addr = outIface === undefined ? undefined : primaryAddress(node.net, outIface);
+  } else if (nat.kind === 'redirect') {
+    // nf_nat_redirect_ipv4(): the loopback address for what this node sends, else the first
+    // address of the device the packet came in on (dropped when it has none).
+    if (hook === 'OUTPUT') addr = '127.0.0.1';
+    else addr = devs.inIface === undefined ? undefined : firstAddress(node.net, devs.inIface);
   } else {
     addr = r.minAddr ?? (nat.kind === 'dnat' ? skb.header.dst : skb.header.src);
   }
@@ -90,12 +98,15 @@ export function natHook(ctx: Ctx, node: NodeCtx, skb: Skb, hook: Hook, devs: Hoo
       request = n?.nat;
     }
     if (request !== undefined) {
-      const wanted = rangeOf(node, request, skb, devs.outIface);
+      const wanted = rangeOf(node, request, skb, hook, devs);
       if (wanted === undefined) {
+        const redirect = request.kind === 'redirect';
         return {
           kind: 'drop',
           reason: 'nat',
-          why: why('datapath.drop.masquerade-no-address', { iface: devs.outIface ?? '' }),
+          why: redirect
+            ? why('datapath.drop.redirect-no-address', { iface: devs.inIface ?? '' })
+            : why('datapath.drop.masquerade-no-address', { iface: devs.outIface ?? '' }),
         };
       }
       range = wanted;

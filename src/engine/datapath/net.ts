@@ -137,6 +137,15 @@ export function addrTypeOf(net: HostNetwork, ip: string, iface: string | undefin
 }
 
 /** inet_select_addr(dev, …, RT_SCOPE_UNIVERSE): the interface's primary global IPv4 address. */
+/**
+ * The first IPv4 address of `iface` (in_dev->ifa_list's head, loopback ones included), what
+ * REDIRECT takes as the new destination (nf_nat_redirect_ipv4).
+ */
+export function firstAddress(net: HostNetwork, iface: string): string | undefined {
+  for (const a of inetAddrs(net)) if (a.iface === iface) return a.address;
+  return undefined;
+}
+
 export function primaryAddress(net: HostNetwork, iface: string): string | undefined {
   for (const a of inetAddrs(net)) if (a.iface === iface && !isLoopback(a.address)) return a.address;
   return undefined;

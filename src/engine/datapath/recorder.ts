@@ -44,6 +44,13 @@ function ruleWhy(s: WalkStep): Explanation {
   });
 }
 
+const NAT_TARGETS = {
+  dnat: 'DNAT',
+  snat: 'SNAT',
+  masquerade: 'MASQUERADE',
+  redirect: 'REDIRECT',
+} as const;
+
 /** A walk step's outcome as the trace spells it: a jump target, RETURN, a verdict, continue. */
 function outcomeText(o: StepOutcome): string {
   switch (o.kind) {
@@ -55,7 +62,7 @@ function outcomeText(o: StepOutcome): string {
     case 'verdict':
       return o.verdict;
     case 'nat':
-      return o.nat.kind === 'dnat' ? 'DNAT' : o.nat.kind === 'snat' ? 'SNAT' : 'MASQUERADE';
+      return NAT_TARGETS[o.nat.kind];
     case 'policy':
       return o.verdict;
     case 'abort':

@@ -161,7 +161,9 @@ export function resolveLong(
   return r;
 }
 
+/** load_proto() for a numeric `-p`: the protocol match of that number (`-p 1` loads icmp). */
 export function protoNameForLoad(num: number): string | undefined {
+  if (num === 1) return 'icmp';
   return num === 6 ? 'tcp' : num === 17 ? 'udp' : num === 132 ? 'sctp' : undefined;
 }
 

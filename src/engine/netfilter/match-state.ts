@@ -1,5 +1,5 @@
 /**
- * Matches on packet/connection state: mark (xt_mark rev 1), conntrack (rev 3, --ctstate),
+ * Matches on packet/connection state: mark (xt_mark rev 1), conntrack (rev 3, --ctstate), state,
  * statistic and recent (rev 1).
  */
 import { XtError } from './errors';
@@ -12,6 +12,7 @@ import {
   type CtState,
   type MarkMatch,
   type RecentMatch,
+  type StateMatch,
   type StatisticMatch,
 } from './types';
 
@@ -35,16 +36,10 @@ export function markMatch(): ExtParser<MarkMatch> {
  * state names over the word's length (so prefixes like "est" are accepted), in the order
  * INVALID, NEW, ESTABLISHED, RELATED, UNTRACKED, SNAT, DNAT.
  */
-function parseStates(arg: string): CtState[] {
-  const order: CtState[] = [
-    'INVALID',
-    'NEW',
-    'ESTABLISHED',
-    'RELATED',
-    'UNTRACKED',
-    'SNAT',
-    'DNAT',
-  ];
+function parseStates(arg: string, ext: 'ctstate' | 'state' = 'ctstate'): CtState[] {
+  // The state match (state_parse_states()) knows the same words but SNAT and DNAT.
+  const order: CtState[] = ['INVALID', 'NEW', 'ESTABLISHED', 'RELATED', 'UNTRACKED'];
+  if (ext === 'ctstate') order.push('SNAT', 'DNAT');
   const set = new Set<CtState>();
   let rest = arg;
   for (;;) {
@@ -58,7 +53,7 @@ function parseStates(arg: string): CtState[] {
               s.slice(0, word.length).toLowerCase() === word.toLowerCase() &&
               word.length <= s.length,
           );
-    if (hit === undefined) throw XtError.param(`Bad ctstate "${rest}"`);
+    if (hit === undefined) throw XtError.param(`Bad ${ext} "${rest}"`);
     set.add(hit);
     if (comma < 0) break;
     rest = rest.slice(comma + 1);
@@ -80,6 +75,20 @@ export function conntrackMatch(): ExtParser<ConntrackMatch> {
       if (seen.size === 0) throw XtError.param('conntrack: At least one option is required');
       return { name: 'conntrack', states: s.states, invert: s.invert };
     },
+  });
+}
+
+/** `-m state --state` (libxt_conntrack.c's state match, revision 0): conntrack's states. */
+export function stateMatch(): ExtParser<StateMatch> {
+  return makeExt({
+    name: 'state',
+    options: [{ name: 'state', arg: true, invert: true, mand: true }],
+    init: () => ({ states: [] as CtState[], invert: false }),
+    parse(s, _o, arg, invert) {
+      s.states = parseStates(arg, 'state');
+      s.invert = invert;
+    },
+    finish: (s) => ({ name: 'state', states: s.states, invert: s.invert }),
   });
 }
 

@@ -10,8 +10,10 @@ import {
   physdevMatch,
   setMatch,
 } from './match-misc';
+import { icmpMatch } from './match-icmp';
+import { iprangeMatch } from './match-iprange';
 import { multiportMatch, portsMatch } from './match-ports';
-import { conntrackMatch, markMatch, recentMatch, statisticMatch } from './match-state';
+import { conntrackMatch, markMatch, recentMatch, stateMatch, statisticMatch } from './match-state';
 import type { Match } from './types';
 
 export function matchParser(name: string): ExtParser<Match> | undefined {
@@ -22,8 +24,14 @@ export function matchParser(name: string): ExtParser<Match> | undefined {
     case 'udp':
     case 'sctp':
       return portsMatch(name);
+    case 'icmp':
+      return icmpMatch();
     case 'multiport':
       return multiportMatch();
+    case 'state':
+      return stateMatch();
+    case 'iprange':
+      return iprangeMatch();
     case 'statistic':
       return statisticMatch();
     case 'recent':

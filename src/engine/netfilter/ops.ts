@@ -75,6 +75,7 @@ const NAT_HOOKS: Readonly<Record<string, readonly string[]>> = {
   DNAT: ['PREROUTING', 'OUTPUT'],
   SNAT: ['POSTROUTING', 'INPUT'],
   MASQUERADE: ['POSTROUTING'],
+  REDIRECT: ['PREROUTING', 'OUTPUT'],
 };
 
 /** Kernel checkentry() outcomes the lab models; undefined when the rule is accepted. */
@@ -84,7 +85,7 @@ export function kernelRejects(tableName: TableName, chain: string, rule: Rule): 
     return EINVAL;
   const t = rule.target;
   const proto = rule.protocol?.invert ? -1 : (rule.protocol?.num ?? 0);
-  if (t.kind === 'DNAT' || t.kind === 'SNAT' || t.kind === 'MASQUERADE') {
+  if (t.kind === 'DNAT' || t.kind === 'SNAT' || t.kind === 'MASQUERADE' || t.kind === 'REDIRECT') {
     if (tableName !== 'nat') return EINVAL;
     if (isBuiltinChain(tableName, chain) && !(NAT_HOOKS[t.kind] ?? []).includes(chain))
       return EINVAL;
@@ -101,6 +102,8 @@ export function kernelRejects(tableName: TableName, chain: string, rule: Rule): 
     if (m.name === 'tcp' && proto !== 6) return EINVAL;
     if (m.name === 'udp' && proto !== 17) return EINVAL;
     if (m.name === 'sctp' && proto !== 132) return EINVAL;
+    // xt_icmp: `.proto = IPPROTO_ICMP`, so only under `-p icmp`.
+    if (m.name === 'icmp' && proto !== 1) return EINVAL;
     if (m.name === 'addrtype' && isBuiltinChain(tableName, chain)) {
       if (m.limitIfaceIn && !['PREROUTING', 'INPUT', 'FORWARD'].includes(chain)) return EINVAL;
       if (m.limitIfaceOut && !['OUTPUT', 'POSTROUTING', 'FORWARD'].includes(chain)) return EINVAL;

@@ -4,6 +4,8 @@
  * Every piece starts with a space, as the C code prints it.
  */
 import { hex, maskSuffix, probabilityText, saveString } from './format';
+import { printIcmp, saveIcmp } from './match-icmp';
+import { printIprange, saveIprange } from './match-iprange';
 import { serviceName } from './services';
 import { tcpFlagNames } from './match-ports';
 import { protocolName } from './protocols';
@@ -49,6 +51,12 @@ export function saveMatch(m: Match): string {
       const ports = savePortOpt('sport', m.sport, always) + savePortOpt('dport', m.dport, always);
       return head + ports + saveTcpFlags(m.flags);
     }
+    case 'icmp':
+      return head + saveIcmp(m);
+    case 'state':
+      return `${head}${m.invert ? ' !' : ''} --state ${m.states.join(',')}`;
+    case 'iprange':
+      return head + saveIprange(m);
     case 'multiport':
       return `${head}${m.invert ? ' !' : ''} --${m.dir} ${m.ports.map((p) => (p.min === p.max ? `${p.min}` : `${p.min}:${p.max}`)).join(',')}`;
     case 'statistic':
@@ -162,6 +170,12 @@ export function printMatch(m: Match, numeric: boolean, proto: number): string {
       const always = m.name === 'sctp';
       return ` ${m.name}${printPorts('spt', m.sport, m.name, numeric, always)}${printPorts('dpt', m.dport, m.name, numeric, always)}${printTcpFlags(m.flags, numeric)}`;
     }
+    case 'icmp':
+      return printIcmp(m, numeric);
+    case 'state':
+      return `${m.invert ? ' !' : ''} state ${m.states.join(',')}`;
+    case 'iprange':
+      return printIprange(m);
     case 'multiport': {
       const pname = protocolName(proto) ?? '';
       const ports = m.ports
@@ -249,7 +263,8 @@ export function saveTarget(t: Target): string {
     case 'SNAT':
       return ` -j SNAT${natText(t.range, '--to-source ', '--', false)}`;
     case 'MASQUERADE':
-      return ` -j MASQUERADE${natText(t.range, '--to-ports ', '--', true)}`;
+    case 'REDIRECT':
+      return ` -j ${t.kind}${natText(t.range, '--to-ports ', '--', true)}`;
     case 'MARK':
       return ` -j MARK --set-xmark ${hex(t.value)}/${hex(t.mask)}`;
     case 'CONNMARK':
@@ -303,6 +318,8 @@ export function printTarget(t: Target, numeric: boolean): string {
       return natText(t.range, 'to:', '', false);
     case 'MASQUERADE':
       return natText(t.range, 'masq ports: ', '', true);
+    case 'REDIRECT':
+      return natText(t.range, 'redir ports ', '', true);
     case 'MARK':
       return markOp('MARK', t.value, t.mask);
     case 'CONNMARK':

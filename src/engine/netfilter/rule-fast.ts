@@ -36,6 +36,7 @@ const TARGET_NAMES = new Set([
   'DNAT',
   'SNAT',
   'MASQUERADE',
+  'REDIRECT',
   'MARK',
   'CONNMARK',
   'LOG',

@@ -1,5 +1,5 @@
 /**
- * Target extensions with options: REJECT (libipt_REJECT), DNAT/SNAT/MASQUERADE (libxt_NAT),
+ * Target extensions with options: REJECT (libipt_REJECT), DNAT/SNAT/MASQUERADE/REDIRECT (libxt_NAT),
  * MARK (libxt_MARK rev 2), CONNMARK (rev 2), LOG. ACCEPT/DROP/RETURN take no options and a
  * name that is no target is a chain to jump to.
  */
@@ -95,13 +95,15 @@ function parseTo(arg: string, ctx: ParseCtx): Partial<NatRange> {
   return out;
 }
 
-function natTarget(kind: 'DNAT' | 'SNAT' | 'MASQUERADE'): ExtParser<Target> {
+/** libxt_NAT's targets; MASQUERADE and REDIRECT take only ports (`--to-ports`). */
+function natTarget(kind: 'DNAT' | 'SNAT' | 'MASQUERADE' | 'REDIRECT'): ExtParser<Target> {
+  const portsOnly = kind === 'MASQUERADE' || kind === 'REDIRECT';
   const rangeOpt = kind === 'DNAT' ? 'to-destination' : kind === 'SNAT' ? 'to-source' : 'to-ports';
   const options = [
-    { name: rangeOpt, arg: true, mand: kind !== 'MASQUERADE' },
+    { name: rangeOpt, arg: true, mand: !portsOnly },
     { name: 'random', arg: false },
-    ...(kind !== 'DNAT' ? [{ name: 'random-fully', arg: false }] : []),
-    ...(kind !== 'MASQUERADE' ? [{ name: 'persistent', arg: false }] : []),
+    ...(kind === 'SNAT' || kind === 'MASQUERADE' ? [{ name: 'random-fully', arg: false }] : []),
+    ...(!portsOnly ? [{ name: 'persistent', arg: false }] : []),
   ];
   return makeExt({
     name: kind,
@@ -114,7 +116,7 @@ function natTarget(kind: 'DNAT' | 'SNAT' | 'MASQUERADE'): ExtParser<Target> {
     }),
     parse(s, option, arg, _invert, ctx) {
       if (option === rangeOpt) {
-        if (kind === 'MASQUERADE') {
+        if (portsOnly) {
           if (!portOk(ctx))
             throw XtError.param('Need TCP, UDP, SCTP or DCCP with port specification');
           const p = parseNatPorts(arg);
@@ -288,6 +290,7 @@ export function targetParser(name: string): ExtParser<Target> | undefined {
     case 'DNAT':
     case 'SNAT':
     case 'MASQUERADE':
+    case 'REDIRECT':
       return natTarget(name);
     case 'MARK':
       return markTarget();

@@ -165,8 +165,40 @@ export interface IpvsMatch {
   readonly vmethod?: { readonly method: 'GATE' | 'IPIP' | 'MASQ'; readonly invert: boolean };
 }
 
+/**
+ * `-p icmp --icmp-type` (xt_icmp's ipt_icmp): a type and a code range; type 0xff is `any`,
+ * which matches every ICMP packet (the kernel's icmp_type_code_match()).
+ */
+export interface IcmpMatch {
+  readonly name: 'icmp';
+  readonly type: number;
+  readonly codeMin: number;
+  readonly codeMax: number;
+  readonly invert: boolean;
+}
+/** `-m state --state` (xt_state): conntrack states as a bit set, printed in CT_STATES order. */
+export interface StateMatch {
+  readonly name: 'state';
+  readonly states: readonly CtState[];
+  readonly invert: boolean;
+}
+/** `-m iprange` (xt_iprange rev 1): inclusive address ranges, compared as 32-bit numbers. */
+export interface IpRange {
+  readonly min: string;
+  readonly max: string;
+  readonly invert: boolean;
+}
+export interface IprangeMatch {
+  readonly name: 'iprange';
+  readonly src?: IpRange;
+  readonly dst?: IpRange;
+}
+
 export type Match =
   | CommentMatch
+  | IcmpMatch
+  | StateMatch
+  | IprangeMatch
   | PortsMatch
   | MultiportMatch
   | StatisticMatch
@@ -234,7 +266,13 @@ export type Target =
    * xt_TRACE: marks the packet for tracing (skb->nf_trace). iptables-nft turns it into
    * `meta nftrace set 1`, valid in every table; the events go to `xtables-monitor --trace`.
    */
-  | { readonly kind: 'TRACE' };
+  | { readonly kind: 'TRACE' }
+  /**
+   * xt_REDIRECT: DNAT to the node itself (nf_nat_redirect_ipv4): 127.0.0.1 for a packet this
+   * node sends (nat OUTPUT), else the first address of the device the packet came in on; the
+   * range holds only ports (`--to-ports`) and the random flag.
+   */
+  | { readonly kind: 'REDIRECT'; readonly range: NatRange };
 
 export type TargetKind = Target['kind'];
 

@@ -80,6 +80,7 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'datapath.drop.left-lab': '发给局域网路由器 {via}，离开了实验环境',
   'datapath.drop.ttl': 'TTL 超时',
   'datapath.drop.masquerade-no-address': 'MASQUERADE：{iface} 没有地址',
+  'datapath.drop.redirect-no-address': 'REDIRECT：{iface} 没有可重定向到的地址',
   'datapath.drop.nat': 'NAT 设置失败：{reason}',
   'datapath.drop.loop': '数据包在环路中打转',
   'datapath.nft.matched': 'nft {table} {chain}：规则匹配（{outcome}）',

@@ -13,6 +13,7 @@
  * `X sport|dport` compare follows it with no `xt` expression in between (payload dependency
  * elimination, netlink_delinearize.c).
  */
+import { icmpXlate } from '../match-icmp';
 import { protocolName } from '../protocols';
 import type { AddrSpec, IfaceSpec, Match, NatRange, PortRange, Rule, Target } from '../types';
 import { ADDR_TYPES, CT_STATES } from '../types';
@@ -122,7 +123,7 @@ function multiportPart(m: Extract<Match, { name: 'multiport' }>, proto: string):
   return { text: `${proto} ${dir} ${m.invert ? '!= ' : ''}${value}`, xt: true };
 }
 
-function conntrackPart(m: Extract<Match, { name: 'conntrack' }>): string {
+function conntrackPart(m: Extract<Match, { name: 'conntrack' | 'state' }>): string {
   // libxt_conntrack's xlate: SNAT/DNAT become `ct status` alone, the states and the
   // inversion are dropped.
   if (m.states.includes('SNAT')) return 'ct status snat';
@@ -171,7 +172,15 @@ function matchPart(m: Match, proto: string): Part | undefined {
         return { text: `meta random & 2147483647 ${m.invert ? '>=' : '<'} ${m.probability}`, xt: true }; // prettier-ignore
       return { text: `numgen inc mod ${m.every} ${m.invert ? '!= ' : ''}${m.packet}`, xt: true };
     case 'conntrack':
+    case 'state':
       return { text: conntrackPart(m), xt: true };
+    case 'icmp':
+      return { text: icmpXlate(m) ?? 'xt match icmp', xt: true };
+    case 'iprange': {
+      const side = (dir: string, r: typeof m.src): string[] =>
+        r === undefined ? [] : [`ip ${dir} ${r.invert ? '!= ' : ''}${r.min}-${r.max}`];
+      return { text: [...side('saddr', m.src), ...side('daddr', m.dst)].join(' '), xt: true };
+    }
     case 'addrtype':
       return { text: addrtypePart(m), xt: true };
     case 'recent':
@@ -269,6 +278,10 @@ function targetPart(t: Target): Part | undefined {
     case 'MASQUERADE': {
       const to = t.range.minPort === undefined ? '' : ` to ${natRange(t.range)}`;
       return { text: `masquerade${to}${natFlags(t.range)}`, xt: true };
+    }
+    case 'REDIRECT': {
+      const to = t.range.minPort === undefined ? '' : ` to ${natRange(t.range)}`;
+      return { text: `redirect${to}${natFlags(t.range)}`, xt: true };
     }
     case 'MARK':
       return { text: markSet('meta mark', t.value, t.mask), xt: true };

@@ -76,7 +76,11 @@ export function markMatches(mark: number, value: number, mask: number, invert: b
  * forward state), INVALID without a conntrack, UNTRACKED for the untracked template, plus
  * SNAT/DNAT from ct->status when a conntrack exists; any listed bit set, then the invert.
  */
-export function conntrackMatch(m: ConntrackMatch, ctx: MatchContext): boolean {
+/** `-m conntrack --ctstate` and `-m state --state` (the same bits; state has no SNAT/DNAT). */
+export function conntrackMatch(
+  m: Pick<ConntrackMatch, 'states' | 'invert'>,
+  ctx: MatchContext,
+): boolean {
   const ct = ctx.conntrack;
   // The packet's state bits: its ctstate, plus SNAT/DNAT for a tracked connection with them.
   const tracked = ct.state !== 'INVALID' && ct.state !== 'UNTRACKED';

@@ -15,7 +15,9 @@ import {
   portsMatch,
   setMatch,
 } from './match-ext';
-import { ipHeaderMatches } from './match-ip';
+import { icmpTypeMatches } from '../match-icmp';
+import { iprangeMatches } from '../match-iprange';
+import { ipHeaderMatches, isFragment } from './match-ip';
 import { nfacctMatch, recentMatch, statisticMatch } from './match-stateful';
 import type { MatchContext, Packet } from './types';
 
@@ -36,6 +38,17 @@ export function evalMatch(
     case 'udp':
     case 'sctp':
       return portsMatch(m, packet);
+    case 'icmp':
+      // icmp_match(): never a non-first fragment; the kernel allows the match only with -p icmp.
+      return (
+        packet.protocol === 'icmp' &&
+        !isFragment(packet) &&
+        icmpTypeMatches(m, packet.icmpType ?? 0, packet.icmpCode ?? 0)
+      );
+    case 'state':
+      return conntrackMatch(m, ctx);
+    case 'iprange':
+      return iprangeMatches(m, packet.src, packet.dst);
     case 'multiport':
       return multiportMatch(m, packet);
     case 'statistic':

@@ -229,11 +229,14 @@ function partDeps(rule: Rule, part: number): number {
     case 'mark':
       return DEP.MARK;
     case 'conntrack':
+    case 'state':
       return DEP.CT;
+    case 'iprange':
+      return DEP.SRC | DEP.DST;
     case 'physdev':
       return DEP.PHYS;
     default:
-      // statistic, recent, nfacct, set, addrtype, ipvs.
+      // statistic, recent, nfacct, set, addrtype, ipvs; icmp (its type is no key of the memo).
       return DEP.IMPURE;
   }
 }

@@ -67,10 +67,12 @@ export function describeMismatch(
       return { condition, kind: m.mode === 'random' ? 'random' : 'other', value: '' };
     case 'mark':
       return { condition, kind: 'mark', value: `0x${packet.mark.toString(16)}` };
-    case 'conntrack': {
+    case 'conntrack':
+    case 'state': {
       const ct = ctx.conntrack;
       const tracked = ct.state !== 'INVALID' && ct.state !== 'UNTRACKED';
       const bits: string[] = [ct.state];
+      if (m.name === 'state') return { condition, kind: 'ctstate', value: ct.state };
       if (tracked && ct.snat === true) bits.push('SNAT');
       if (tracked && ct.dnat === true) bits.push('DNAT');
       return { condition, kind: 'ctstate', value: bits.join(',') };

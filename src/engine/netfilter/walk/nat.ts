@@ -1,7 +1,8 @@
 /**
- * What a DNAT/SNAT/MASQUERADE target hands to nf_nat_setup_info() (xt_nat.c, xt_MASQUERADE.c):
- * the range as the rule stores it. Choosing the address and port from it — MASQUERADE's source
- * from the output device, the port search, --random/--random-fully — is conntrack's job.
+ * What a DNAT/SNAT/MASQUERADE/REDIRECT target hands to nf_nat_setup_info() (xt_nat.c,
+ * xt_MASQUERADE.c, xt_REDIRECT.c): the range as the rule stores it. Choosing the address and
+ * port from it — MASQUERADE's source from the output device, REDIRECT's destination from the
+ * input device, the port search, --random/--random-fully — is conntrack's job.
  */
 import type { NatRange } from '../types';
 import type { NatRequest } from './types';
@@ -20,9 +21,16 @@ function rangeText(r: NatRange, portsOnly: boolean): string {
   return t;
 }
 
-export function natRequest(kind: 'DNAT' | 'SNAT' | 'MASQUERADE', range: NatRange): NatRequest {
-  const k = kind === 'DNAT' ? 'dnat' : kind === 'SNAT' ? 'snat' : 'masquerade';
-  const to = rangeText(range, kind === 'MASQUERADE');
+const KINDS = {
+  DNAT: 'dnat',
+  SNAT: 'snat',
+  MASQUERADE: 'masquerade',
+  REDIRECT: 'redirect',
+} as const;
+
+export function natRequest(kind: keyof typeof KINDS, range: NatRange): NatRequest {
+  const k = KINDS[kind];
+  const to = rangeText(range, kind === 'MASQUERADE' || kind === 'REDIRECT');
   return {
     kind: k,
     range,

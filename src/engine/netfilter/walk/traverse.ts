@@ -204,7 +204,8 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
         return w.finish('REJECT', undefined, { with: target.with });
       case 'DNAT':
       case 'SNAT':
-      case 'MASQUERADE': {
+      case 'MASQUERADE':
+      case 'REDIRECT': {
         const nat = natRequest(target.kind, target.range);
         if (rec) w.step('rule', num, rule, true, { kind: 'nat', nat });
         return w.finish('ACCEPT', nat);

@@ -146,7 +146,7 @@ export interface MatchContext extends WalkContext {
 
 /** A NAT mapping a DNAT/SNAT/MASQUERADE target asked for (nf_nat_setup_info's range). */
 export interface NatRequest {
-  readonly kind: 'dnat' | 'snat' | 'masquerade';
+  readonly kind: 'dnat' | 'snat' | 'masquerade' | 'redirect';
   readonly range: NatRange;
   /** The range as iptables-save prints it after --to-destination/--to-source/--to-ports. */
   readonly to?: string;
