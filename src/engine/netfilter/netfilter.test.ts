@@ -159,7 +159,8 @@ function restoredInto(s: ReturnType<typeof createNetfilter>, input: string): voi
 
 describe('counters', () => {
   it('the packet walk bumps, -Z zeroes, -L shows human units', () => {
-    const s = restored('*filter\n:X - [0:0]\n-A INPUT -j X\nCOMMIT\n');
+    // The :INPUT line sets the policy: from then on the base chain counts (see below).
+    const s = restored('*filter\n:INPUT ACCEPT [0:0]\n:X - [0:0]\n-A INPUT -j X\nCOMMIT\n');
     for (let i = 0; i < 3; i++) bumpRuleCounters(s, 'filter', 'INPUT', 0, 60_000);
     bumpPolicyCounters(s, 'filter', 'INPUT', 40);
     const lines = iptablesList(s, { chain: 'INPUT', numeric: true, verbose: true }).stdout.split(
@@ -169,6 +170,36 @@ describe('counters', () => {
     expect(lines[2]?.slice(0, 22)).toBe('    3  180K X         ');
     expect(iptablesCommand(s, ['-Z']).exitCode).toBe(0);
     expect(chainRules(s, 'filter', 'INPUT')[0]?.counters).toEqual({ packets: 0, bytes: 0 });
+  });
+
+  // iptables-nft 1.8.9 on kernel 6.x: a base chain made for a rule has no counters; -P and a
+  // restore's policy line give it some, set to 0:0 (to [p:b] with --counters); a flushing
+  // restore that does not declare it makes it anew, without.
+  it('a built-in chain counts its policy only once the policy was set', () => {
+    const s = restored('*filter\n-A INPUT -p tcp -j ACCEPT\nCOMMIT\n');
+    const policyLine = (): string =>
+      iptablesList(s, { chain: 'INPUT', numeric: true, verbose: true }).stdout.split('\n')[0]!;
+    bumpPolicyCounters(s, 'filter', 'INPUT', 84);
+    expect(policyLine()).toBe('Chain INPUT (policy ACCEPT 0 packets, 0 bytes)');
+    expect(iptablesCommand(s, ['-P', 'INPUT', 'ACCEPT']).exitCode).toBe(0);
+    bumpPolicyCounters(s, 'filter', 'INPUT', 84);
+    bumpPolicyCounters(s, 'filter', 'INPUT', 84);
+    expect(policyLine()).toBe('Chain INPUT (policy ACCEPT 2 packets, 168 bytes)');
+    // -P sets them to 0:0 again; -F leaves them counting.
+    expect(iptablesCommand(s, ['-P', 'INPUT', 'ACCEPT']).exitCode).toBe(0);
+    expect(policyLine()).toBe('Chain INPUT (policy ACCEPT 0 packets, 0 bytes)');
+    expect(iptablesCommand(s, ['-F', 'INPUT']).exitCode).toBe(0);
+    bumpPolicyCounters(s, 'filter', 'INPUT', 84);
+    expect(policyLine()).toBe('Chain INPUT (policy ACCEPT 1 packets, 84 bytes)');
+    // A policy line without --counters: 0:0; with: the line's.
+    restoredInto(s, '*filter\n:INPUT ACCEPT [5:500]\nCOMMIT\n');
+    expect(policyLine()).toBe('Chain INPUT (policy ACCEPT 0 packets, 0 bytes)');
+    expect(iptablesRestore(s, '*filter\n:INPUT ACCEPT [5:500]\nCOMMIT\n', { noflush: true, counters: true }).exitCode).toBe(0); // prettier-ignore
+    expect(policyLine()).toBe('Chain INPUT (policy ACCEPT 5 packets, 500 bytes)');
+    // A flushing restore without the line: a new base chain, without counters.
+    expect(iptablesRestore(s, '*filter\n-A INPUT -p udp -j ACCEPT\nCOMMIT\n').exitCode).toBe(0);
+    bumpPolicyCounters(s, 'filter', 'INPUT', 84);
+    expect(policyLine()).toBe('Chain INPUT (policy ACCEPT 0 packets, 0 bytes)');
   });
 
   it('-C finds a rule whatever its counters', () => {

@@ -301,8 +301,9 @@ export function chainRename(work: Work, from: string, to: string): void {
 }
 
 /**
- * -P / `:CHAIN POLICY [p:b]`: only built-in chains; ACCEPT or DROP. Restore always sets the
- * policy counters (to 0:0 without --counters); `iptables -P` leaves them.
+ * -P / `:CHAIN POLICY [p:b]`: only built-in chains; ACCEPT or DROP. Either sets the policy
+ * counters (restore: to [p:b] with --counters; else, and for `iptables -P`, to 0:0) and from
+ * then on the chain counts what its policy decides (seen on the kernel).
  */
 export function policySet(work: Work, chain: string, policy: string, counters?: Counters): void {
   if (!isBuiltinChain(work.name, chain)) throw XtError.errno('Bad built-in chain name');
@@ -312,5 +313,6 @@ export function policySet(work: Work, chain: string, policy: string, counters?: 
   if (c === undefined) return;
   work.table.usesBase(chain);
   c.policy = policy;
-  if (counters !== undefined) c.counters = { ...counters };
+  c.counters = counters !== undefined ? { ...counters } : { packets: 0, bytes: 0 };
+  c.countsPolicy = true;
 }

@@ -122,7 +122,7 @@ export function bumpPolicyCounters(
   bytes: number,
 ): void {
   const c = getChain(state, table, chain);
-  if (c === undefined || !c.builtin) return;
+  if (c === undefined || !c.builtin || c.countsPolicy !== true) return;
   c.counters.packets += 1;
   c.counters.bytes += bytes;
 }

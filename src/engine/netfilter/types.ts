@@ -306,6 +306,13 @@ export interface Chain {
   policy?: 'ACCEPT' | 'DROP';
   /** Policy counters of a built-in chain (user chains keep 0:0). */
   counters: Counters;
+  /**
+   * A built-in chain counts the packets its policy decides only once its policy was set (`-P`,
+   * or a restore's `:CHAIN POLICY [p:b]` line): only then does iptables-nft give the base chain
+   * counters (NFTA_CHAIN_COUNTERS). A base chain it made for a rule keeps 0:0 (seen on the
+   * kernel: kube-proxy's nodes, whose FORWARD nobody set a policy on, list 0 packets).
+   */
+  countsPolicy?: boolean;
   rules: Rule[];
 }
 

@@ -184,9 +184,12 @@ export class Walk {
     const base = this.base;
     this.chain = base;
     const verdict = base.policy ?? 'ACCEPT';
-    base.counters.packets += 1;
-    base.counters.bytes += this.pkt.length;
-    if (this.memo) this.policyChain = base;
+    // Only a chain whose policy was set has counters (Chain.countsPolicy).
+    if (base.countsPolicy === true) {
+      base.counters.packets += 1;
+      base.counters.bytes += this.pkt.length;
+      if (this.memo) this.policyChain = base;
+    }
     if (this.recording)
       this.step('policy', base.rules.length + 1, undefined, true, { kind: 'policy', verdict });
     return this.finish(verdict);
