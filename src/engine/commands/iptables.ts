@@ -1,10 +1,11 @@
 /**
  * `iptables`, `iptables-save` and `iptables-restore` on the host the command runs on: a node's
  * tables as kubelet and kube-proxy programmed them, or a pod's / client's own (empty) network
- * namespace. Argument handling and error texts follow iptables 1.8.9 (nf_tables), checked
- * against the real tools.
+ * namespace, whose rules the lab keeps but does not apply (it says so). Argument handling and
+ * error texts follow iptables 1.8.9 (nf_tables), checked against the real tools.
  */
-import { iptablesCommand, iptablesRestore, iptablesSave } from '../netfilter';
+import { iptablesCommand, iptablesRestore, iptablesSave, type NetfilterState } from '../netfilter';
+import { labNote } from '../model/lab-notes';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
 import { missingFileMessage } from './files';
@@ -16,7 +17,24 @@ function fail(stderr: string, exitCode = 1): CommandResult {
 }
 
 function iptables(ctx: CommandContext, argv: string[]): CommandResult {
-  return iptablesCommand(ctx.world.netfilter(), argv.slice(1));
+  return notingPodRules(ctx, (state) => iptablesCommand(state, argv.slice(1)));
+}
+
+/**
+ * Runs `edit` on this host's tables. A pod or an external client keeps rules of its own, but
+ * the lab walks netfilter on nodes only: when the rules changed there, a lab note says that
+ * they do not act on the host's packets (a real pod with NET_ADMIN would have them applied).
+ */
+function notingPodRules(
+  ctx: CommandContext,
+  edit: (state: NetfilterState) => CommandResult,
+): CommandResult {
+  const state = ctx.world.netfilter();
+  if (ctx.world.nodeKernel() !== undefined) return edit(state);
+  const before = iptablesSave(state, { counters: false, nowEpochSeconds: 0 }).stdout;
+  const r = edit(state);
+  const after = iptablesSave(state, { counters: false, nowEpochSeconds: 0 }).stdout;
+  return after === before ? r : { ...r, stderr: r.stderr + labNote('iptables.pod-rules') };
 }
 
 /** iptables-save [-c] [-t TABLE] (getopt_long: `-tnat`, `--table=nat`, `--counters`). */
@@ -68,7 +86,8 @@ function iptablesRestoreCommand(ctx: CommandContext, argv: string[]): CommandRes
         return fail(missingFileMessage(arg, `Can't open ${arg}: No such file or directory\n`));
     }
   }
-  return iptablesRestore(ctx.world.netfilter(), input ?? ctx.stdin, { noflush, counters });
+  const text = input ?? ctx.stdin;
+  return notingPodRules(ctx, (state) => iptablesRestore(state, text, { noflush, counters }));
 }
 
 export function registerIptablesCommands(registry: CommandRegistry): void {
