@@ -40,7 +40,9 @@ export function serverSpec(cluster: Cluster, pod: Pod, addr: string): PodServerS
   for (const s of cluster.services)
     if (s.clusterIP !== 'None' && s.clusterIP !== '')
       records[`${s.meta.name}.${s.meta.namespace}.svc.cluster.local.`] = s.clusterIP;
-  return { name: pod.meta.name, addr, ttlSeconds: 180, ports, records };
+  // A hostNetwork pod's hostname is its node's (it shares the node's UTS namespace).
+  const name = pod.hostNetwork ? pod.nodeName : pod.meta.name;
+  return { name, addr, ttlSeconds: 180, ports, records };
 }
 
 /** Starts the server in namespace `ns`; `ready` resolves once it listens (bounded: 10 s). */

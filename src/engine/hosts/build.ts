@@ -110,7 +110,8 @@ function listenersOf(
         const proto = cp.protocol === 'UDP' ? 'udp' : 'tcp';
         const app: AppKind =
           dns && cp.containerPort === 53 ? 'dns' : proto === 'udp' ? 'udp-echo' : 'http';
-        add(proto, cp.containerPort, app, pod.meta.name);
+        // A hostNetwork pod shares its node's UTS namespace too: its hostname is the node's.
+        add(proto, cp.containerPort, app, pod.hostNetwork ? pod.nodeName : pod.meta.name);
       }
   }
   if (net.host.kind === 'node') {
