@@ -351,6 +351,34 @@ const checks: Record<string, (r: Run) => void> = {
     expect(lists[2]).toBe('conntrack v1.4.7 (conntrack-tools): 0 flow entries have been shown.\n');
   },
 
+  '11-own-rules': (r) => {
+    // The run's status is its last failure's: curl's 7 (the rejected connection; ping's 1 came before).
+    expect(r.status).toBe(7);
+    const pings = outputsOf(r, 'ping ');
+    expect(pings[0]).toContain('1 packets transmitted, 1 received, 0% packet loss');
+    // The icmp match stores the type as a number (8), -L names it; the policy never counted:
+    // nobody set FORWARD's policy, so its base chain has no counters (seen on the kernel).
+    expect(pings[1]).toContain('1 packets transmitted, 0 received, 100% packet loss');
+    expect(outputsOf(r, 'iptables -S FORWARD 1')[0]).toBe('-A FORWARD -p icmp -m icmp --icmp-type 8 -j DROP\n'); // prettier-ignore
+    expect(outputsOf(r, 'iptables -L FORWARD -v --line-numbers')[0]).toMatch(
+      /^Chain FORWARD \(policy ACCEPT 0 packets, 0 bytes\)\n.*\n1 +1 +84 DROP +icmp -- +any +any +anywhere +anywhere +icmp echo-request\n$/,
+    );
+    expect(outputsOf(r, 'curl')[0]).toMatch(/^web-2 \(10\.244\.1\.2:8080\): you are 10\.244\.0\.5:\d+\n$/); // prettier-ignore
+    expect(pings[2]).toContain('1 packets transmitted, 1 received, 0% packet loss');
+    // state NEW: the client's SYN to web-1 is rejected; web-1's own connection is let back in.
+    expect(outputsOf(r, 'curl')[1]).toBe(
+      "curl: (7) Failed to connect to 10.244.0.4 port 8080 after 0 ms: Couldn't connect to server\n",
+    );
+    expect(outputsOf(r, 'pod/web-1$ curl')[0]).toMatch(/^web-2 \(10\.244\.1\.2:8080\): you are 10\.244\.0\.4:\d+\n$/); // prettier-ignore
+    expect(outputsOf(r, 'iptables -L FORWARD 1')[0]).toMatch(/^ +1 +60 REJECT .* state NEW reject-with icmp-port-unreachable\n$/); // prettier-ignore
+    // REDIRECT: to eth0's first address, port 9100, where the hostNetwork pod answers (its
+    // hostname is its node's).
+    expect(outputsOf(r, 'laptop$ curl')[0]).toMatch(/^node-1 \(192\.168\.1\.10:9100\): you are 192\.168\.1\.100:\d+\n$/); // prettier-ignore
+    expect(outputsOf(r, '--orig-port-dst 80')[0]).toMatch(
+      /src=192\.168\.1\.100 dst=192\.168\.1\.10 sport=\d+ dport=80 src=192\.168\.1\.10 dst=192\.168\.1\.100 sport=9100 /,
+    );
+  },
+
   '09-ping': (r) => {
     // The ClusterIP's ping got no answer (1); the run ends with curl's 7 (the last failure).
     expect(r.status).toBe(7);

@@ -12,7 +12,7 @@ const reason = clusterNetnsUnavailableReason();
 if (reason !== undefined)
   console.log(`skipping the experiments' kernel differential tests (04-06): ${reason}`);
 
-/** The experiments run on the kernel (./experiments-a.test.ts, this file, ./experiments-c.test.ts, ./experiments-d.test.ts, ./experiments-e.test.ts). */
+/** The experiments run on the kernel (./experiments-a.test.ts, this file, ./experiments-c.test.ts, ./experiments-d.test.ts, ./experiments-e.test.ts, ./experiments-f.test.ts). */
 const ON_THE_KERNEL = [
   '01-cross-node-clusterip',
   '02-same-node-bridge-nf',
@@ -24,6 +24,7 @@ const ON_THE_KERNEL = [
   '08-udp-conntrack-cleanup',
   '09-ping',
   '10-conntrack-flush',
+  '11-own-rules',
 ];
 it('every experiment runs on the kernel', () => {
   const folders = readdirSync(new URL('../../scenarios', import.meta.url), {
