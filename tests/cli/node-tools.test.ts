@@ -125,3 +125,22 @@ describe('node tools', () => {
     );
   });
 });
+
+describe("a pod's own iptables rules", () => {
+  it('are kept and listed but not applied, and the lab says so when a command changes them', async () => {
+    const note =
+      "lab: this host's own iptables rules are kept and listed, but the lab runs netfilter on nodes only: they do not act on its packets\n";
+    const r = await run(
+      [
+        'pod/client$ iptables -A OUTPUT -p icmp -j DROP',
+        'pod/client$ iptables -S OUTPUT',
+        'pod/client$ iptables -D OUTPUT -p icmp -j ACCEPT',
+        'node-1$ iptables -N MINE',
+      ].join('\n'),
+    );
+    // Once: for the rule appended; not for the listing, the failed delete or the node's chain.
+    expect(r.err.split(note).length - 1).toBe(1);
+    expect(r.out).toContain('-A OUTPUT -p icmp -j DROP\n');
+    expect(r.err).toContain('iptables: Bad rule (does a matching rule exist in that chain?).\n');
+  });
+});
