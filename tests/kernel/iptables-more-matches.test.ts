@@ -1,6 +1,6 @@
 /**
  * Differential tests of what learners type beyond kube-proxy's own rules: the icmp, state and
- * iprange matches and the REDIRECT target, against iptables 1.8.9 (nf_tables) and the real
+ * iprange matches and the REDIRECT, NOTRACK and CT (--notrack) targets, against iptables 1.8.9 (nf_tables) and the real
  * kernel in a throwaway network namespace — each form's save, -S, -L (with and without -n)
  * and the errors of bad ones, line for line (nft-iptables.test.ts compares their nft text).
  */
@@ -61,6 +61,13 @@ const NAT_RULES = [
   '-A OUTPUT -p tcp -j REDIRECT --to-ports 0',
 ];
 
+const RAW_RULES = [
+  '-A PREROUTING -p udp -d 10.96.0.10 --dport 53 -j CT --notrack',
+  '-A PREROUTING -s 10.244.0.5 -j NOTRACK',
+  '-A OUTPUT -p udp --sport 53 -j NOTRACK',
+  '-A OUTPUT -j CT',
+];
+
 const RESTORE = [
   '*filter',
   ':INPUT ACCEPT [0:0]',
@@ -70,6 +77,11 @@ const RESTORE = [
   ':PREROUTING ACCEPT [0:0]',
   ':OUTPUT ACCEPT [0:0]',
   ...NAT_RULES,
+  'COMMIT',
+  '*raw',
+  ':PREROUTING ACCEPT [0:0]',
+  ':OUTPUT ACCEPT [0:0]',
+  ...RAW_RULES,
   'COMMIT',
   '',
 ].join('\n');
@@ -83,6 +95,9 @@ const VIEWS: Step[] = [
   { iptables: ['-t', 'nat', '-S'] },
   { iptables: ['-t', 'nat', '-L', '-n'] },
   { iptables: ['-t', 'nat', '-L', '-v'] },
+  { iptables: ['-t', 'raw', '-S'] },
+  { iptables: ['-t', 'raw', '-L', '-n', '-v'] },
+  { iptables: ['-t', 'raw', '-L'] },
 ];
 
 /** `iptables -A INPUT …` (or another table and chain) with a bad or refused rule. */
@@ -118,10 +133,18 @@ const ERRORS: Step[] = [
   bad('-t', 'nat', '-A', 'POSTROUTING', '-p', 'tcp', '-j', 'REDIRECT'),
   bad('-A', 'INPUT', '-p', 'tcp', '-j', 'REDIRECT'),
   bad('-t', 'nat', '-A', 'OUTPUT', '-p', 'tcp', '-j', 'REDIRECT', '--random-fully'),
+  bad('-A', 'INPUT', '-j', 'NOTRACK'),
+  bad('-t', 'nat', '-A', 'OUTPUT', '-j', 'CT', '--notrack'),
+  bad('-t', 'raw', '-A', 'OUTPUT', '-j', 'CT', '--notrack', '--notrack'),
+  bad('-t', 'raw', '-A', 'OUTPUT', '-j', 'NOTRACK', '--notrack'),
+  bad('-t', 'raw', '-A', 'OUTPUT', '-j', 'CT', '--bogus'),
+  bad('-N', 'NOTRACK'),
+  bad('-N', 'NFLOG'),
+  bad('-A', 'INPUT', '-g', 'NFLOG'),
 ];
 
 describe.skipIf(reason !== undefined)(
-  'icmp, state, iprange and REDIRECT against the kernel',
+  'icmp, state, iprange, REDIRECT and NOTRACK against the kernel',
   () => {
     it('restored: the saved, listed and -S forms', () => {
       expectSame([{ restore: RESTORE, args: ['--noflush'] }, ...VIEWS]);
@@ -131,6 +154,7 @@ describe.skipIf(reason !== undefined)(
       expectSame([
         ...FILTER_RULES.map((r): Step => ({ iptables: ['-A', 'INPUT', ...r.split(' ')] })),
         ...NAT_RULES.map((r): Step => ({ iptables: ['-t', 'nat', ...r.split(' ')] })),
+        ...RAW_RULES.map((r): Step => ({ iptables: ['-t', 'raw', ...r.split(' ')] })),
         ...ERRORS,
         ...VIEWS,
       ]);

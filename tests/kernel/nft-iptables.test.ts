@@ -186,6 +186,9 @@ nat: -p tcp -j REDIRECT --to-ports 0
 nat: -p udp -j REDIRECT --to-ports 53 --random
 nat: -p tcp -j REDIRECT --random
 nat: -p udp -j REDIRECT
+raw: -j NOTRACK
+raw: -p udp -m udp --dport 53 -j CT --notrack
+raw: -j CT
 nat: ! -s 10.244.0.0/16 -d 10.96.0.10/32 -p udp -m comment --comment x -m udp --dport 53 -j RETURN
 `
   .trim()

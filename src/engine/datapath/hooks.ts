@@ -99,6 +99,9 @@ export type Fate =
 
 export const ACCEPT: Fate = { kind: 'accept' };
 
+/** skb.ctInvalid of a packet the raw table left without a conntrack (NOTRACK). */
+export const UNTRACKED = 'untracked';
+
 /** The place of a step that is not recorded (the trace is off). */
 const NOWHERE = { host: '' };
 
@@ -161,9 +164,13 @@ export function walkTable(
   return afterWalk(ctx, node, skb, r);
 }
 
-/** What a table walk leaves on the packet: skb->mark, and ct->mark after CONNMARK. */
+/**
+ * What a table walk leaves on the packet: skb->mark, ct->mark after CONNMARK, and the
+ * untracked conntrack after NOTRACK (xt_ct_target: only on a packet without one yet).
+ */
 function afterWalk(ctx: Ctx, node: NodeCtx, skb: Skb, r: TraverseResult): TableWalk {
   if (r.packet.mark !== skb.header.mark) skb.header = withField(skb.header, 'mark', r.packet.mark);
+  if (r.notrack === true && skb.ct === undefined) skb.ctInvalid = UNTRACKED;
   if (r.ctmark !== undefined && skb.ct !== undefined) {
     ctSetMark(node.dp.conntrack, skb.ct.entry, r.ctmark, ctx.world.clock.now());
   }
@@ -215,6 +222,12 @@ export function walkTables(
  */
 export function conntrackIn(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string | undefined): void {
   if (skb.ct !== undefined) return;
+  // nf_conntrack_in(): a packet the raw table marked untracked is not looked up.
+  if (skb.ctInvalid === UNTRACKED) {
+    if (ctx.rec.on)
+      ctx.rec.conntrack(skb, place(node.ref, iface), 'hit', why('datapath.ct.untracked'));
+    return;
+  }
   const r = ctLookupOrCreate(node.dp.conntrack, ctLookupView(skb), ctx.world.clock.now());
   const at = ctx.rec.on ? place(node.ref, iface) : NOWHERE;
   if (r.kind !== 'tracked') {

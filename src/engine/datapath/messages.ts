@@ -69,6 +69,8 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.ct.new': 'conntrack: first packet of a connection, a new (unconfirmed) entry',
   'datapath.ct.hit': 'conntrack: the packet belongs to a known connection ({dir} direction)',
   'datapath.ct.invalid': 'conntrack: no connection for this packet ({reason})',
+  'datapath.ct.untracked':
+    'conntrack: the raw table marked this packet untracked (NOTRACK): no entry, ctstate UNTRACKED, and no NAT',
   'datapath.ct.killed': 'conntrack: the entry is deleted (RST as the only reply)',
   'datapath.ct.confirmed': 'conntrack: the entry is confirmed (now listed by conntrack -L)',
   'datapath.ct.clash': 'conntrack: the entry clashes with another one ({reason})',

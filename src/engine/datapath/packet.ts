@@ -256,11 +256,13 @@ export function walkPacketOf(skb: Skb, devs: HookDevices): Packet {
 
 /** The view of a packet without a conntrack (read-only, so one serves every packet). */
 const NO_CONNTRACK: ConntrackInfo = Object.freeze({ state: 'INVALID' });
+/** …and of one the raw table marked untracked (ctstate UNTRACKED). */
+const NOT_TRACKED: ConntrackInfo = Object.freeze({ state: 'UNTRACKED' });
 
 /** nf_ct_get() as the walk's matches read it (ctstate, direction, NAT status bits, ct mark). */
 export function walkConntrackOf(skb: Skb): ConntrackInfo {
   const ct = skb.ct;
-  if (ct === undefined) return NO_CONNTRACK;
+  if (ct === undefined) return skb.ctInvalid === 'untracked' ? NOT_TRACKED : NO_CONNTRACK;
   const s = ct.entry.status;
   return {
     state: ct.state,

@@ -79,7 +79,7 @@ export function replayConntrackOf(skb: Skb): ConntrackInfo {
   const ct = skb.ct;
   const c = conntrack;
   if (ct === undefined) {
-    c.state = 'INVALID';
+    c.state = skb.ctInvalid === 'untracked' ? 'UNTRACKED' : 'INVALID';
     c.dir = undefined;
     c.snat = undefined;
     c.dnat = undefined;

@@ -5,6 +5,7 @@
 import { XtError } from './errors';
 import type { ExtParser } from './ext';
 import { targetParser } from './targets';
+import { isUnmodelledTarget } from './not-modelled';
 
 export type Cmd = 'A' | 'C' | 'D' | 'I' | 'R' | 'L' | 'S' | 'F' | 'Z' | 'N' | 'X' | 'E' | 'P' | 'V';
 
@@ -182,7 +183,7 @@ export function assertValidChainName(name: string): void {
   if (name.startsWith('-') || name.startsWith('!')) {
     throw XtError.param(`chain name not allowed to start with \`${name[0] ?? ''}'`);
   }
-  if (targetParser(name) !== undefined)
+  if (targetParser(name) !== undefined || isUnmodelledTarget(name))
     throw XtError.param('chain name may not clash with target name');
   if (/\s/.test(name)) throw XtError.param(`Invalid chain name \`${name}'`);
 }

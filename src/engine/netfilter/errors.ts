@@ -48,6 +48,15 @@ export class XtError extends Error {
   }
 }
 
+/**
+ * What iptables has but the lab does not model (a match, a target, an option): said as the
+ * lab, not as an iptables error the real tool would never print. Exit status 2, as iptables
+ * exits on a parameter problem.
+ */
+export function notModelled(what: string): XtError {
+  return XtError.other(`lab: ${what} is not modelled in kube-proxy-lab\n`, 2);
+}
+
 export const ENOENT_MSG = 'No chain/target/match by that name';
 export const EBUSY = 'Device or resource busy';
 export const EINVAL = 'Invalid argument';

@@ -231,3 +231,33 @@ describe('parse errors like iptables', () => {
     expect(JSON.parse(JSON.stringify(s))).toEqual(s);
   });
 });
+
+describe('what iptables has but the lab does not model', () => {
+  // iptables 1.8.9 ships these (Debian: /usr/lib/x86_64-linux-gnu/xtables/libxt_limit.so,
+  // libxt_NFLOG.so, libxt_CT.so): a real node never answers "Couldn't load match" or "Chain
+  // 'NFLOG' does not exist" for them, so the lab says it does not model them.
+  it('a real match, target or CT option gets the lab note, exit status 2', () => {
+    const s = createNetfilter();
+    const note = (what: string) => ({
+      stdout: '',
+      stderr: `lab: ${what} is not modelled in kube-proxy-lab\n`,
+      exitCode: 2,
+    });
+    expect(iptablesCommand(s, ['-A', 'INPUT', '-m', 'limit', '--limit', '5/s'])).toEqual(
+      note('the limit match'),
+    );
+    expect(iptablesCommand(s, ['-A', 'INPUT', '-j', 'NFLOG'])).toEqual(note('the NFLOG target'));
+    expect(iptablesCommand(s, ['-t', 'raw', '-A', 'OUTPUT', '-j', 'CT', '--zone', '1'])).toEqual(
+      note("the CT target's --zone"),
+    );
+    const restore = iptablesRestore(s, '*filter\n-A INPUT -j NFQUEUE\nCOMMIT\n', { noflush: true });
+    expect(restore.stderr).toBe('lab: the NFQUEUE target is not modelled in kube-proxy-lab\n');
+    // A name iptables does not know either still gets iptables' own error.
+    expect(iptablesCommand(s, ['-A', 'INPUT', '-m', 'nosuch']).stderr).toContain(
+      "Couldn't load match `nosuch'",
+    );
+    expect(iptablesCommand(s, ['-A', 'INPUT', '-j', 'NOSUCH']).stderr).toContain(
+      "Chain 'NOSUCH' does not exist",
+    );
+  });
+});

@@ -97,6 +97,8 @@ export function kernelRejects(tableName: TableName, chain: string, rule: Rule): 
       return EINVAL;
     if (t.with === 'tcp-reset' && proto !== 6) return EINVAL;
   }
+  // xt_CT: the raw table only.
+  if ((t.kind === 'NOTRACK' || t.kind === 'CT') && tableName !== 'raw') return EINVAL;
   for (const m of rule.matches) {
     // xt_tcpudp/xt_sctp checkentry: the rule must be `-p <that protocol>`.
     if (m.name === 'tcp' && proto !== 6) return EINVAL;

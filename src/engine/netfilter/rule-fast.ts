@@ -14,6 +14,7 @@
 import { probabilityThreshold } from './format';
 import { MAXNAMELEN } from './cli-options';
 import { addr, is, port, quad, words, WORDS } from './rule-fast-lex';
+import { isUnmodelledTarget } from './not-modelled';
 import { sharedName } from './parse-cache';
 import type { ParsedArgs } from './rule-parse';
 import {
@@ -37,6 +38,8 @@ const TARGET_NAMES = new Set([
   'SNAT',
   'MASQUERADE',
   'REDIRECT',
+  'NOTRACK',
+  'CT',
   'MARK',
   'CONNMARK',
   'LOG',
@@ -124,6 +127,8 @@ export function fastRuleLine(table: string, line: string): ParsedArgs | undefine
     } else if (t2 === 0x6a) {
       if (target !== undefined || ae === as || ae - as >= MAXNAMELEN) return undefined;
       const name = line.slice(as, ae);
+      // A real target the lab does not model: the general parse says so.
+      if (isUnmodelledTarget(name)) return undefined;
       if (!TARGET_NAMES.has(name)) target = jump(name);
       else if (name === 'DNAT') {
         target = DNAT_PENDING;

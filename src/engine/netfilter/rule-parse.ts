@@ -7,6 +7,7 @@
 import { XtError } from './errors';
 import type { ExtParser, ParseCtx } from './ext';
 import { matchParser } from './matches';
+import { unmodelledMatch, unmodelledTarget } from './not-modelled';
 import { finishParse, type LoadedMatch } from './rule-finish';
 import { parseProtocol } from './protocols';
 import { parseCounters } from './rule-args';
@@ -100,8 +101,12 @@ export function parseArgs(
 
   const loadMatch = (name: string): void => {
     const parser = matchParser(name);
-    if (parser === undefined)
-      throw XtError.param(`Couldn't load match \`${name}':No such file or directory\n`);
+    if (parser === undefined) {
+      throw (
+        unmodelledMatch(name) ??
+        XtError.param(`Couldn't load match \`${name}':No such file or directory\n`)
+      );
+    }
     for (const m of matches) if (m.name === name) m.completed = true;
     matches.push({ name, parser, completed: false });
   };
@@ -208,6 +213,10 @@ export function parseArgs(
           throw XtError.param(`Invalid target name \`${name}' (${MAXNAMELEN - 1} chars max)`);
         isGoto = letter === 'g';
         target = isGoto ? undefined : targetParser(name);
+        if (target === undefined && !isGoto) {
+          const note = unmodelledTarget(name);
+          if (note !== undefined) throw note;
+        }
         if (target === undefined) jumpTo = name;
         return;
       }

@@ -4,7 +4,8 @@
  */
 import { addrToName, left, maskSuffix, printNum } from './format';
 import { protocolName } from './protocols';
-import { printMatch, printTarget, saveMatch, saveTarget, targetName } from './render-ext';
+import { printMatch, saveMatch } from './render-ext';
+import { printTarget, saveTarget, targetName } from './render-target';
 import type { AddrSpec, IfaceSpec, Rule } from './types';
 
 export function saveAddr(letter: string, a: AddrSpec | undefined): string {

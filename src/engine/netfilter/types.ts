@@ -272,7 +272,14 @@ export type Target =
    * node sends (nat OUTPUT), else the first address of the device the packet came in on; the
    * range holds only ports (`--to-ports`) and the random flag.
    */
-  | { readonly kind: 'REDIRECT'; readonly range: NatRange };
+  | { readonly kind: 'REDIRECT'; readonly range: NatRange }
+  /**
+   * raw table: the packet gets no conntrack (skb->_nfct = untracked): conntrack skips it, its
+   * ctstate is UNTRACKED, and nat never sees it. `-j NOTRACK` (xt_CT revision 0's alias) and
+   * `-j CT --notrack`; `-j CT` alone attaches nothing the lab models. The rule continues.
+   */
+  | { readonly kind: 'NOTRACK' }
+  | { readonly kind: 'CT'; readonly notrack: boolean };
 
 export type TargetKind = Target['kind'];
 

@@ -55,6 +55,8 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'datapath.ct.new': 'conntrack：连接的第一个包，新建（未确认的）条目',
   'datapath.ct.hit': 'conntrack：数据包属于已知连接（{dir} 方向）',
   'datapath.ct.invalid': 'conntrack：没有与该包对应的连接（{reason}）',
+  'datapath.ct.untracked':
+    'conntrack：raw 表把这个包标记为不跟踪（NOTRACK）：不建条目，ctstate 为 UNTRACKED，也不做 NAT',
   'datapath.ct.killed': 'conntrack：条目被删除（唯一的应答是 RST）',
   'datapath.ct.confirmed': 'conntrack：条目已确认（conntrack -L 现在能列出它）',
   'datapath.ct.clash': 'conntrack：条目与另一条目冲突（{reason}）',

@@ -292,6 +292,10 @@ function targetPart(t: Target): Part | undefined {
     case 'TRACE':
       // nft_xlate's TRACE: the native statement, no xt target.
       return { text: 'meta nftrace set 1', xt: false };
+    case 'NOTRACK':
+      return { text: 'notrack', xt: true };
+    case 'CT':
+      return { text: t.notrack ? 'notrack' : 'xt target CT', xt: true };
   }
 }
 

@@ -242,6 +242,14 @@ function walkRules(w: Walk, t: Table, skipping: boolean): TraverseResult {
         w.i = i + 1;
         break;
       }
+      case 'NOTRACK':
+      case 'CT':
+        // xt_ct_target(): the packet gets the untracked conntrack (unless it has one already:
+        // the datapath checks), and the rule continues.
+        if (target.kind === 'NOTRACK' || target.notrack) w.notrack = true;
+        w.step('rule', num, rule, true, CONTINUE);
+        w.i = i + 1;
+        break;
       case 'TRACE':
         // `meta nftrace set 1`: the packet's later steps are traced. A side effect beyond the
         // verdict, so this walk is never replayed from the memo (walk-replay.ts).

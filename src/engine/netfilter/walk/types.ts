@@ -221,4 +221,6 @@ export interface TraverseResult {
   readonly steps: readonly TraceStep[];
   /** A TRACE target ran: the packet is marked for tracing (skb->nf_trace) from that rule on. */
   readonly nftrace?: boolean;
+  /** A NOTRACK / CT --notrack target ran: the packet is to stay without a conntrack. */
+  readonly notrack?: boolean;
 }

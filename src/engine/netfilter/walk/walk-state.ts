@@ -45,6 +45,8 @@ export class Walk {
   logs: string[] | undefined;
   /** A TRACE target ran in this traversal. */
   traced = false;
+  /** A NOTRACK / CT --notrack rule matched. */
+  notrack = false;
   /** Whether any step is recorded; `matchedOnly`: only matched ones. */
   recording = false;
   matchedOnly = false;
@@ -97,6 +99,7 @@ export class Walk {
     this.steps = undefined;
     this.logs = undefined;
     this.traced = false;
+    this.notrack = false;
     this.recording = record !== 'none';
     this.matchedOnly = record === 'matched';
     this.memo = memo;
@@ -177,6 +180,7 @@ export class Walk {
     r.logs = this.logs ?? NONE;
     r.steps = this.steps ?? NONE;
     if (this.traced) r.nftrace = true;
+    if (this.notrack) r.notrack = true;
     return r;
   }
 
