@@ -352,8 +352,8 @@ const checks: Record<string, (r: Run) => void> = {
   },
 
   '11-own-rules': (r) => {
-    // The run's status is its last failure's: curl's 7 (the rejected connection; ping's 1 came before).
-    expect(r.status).toBe(7);
+    // The run's status is its last failure's: curl's 28 (NOTRACK; ping's 1 and curl's 7 before).
+    expect(r.status).toBe(28);
     const pings = outputsOf(r, 'ping ');
     expect(pings[0]).toContain('1 packets transmitted, 1 received, 0% packet loss');
     // The icmp match stores the type as a number (8), -L names it; the policy never counted:
@@ -374,6 +374,13 @@ const checks: Record<string, (r: Run) => void> = {
     // REDIRECT: to eth0's first address, port 9100, where the hostNetwork pod answers (its
     // hostname is its node's).
     expect(outputsOf(r, 'laptop$ curl')[0]).toMatch(/^node-1 \(192\.168\.1\.10:9100\): you are 192\.168\.1\.100:\d+\n$/); // prettier-ignore
+    // NOTRACK: no entry, no DNAT; the SYN and its retransmission leave unanswered: curl 28.
+    // Without the rule, the next connection is DNATed to web-2 again.
+    const clusterIP = outputsOf(r, 'curl -sS -m 2 http://10.96.1.10/');
+    expect(clusterIP[0]).toBe('curl: (28) Connection timed out after 2001 milliseconds\n');
+    expect(outputsOf(r, 'conntrack -L -d 10.96.1.10')[0]).toBe('conntrack v1.4.7 (conntrack-tools): 0 flow entries have been shown.\n'); // prettier-ignore
+    expect(outputsOf(r, 'iptables -t raw -L PREROUTING')[0]).toMatch(/\n +2 +120 CT +6 +-- .* NOTRACK\n$/); // prettier-ignore
+    expect(clusterIP[1]).toMatch(/^web-2 \(10\.244\.1\.2:8080\): you are 10\.244\.0\.5:\d+\n/);
     expect(outputsOf(r, '--orig-port-dst 80')[0]).toMatch(
       /src=192\.168\.1\.100 dst=192\.168\.1\.10 sport=\d+ dport=80 src=192\.168\.1\.10 dst=192\.168\.1\.100 sport=9100 /,
     );

@@ -2,7 +2,8 @@
  * Differential test of experiment 11 (scenarios/11-own-rules): a learner's own iptables rules
  * beside kube-proxy's — the icmp match dropping echo requests in FORWARD, the state match
  * rejecting new connections to a pod while its own connections' replies get in, REDIRECT
- * sending node-1's port 80 to a hostNetwork pod's port 9100 — on real namespaces with the real
+ * sending node-1's port 80 to a hostNetwork pod's port 9100, NOTRACK keeping a connection to a
+ * ClusterIP from conntrack and so from kube-proxy's DNAT — on real namespaces with the real
  * tools; see ./experiments-a.test.ts for what is compared.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ if (reason !== undefined)
   console.log(`skipping the experiments' kernel differential tests (11): ${reason}`);
 
 describe.skipIf(reason !== undefined)('experiments on the real kernel', () => {
-  it('11 own rules: icmp, state and REDIRECT as the kernel runs them', async () => {
+  it('11 own rules: icmp, state, REDIRECT and NOTRACK as the kernel runs them', async () => {
     const { steps, ctx } = await runExperiment('11-own-rules');
     const a = expectKernelAgrees(steps, ctx);
     console.log(describeAgreement('11', a));
@@ -28,5 +29,7 @@ describe.skipIf(reason !== undefined)('experiments on the real kernel', () => {
     expect(real('pod/web-1$ curl')[0]).toMatch(/^web-2 \(10\.244\.1\.2:8080\): you are 10\.244\.0\.4:/); // prettier-ignore
     expect(real('laptop$ curl')[0]).toMatch(/^node-1 \(192\.168\.1\.10:9100\): you are 192\.168\.1\.100:/); // prettier-ignore
     expect(real('--orig-port-dst 80')[0]).toMatch(/dport=80 src=192\.168\.1\.10 .* sport=9100 /);
+    expect(real('conntrack -L -d 10.96.1.10')[0]).toBe('');
+    expect(real('iptables -t raw -L PREROUTING')[0]).toMatch(/\n +2 +120 CT .* NOTRACK\n$/);
   }, 60_000);
 });
