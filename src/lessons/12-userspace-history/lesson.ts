@@ -2,6 +2,10 @@ import type { Lesson } from '../types';
 import scenario from './scenario.yaml?raw';
 
 const CURL = 'pod/client$ curl -sS -m 2 http://10.96.1.1/';
+const REDIRECT =
+  'node-1$ iptables -t nat -I PREROUTING -p tcp -d 192.168.1.10 --dport 80 -j REDIRECT --to-ports 9100';
+const LAPTOP = 'laptop$ curl -sS -m 2 http://192.168.1.10/';
+const CT_80 = 'node-1$ conntrack -L -p tcp --orig-port-dst 80';
 
 export const lesson: Lesson = {
   id: '12-userspace-history',
@@ -118,6 +122,123 @@ export const lesson: Lesson = {
       wrong: {
         actions: [{ run: CURL }, { answer: 'seen', value: '192.168.1.10' }],
         failing: ['seen-answer'],
+      },
+    },
+    {
+      id: 'redirect-yourself',
+      title: { 'zh-CN': '亲手写一条 REDIRECT', en: 'Write a REDIRECT yourself' },
+      body: {
+        'zh-CN':
+          'userspace 模式靠的那种规则，今天的内核照样执行，实验室也能模拟。REDIRECT 就是“DNAT 到本机”：目的地址换成报文进入的网卡的第一个地址（本机自己发出的报文换成 127.0.0.1），端口换成 `--to-ports`。本课场景里 node-1 上有一个 hostNetwork Pod node-agent，在 9100 端口监听——它站在当年 kube-proxy 代理进程的位置。\n\n在 node-1 的 nat PREROUTING 里加一条规则，把发往 192.168.1.10:80 的 TCP 重定向到 9100；然后从 laptop 访问 `http://192.168.1.10/`，再看 node-1 上这条连接的 conntrack 记录。',
+        en: 'The kind of rule userspace mode relied on still runs in today’s kernel, and the lab models it. REDIRECT is DNAT to the node itself: the destination becomes the first address of the device the packet came in on (127.0.0.1 for what the node sends itself), the port the `--to-ports` one. In this lesson’s scenario node-1 runs a hostNetwork pod, node-agent, listening on port 9100 — where kube-proxy’s proxy process used to sit.\n\nAdd a rule to node-1’s nat PREROUTING that redirects TCP for 192.168.1.10:80 to 9100, call `http://192.168.1.10/` from the laptop, and look at node-1’s conntrack entry for that connection.',
+      },
+      predict: [
+        {
+          kind: 'choice',
+          id: 'who-answers',
+          prompt: {
+            'zh-CN': '规则写好后，laptop 访问 192.168.1.10:80，谁会应答？',
+            en: 'With the rule in place, who answers the laptop’s call to 192.168.1.10:80?',
+          },
+          choices: [
+            {
+              text: {
+                'zh-CN': '没人：node-1 的 80 端口上没有服务',
+                en: 'Nobody: nothing listens on node-1’s port 80',
+              },
+            },
+            {
+              text: {
+                'zh-CN': 'node-agent，在 9100 端口',
+                en: 'node-agent, on port 9100',
+              },
+              correct: true,
+            },
+            { text: { 'zh-CN': 'web 的某个 Pod', en: 'One of web’s pods' } },
+          ],
+          reveal: {
+            'zh-CN':
+              'REDIRECT 在 PREROUTING 里把目的端口改成 9100（地址仍是 eth0 的 192.168.1.10），包随后被本地投递给 node-agent。userspace 模式下，站在那里的是 kube-proxy 进程，它再替客户端向 Pod 另开一条连接。',
+            en: 'REDIRECT rewrites the destination port to 9100 in PREROUTING (the address stays eth0’s 192.168.1.10), and the packet is delivered locally, to node-agent. In userspace mode the kube-proxy process stood there, and opened a second connection to a pod on the client’s behalf.',
+          },
+        },
+      ],
+      commands: [REDIRECT, LAPTOP, CT_80],
+      ask: [
+        {
+          kind: 'value',
+          id: 'redirect-port',
+          prompt: {
+            'zh-CN': 'conntrack 记录应答方向的源端口（sport）是多少？',
+            en: 'Which source port (sport) does the entry’s reply tuple show?',
+          },
+          placeholder: '80',
+          reveal: {
+            'zh-CN':
+              '9100：原始方向仍是 `dport=80`，应答方向是 `sport=9100`——conntrack 记下了这次 DNAT，回包的源端口会被改回 80。',
+            en: '9100: the original tuple still reads `dport=80`, the reply tuple `sport=9100` — conntrack keeps the DNAT, and rewrites the answers’ source port back to 80.',
+          },
+        },
+      ],
+      checks: [
+        {
+          id: 'redirect-rule',
+          kind: 'rule',
+          params: {
+            table: 'nat',
+            chain: 'PREROUTING',
+            target: 'REDIRECT',
+            match: '--to-ports 9100',
+          },
+          label: {
+            'zh-CN': 'node-1 的 nat PREROUTING 里有一条 REDIRECT 到 9100 的规则',
+            en: 'node-1’s nat PREROUTING has a REDIRECT to 9100',
+          },
+        },
+        {
+          id: 'redirected',
+          kind: 'conntrack',
+          params: {
+            origSrc: 'client:laptop',
+            origDst: 'node:node-1',
+            origDport: 80,
+            replySrc: 'node:node-1',
+            replySport: 9100,
+            seenReply: true,
+          },
+          label: {
+            'zh-CN': 'laptop 到 node-1:80 的连接被重定向到 9100，并得到了应答',
+            en: 'The laptop’s connection to node-1:80 went to port 9100 and was answered',
+          },
+        },
+        {
+          id: 'port-answer',
+          kind: 'answer',
+          params: { question: 'redirect-port', value: 'replySport', dst: 'node:node-1', dport: 80 },
+          label: { 'zh-CN': '答对了应答的端口', en: 'You named the port that answered' },
+        },
+      ],
+      hints: [
+        {
+          'zh-CN': '规则写在 node-1 的 nat 表 PREROUTING 链，目标是 REDIRECT。',
+          en: 'The rule goes in node-1’s nat table, chain PREROUTING, target REDIRECT.',
+        },
+        {
+          'zh-CN': '匹配 `-p tcp -d 192.168.1.10 --dport 80`，目标 `-j REDIRECT --to-ports 9100`。',
+          en: 'Match `-p tcp -d 192.168.1.10 --dport 80`, target `-j REDIRECT --to-ports 9100`.',
+        },
+        {
+          'zh-CN': `依次运行 \`${REDIRECT}\`，\`${LAPTOP}\`，\`${CT_80}\`，读应答方向的 \`sport=\`。`,
+          en: `Run \`${REDIRECT}\`, \`${LAPTOP}\`, \`${CT_80}\`, and read the reply tuple’s \`sport=\`.`,
+        },
+      ],
+      solution: [
+        { run: `${REDIRECT}\n${LAPTOP}\n${CT_80}` },
+        { answer: 'redirect-port', value: '9100' },
+      ],
+      wrong: {
+        actions: [{ run: LAPTOP }, { answer: 'redirect-port', value: '80' }],
+        failing: ['redirect-rule', 'redirected', 'port-answer'],
       },
     },
     {

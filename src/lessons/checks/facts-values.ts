@@ -134,6 +134,17 @@ export const VALUES: Readonly<Record<string, ValueFn>> = {
     const latest = entries.pop();
     return latest !== undefined ? [latest.reply.dst] : [];
   },
+  /**
+   * The reply-tuple source port of the newest entry to `dst` port `dport`: the port that
+   * answered (after REDIRECT, the --to-ports one).
+   */
+  replySport: (facts, p) => {
+    const dst = addressSet(facts, p.dst) ?? new Set<string>();
+    const latest = (facts.nodes[str(p.node, 'node-1')]?.conntrack ?? [])
+      .filter((e) => dst.has(e.orig.dst) && e.orig.dport === Number(p.dport))
+      .pop();
+    return latest !== undefined ? [String(latest.reply.sport)] : [];
+  },
   /** The reply-tuple source of the newest conntrack entry to the address: the backend chosen. */
   replySourceOfLatest: (facts, p) => {
     const entries = facts.nodes[str(p.node, 'node-1')]?.conntrack ?? [];

@@ -22,6 +22,7 @@ function entryMatches(facts: LabFacts, e: ConntrackFact, p: CheckInput['params']
   if (!within('origSrc', e.orig.src) || !within('origDst', e.orig.dst)) return false;
   if (!within('replySrc', e.reply.src) || !within('replyDst', e.reply.dst)) return false;
   if (p.origDport !== undefined && e.orig.dport !== num(p.origDport, 0)) return false;
+  if (p.replySport !== undefined && e.reply.sport !== num(p.replySport, 0)) return false;
   if (p.assured !== undefined && e.assured !== p.assured) return false;
   if (p.seenReply !== undefined && e.seenReply !== p.seenReply) return false;
   if (p.tcpState !== undefined && e.tcpState !== p.tcpState) return false;

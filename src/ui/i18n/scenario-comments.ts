@@ -129,6 +129,10 @@ export const SCENARIO_COMMENTS_ZH: Readonly<Record<string, string>> = {
   "server listens on node-1's own addresses, port 9100. REDIRECT (experiment 11) sends traffic":
     '服务监听在 node-1 自己的地址上，端口 9100。REDIRECT（实验 11）把发往',
   "for node-1's port 80 there.": 'node-1 80 端口的流量送到这里。',
+  "server listens on node-1's own addresses, port 9100. The lesson's REDIRECT step sends":
+    '服务监听在 node-1 自己的地址上，端口 9100。本课的 REDIRECT 步骤把发往 node-1 80 端口的',
+  "traffic for node-1's port 80 there, as userspace mode sent Service traffic to its proxy.":
+    '流量送到这里，就像 userspace 模式把 Service 流量送给自己的代理一样。',
 
   // The lessons' scenarios (src/lessons/*/scenario.yaml).
   "Lesson 1 / 第 1 课: which mode is kube-proxy in? The lab's default cluster.":
