@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { isBuiltinChain, TABLE_ORDER } from '../tables';
 import type { NetfilterState, Table, TableName } from '../types';
-import { emptyWalkInternals } from './traverse-empty';
+import { emptyWalk, emptyWalkInternals } from './traverse-empty';
+import { createNetfilter, iptablesCommand, iptablesList } from '..';
 import type { Hook } from './types';
 
 const NAMES = ['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING', 'KUBE-SERVICES', ''];
@@ -28,5 +29,21 @@ describe('emptyWalk internals', () => {
       for (const name of TABLE_ORDER)
         expect(emptyWalkInternals.tableOf(state, name)).toBe(state.tables[name]);
     }
+  });
+});
+
+describe('emptyWalk counts the policy', () => {
+  // As traverseRules does: only once the policy was set (iptables-nft gives the base chain
+  // counters then; seen on the kernel, netfilter.test.ts).
+  it('of a chain whose policy was set, and not of one made for a rule elsewhere', () => {
+    const s = createNetfilter();
+    expect(iptablesCommand(s, ['-A', 'OUTPUT', '-j', 'ACCEPT']).exitCode).toBe(0);
+    const policyLine = () =>
+      iptablesList(s, { chain: 'INPUT', numeric: true, verbose: true }).stdout.split('\n')[0];
+    expect(emptyWalk(s, 'filter', 'INPUT', 84, 0)?.verdict).toBe('ACCEPT');
+    expect(policyLine()).toBe('Chain INPUT (policy ACCEPT 0 packets, 0 bytes)');
+    expect(iptablesCommand(s, ['-P', 'INPUT', 'ACCEPT']).exitCode).toBe(0);
+    expect(emptyWalk(s, 'filter', 'INPUT', 84, 0)?.verdict).toBe('ACCEPT');
+    expect(policyLine()).toBe('Chain INPUT (policy ACCEPT 1 packets, 84 bytes)');
   });
 });

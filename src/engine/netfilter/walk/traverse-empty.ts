@@ -96,8 +96,11 @@ export function emptyWalk(
   if (t === undefined || base === undefined) return ACCEPTED;
   if (base.rules.length > 0) return undefined;
   const verdict = base.policy ?? 'ACCEPT';
-  base.counters.packets += 1;
-  base.counters.bytes += length;
+  // Only a chain whose policy was set has counters (Chain.countsPolicy).
+  if (base.countsPolicy === true) {
+    base.counters.packets += 1;
+    base.counters.bytes += length;
+  }
   if ((opts.steps ?? 'all') === 'none') return verdict === 'ACCEPT' ? ACCEPTED : DROPPED;
   // The same step traverseTable's policy() records.
   const step: TraceStep = {
