@@ -95,6 +95,7 @@ const REAL_TOOLS = new Set([
   'ping',
   'conntrack',
   'iptables',
+  'iptables-save',
   'sysctl',
   'bridge',
   'tcpdump',

@@ -4,6 +4,7 @@
  * conntrack lists entries in, dig's ids and timings, which endpoint a random draw picked) is
  * masked; everything else must be equal. ./normalise.test.ts shows what is kept.
  */
+import { maskDates } from './differential';
 import type { Cluster } from '../../src/engine/model/cluster';
 import type { RunResult } from './netns';
 
@@ -147,6 +148,8 @@ export function normalise(
       .map((l) => `${l}\n`)
       .join('');
   }
+  // iptables-save's header and footer carry the time it ran (the lab's clock vs the machine's).
+  if (tool === 'iptables-save') stdout = maskDates(stdout);
   if (tool === 'xtables-monitor') {
     stdout = normaliseTrace(stdout, ctx);
     // The lab's notes (what it does not model) are its own lines.
