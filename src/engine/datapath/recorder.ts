@@ -158,7 +158,8 @@ export class Recorder {
       why: explanation,
       event,
       entry: ct === undefined ? '' : listLine(ct.entry, now, false, {}),
-      ctstate: ct === undefined ? 'INVALID' : ct.state,
+      ctstate:
+        ct !== undefined ? ct.state : skb.ctInvalid === 'untracked' ? 'UNTRACKED' : 'INVALID',
     });
   }
 
