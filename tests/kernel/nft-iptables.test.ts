@@ -186,6 +186,9 @@ nat: -p tcp -j REDIRECT --to-ports 0
 nat: -p udp -j REDIRECT --to-ports 53 --random
 nat: -p tcp -j REDIRECT --random
 nat: -p udp -j REDIRECT
+-m limit --limit 5/s -j ACCEPT
+-m limit --limit 10/min --limit-burst 7 -j LOG
+-p icmp -m limit -j DROP
 raw: -j NOTRACK
 raw: -p udp -m udp --dport 53 -j CT --notrack
 raw: -j CT

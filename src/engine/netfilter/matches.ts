@@ -12,6 +12,7 @@ import {
 } from './match-misc';
 import { icmpMatch } from './match-icmp';
 import { iprangeMatch } from './match-iprange';
+import { limitMatch } from './match-limit';
 import { multiportMatch, portsMatch } from './match-ports';
 import { conntrackMatch, markMatch, recentMatch, stateMatch, statisticMatch } from './match-state';
 import type { Match } from './types';
@@ -32,6 +33,8 @@ export function matchParser(name: string): ExtParser<Match> | undefined {
       return stateMatch();
     case 'iprange':
       return iprangeMatch();
+    case 'limit':
+      return limitMatch();
     case 'statistic':
       return statisticMatch();
     case 'recent':

@@ -233,7 +233,7 @@ describe('parse errors like iptables', () => {
 });
 
 describe('what iptables has but the lab does not model', () => {
-  // iptables 1.8.9 ships these (Debian: /usr/lib/x86_64-linux-gnu/xtables/libxt_limit.so,
+  // iptables 1.8.9 ships these (Debian: /usr/lib/x86_64-linux-gnu/xtables/libxt_owner.so,
   // libxt_NFLOG.so, libxt_CT.so): a real node never answers "Couldn't load match" or "Chain
   // 'NFLOG' does not exist" for them, so the lab says it does not model them.
   it('a real match, target or CT option gets the lab note, exit status 2', () => {
@@ -243,8 +243,8 @@ describe('what iptables has but the lab does not model', () => {
       stderr: `lab: ${what} is not modelled in kube-proxy-lab\n`,
       exitCode: 2,
     });
-    expect(iptablesCommand(s, ['-A', 'INPUT', '-m', 'limit', '--limit', '5/s'])).toEqual(
-      note('the limit match'),
+    expect(iptablesCommand(s, ['-A', 'INPUT', '-m', 'owner', '--uid-owner', '0'])).toEqual(
+      note('the owner match'),
     );
     expect(iptablesCommand(s, ['-A', 'INPUT', '-j', 'NFLOG'])).toEqual(note('the NFLOG target'));
     expect(iptablesCommand(s, ['-t', 'raw', '-A', 'OUTPUT', '-j', 'CT', '--zone', '1'])).toEqual(

@@ -8,7 +8,7 @@ import { notModelled, type XtError } from './errors';
 
 const MATCHES = new Set([
   'ah', 'bpf', 'cgroup', 'cluster', 'connbytes', 'connlabel', 'connlimit', 'connmark', 'cpu',
-  'dccp', 'devgroup', 'dscp', 'ecn', 'esp', 'hashlimit', 'helper', 'ipcomp', 'length', 'limit',
+  'dccp', 'devgroup', 'dscp', 'ecn', 'esp', 'hashlimit', 'helper', 'ipcomp', 'length',
   'mac', 'osf', 'owner', 'pkttype', 'policy', 'quota', 'rateest', 'realm', 'rpfilter', 'socket',
   'string', 'tcpmss', 'time', 'tos', 'ttl', 'u32',
 ]); // prettier-ignore

@@ -6,6 +6,7 @@
 import { hex, maskSuffix, probabilityText, saveString } from './format';
 import { printIcmp, saveIcmp } from './match-icmp';
 import { printIprange, saveIprange } from './match-iprange';
+import { printLimit, saveLimit } from './match-limit';
 import { serviceName } from './services';
 import { tcpFlagNames } from './match-ports';
 import { protocolName } from './protocols';
@@ -57,6 +58,8 @@ export function saveMatch(m: Match): string {
       return `${head}${m.invert ? ' !' : ''} --state ${m.states.join(',')}`;
     case 'iprange':
       return head + saveIprange(m);
+    case 'limit':
+      return head + saveLimit(m);
     case 'multiport':
       return `${head}${m.invert ? ' !' : ''} --${m.dir} ${m.ports.map((p) => (p.min === p.max ? `${p.min}` : `${p.min}:${p.max}`)).join(',')}`;
     case 'statistic':
@@ -176,6 +179,8 @@ export function printMatch(m: Match, numeric: boolean, proto: number): string {
       return `${m.invert ? ' !' : ''} state ${m.states.join(',')}`;
     case 'iprange':
       return printIprange(m);
+    case 'limit':
+      return printLimit(m);
     case 'multiport': {
       const pname = protocolName(proto) ?? '';
       const ports = m.ports

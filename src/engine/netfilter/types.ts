@@ -194,8 +194,19 @@ export interface IprangeMatch {
   readonly dst?: IpRange;
 }
 
+/**
+ * `-m limit` (libxt_limit's xt_rateinfo): `avg` the time between packets in 1/10000 s, the
+ * burst. iptables-nft stores it as a native nf_tables limit (match-limit.ts).
+ */
+export interface LimitMatch {
+  readonly name: 'limit';
+  readonly avg: number;
+  readonly burst: number;
+}
+
 export type Match =
   | CommentMatch
+  | LimitMatch
   | IcmpMatch
   | StateMatch
   | IprangeMatch

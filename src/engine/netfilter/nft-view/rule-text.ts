@@ -14,6 +14,7 @@
  * elimination, netlink_delinearize.c).
  */
 import { icmpXlate } from '../match-icmp';
+import { nftLimitText } from '../match-limit';
 import { protocolName } from '../protocols';
 import type { AddrSpec, IfaceSpec, Match, NatRange, PortRange, Rule, Target } from '../types';
 import { ADDR_TYPES, CT_STATES } from '../types';
@@ -176,6 +177,9 @@ function matchPart(m: Match, proto: string): Part | undefined {
       return { text: conntrackPart(m), xt: true };
     case 'icmp':
       return { text: icmpXlate(m) ?? 'xt match icmp', xt: true };
+    case 'limit':
+      // A native nf_tables expression, not an x_tables one (nft.c add_nft_limit).
+      return { text: nftLimitText(m), xt: false };
     case 'iprange': {
       const side = (dir: string, r: typeof m.src): string[] =>
         r === undefined ? [] : [`ip ${dir} ${r.invert ? '!= ' : ''}${r.min}-${r.max}`];

@@ -1,10 +1,11 @@
 /**
  * Matches that remember something between packets: xt_statistic.c (random draws, nth
- * counters), xt_recent.c (address lists with timestamps) and xt_nfacct.c (accounting objects).
- * What they remember lives in the caller's `WalkStore`.
+ * counters), xt_recent.c (address lists with timestamps), xt_nfacct.c (accounting objects)
+ * and nft_limit.c (token buckets). What they remember lives in the caller's `WalkStore`.
  */
 import { ipFromInt, ipToInt } from '../../model/ip';
-import type { RecentMatch, StatisticMatch } from '../types';
+import { limitAllows } from '../match-limit';
+import type { LimitMatch, RecentMatch, StatisticMatch } from '../types';
 import type { MatchContext, Packet, RecentEntry, RecentList } from './types';
 
 /**
@@ -30,6 +31,19 @@ export function statisticMatch(
     hit = next === 0;
   }
   return hit !== m.invert;
+}
+
+/**
+ * `-m limit` as iptables-nft put it in the kernel: nf_tables' token bucket (match-limit.ts),
+ * one per rule. The bucket is keyed like xt_statistic's nth counter (by the rule's text and
+ * place), so a rule deleted and added again finds its old bucket, where the kernel would give
+ * the new rule a full one; tokens come back within a burst's time either way.
+ */
+export function limitMatch(m: LimitMatch, ctx: MatchContext, ruleKey: () => string): boolean {
+  const key = ruleKey();
+  const { hit, bucket } = limitAllows(m, ctx.store.limit[key], ctx.now * 1e6);
+  ctx.store.limit[key] = bucket;
+  return hit;
 }
 
 /** nfacct_mt(): count the packet in the object; without a quota it always matches. */

@@ -18,7 +18,7 @@ import {
 import { icmpTypeMatches } from '../match-icmp';
 import { iprangeMatches } from '../match-iprange';
 import { ipHeaderMatches, isFragment } from './match-ip';
-import { nfacctMatch, recentMatch, statisticMatch } from './match-stateful';
+import { limitMatch, nfacctMatch, recentMatch, statisticMatch } from './match-stateful';
 import type { MatchContext, Packet } from './types';
 
 /**
@@ -49,6 +49,8 @@ export function evalMatch(
       return conntrackMatch(m, ctx);
     case 'iprange':
       return iprangeMatches(m, packet.src, packet.dst);
+    case 'limit':
+      return limitMatch(m, ctx, ruleKey);
     case 'multiport':
       return multiportMatch(m, packet);
     case 'statistic':
@@ -83,8 +85,8 @@ export function ruleMatches(
   for (let i = 0; i < rule.matches.length; i++) {
     const m = rule.matches[i];
     if (m === undefined) continue;
-    // Only statistic keeps per-rule state; no closure per match for the others.
-    const key = m.name === 'statistic' ? matchKey(ruleKey, i) : ruleKey;
+    // Only statistic and limit keep per-rule state; no closure per match for the others.
+    const key = keeper(m) ? matchKey(ruleKey, i) : ruleKey;
     if (!evalMatch(m, packet, ctx, key)) return false;
   }
   return true;
@@ -104,10 +106,15 @@ export function ruleMismatch(
   for (let i = 0; i < rule.matches.length; i++) {
     const m = rule.matches[i];
     if (m === undefined) continue;
-    const key = m.name === 'statistic' ? matchKey(ruleKey, i) : ruleKey;
+    const key = keeper(m) ? matchKey(ruleKey, i) : ruleKey;
     if (!evalMatch(m, packet, ctx, key)) return i + 1;
   }
   return -1;
+}
+
+/** A match that keeps state per rule in the WalkStore (nth counters, limit buckets). */
+export function keeper(m: Match): boolean {
+  return m.name === 'statistic' || m.name === 'limit';
 }
 
 /** The state key of the rule's match number `i` (a closure outside the loop: none per match). */

@@ -4,9 +4,9 @@
 import type { TableName } from '../types';
 import type { Hook, WalkStore } from './types';
 
-/** An empty store: no xt_recent lists, no nth counters, no nfacct objects yet. */
+/** An empty store: no xt_recent lists, nth counters, nfacct objects or limit buckets yet. */
 export function createWalkStore(): WalkStore {
-  return { recent: {}, nth: {}, nfacct: {} };
+  return { recent: {}, nth: {}, nfacct: {}, limit: {} };
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { Mismatch } from './mismatch';
 import type { Rng } from '../../model/runtime';
 import type { AddrType, Counters, NatRange, RejectWith, TableName } from '../types';
+import type { LimitBucket } from '../match-limit';
 
 /** The five netfilter IPv4 hooks (NF_INET_*), named as iptables names the built-in chains. */
 export type Hook = 'PREROUTING' | 'INPUT' | 'FORWARD' | 'OUTPUT' | 'POSTROUTING';
@@ -109,6 +110,8 @@ export interface WalkStore {
   nth: { [ruleKey: string]: number };
   /** nfacct objects by name: packets and bytes counted by `-m nfacct`. */
   nfacct: { [name: string]: Counters };
+  /** Per-rule `-m limit` token buckets (nft_limit), keyed like `nth`. */
+  limit: { [ruleKey: string]: LimitBucket };
 }
 
 /** What the caller knows about the node and the packet beyond its headers. */

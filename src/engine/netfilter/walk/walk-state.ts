@@ -8,6 +8,7 @@
  * spare only when there is one. Nothing of a Walk leaves it but fresh arrays (steps, logs) and
  * the packet, which a reset drops rather than clears.
  */
+import { keeper } from './matches';
 import type { Mismatch } from './mismatch';
 import { ruleSpec } from '../rule-render';
 import type { Chain, Rule, TableName } from '../types';
@@ -242,7 +243,7 @@ function nthKey(table: TableName, chain: Chain, rule: Rule): string {
   let ordinal = 0;
   for (const r of chain.rules) {
     if (r === rule) break;
-    if (r.matches.some((m) => m.name === 'statistic') && ruleSpec(r) === spec) ordinal++;
+    if (r.matches.some(keeper) && ruleSpec(r) === spec) ordinal++;
   }
   return `${table}:${chain.name}:${ordinal}:${spec}`;
 }
