@@ -353,6 +353,7 @@ const checks: Record<string, (r: Run) => void> = {
 
   '11-own-rules': (r) => {
     // The run's status is its last failure's: curl's 28 (NOTRACK; ping's 1 and curl's 7 before).
+    // The rate-limited ping exits 0: some replies came (iputils exits 1 only when none did).
     expect(r.status).toBe(28);
     const pings = outputsOf(r, 'ping ');
     expect(pings[0]).toContain('1 packets transmitted, 1 received, 0% packet loss');
@@ -374,6 +375,10 @@ const checks: Record<string, (r: Run) => void> = {
     // REDIRECT: to eth0's first address, port 9100, where the hostNetwork pod answers (its
     // hostname is its node's).
     expect(outputsOf(r, 'laptop$ curl')[0]).toMatch(/^node-1 \(192\.168\.1\.10:9100\): you are 192\.168\.1\.100:\d+\n$/); // prettier-ignore
+    // limit 2/s, burst 1, a ping every 0.3 s: every other request is answered, the rest dropped.
+    expect(pings[3]).toContain('6 packets transmitted, 3 received, 50% packet loss');
+    expect(outputsOf(r, 'iptables -L INPUT 2')[0]).toMatch(/^ +3 +252 DROP /);
+    expect(outputsOf(r, 'nft list chain ip filter INPUT')[0]).toContain('limit rate 2/second burst 1 packets counter packets 3 bytes 252 accept'); // prettier-ignore
     // NOTRACK: no entry, no DNAT; the SYN and its retransmission leave unanswered: curl 28.
     // Without the rule, the next connection is DNATed to web-2 again.
     const clusterIP = outputsOf(r, 'curl -sS -m 2 http://10.96.1.10/');

@@ -6,7 +6,7 @@
  * are then compared once normalised (./normalise.ts, ./kernel-agrees.ts).
  *
  * What runs on the kernel: every line whose tool exists there and behaves as on a node
- * (REAL_TOOLS: curl, dig, ping, conntrack, iptables, sysctl, bridge, tcpdump (./captures.ts),
+ * (REAL_TOOLS: curl, dig, ping, conntrack, iptables, iptables-save, nft, sysctl, bridge, tcpdump (./captures.ts),
  * xtables-monitor (a listener from the script's start, as `conntrack -E`), and
  * `ip link`, `ip route`, `ip -4 addr`: the namespaces copy the engine's topology, interface
  * names, ifindexes and MACs included). What stays engine-only (reported by the tests): kubectl (no API server) and the other
@@ -96,6 +96,7 @@ const REAL_TOOLS = new Set([
   'conntrack',
   'iptables',
   'iptables-save',
+  'nft',
   'sysctl',
   'bridge',
   'tcpdump',

@@ -3,7 +3,8 @@
  * beside kube-proxy's — the icmp match dropping echo requests in FORWARD, the state match
  * rejecting new connections to a pod while its own connections' replies get in, REDIRECT
  * sending node-1's port 80 to a hostNetwork pod's port 9100, NOTRACK keeping a connection to a
- * ClusterIP from conntrack and so from kube-proxy's DNAT — on real namespaces with the real
+ * ClusterIP from conntrack and so from kube-proxy's DNAT, a limit match answering every other
+ * ping — on real namespaces with the real
  * tools; see ./experiments-a.test.ts for what is compared.
  */
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ if (reason !== undefined)
   console.log(`skipping the experiments' kernel differential tests (11): ${reason}`);
 
 describe.skipIf(reason !== undefined)('experiments on the real kernel', () => {
-  it('11 own rules: icmp, state, REDIRECT and NOTRACK as the kernel runs them', async () => {
+  it('11 own rules: icmp, state, REDIRECT, NOTRACK and limit as the kernel runs them', async () => {
     const { steps, ctx } = await runExperiment('11-own-rules');
     const a = expectKernelAgrees(steps, ctx);
     console.log(describeAgreement('11', a));
@@ -31,5 +32,6 @@ describe.skipIf(reason !== undefined)('experiments on the real kernel', () => {
     expect(real('--orig-port-dst 80')[0]).toMatch(/dport=80 src=192\.168\.1\.10 .* sport=9100 /);
     expect(real('conntrack -L -d 10.96.1.10')[0]).toBe('');
     expect(real('iptables -t raw -L PREROUTING')[0]).toMatch(/\n +2 +120 CT .* NOTRACK\n$/);
+    expect(real('ping -c 6')[0]).toContain('6 packets transmitted, 3 received, 50% packet loss');
   }, 60_000);
 });

@@ -122,8 +122,8 @@ export const SCENARIO_COMMENTS_ZH: Readonly<Record<string, string>> = {
     'Pod 在宽限期（30 秒）内继续应答，然后被杀掉。',
   'Experiment: ping — ICMP echo to a pod on another node, then to a ClusterIP':
     '实验：ping——先向另一个节点上的 Pod 发 ICMP echo，再向一个 ClusterIP 发',
-  "Experiment: your own iptables rules beside kube-proxy's (icmp, state, REDIRECT, NOTRACK)":
-    '实验：在 kube-proxy 的规则旁写自己的 iptables 规则（icmp、state、REDIRECT、NOTRACK）',
+  "Experiment: your own iptables rules beside kube-proxy's (icmp, state, REDIRECT, NOTRACK, limit)":
+    '实验：在 kube-proxy 的规则旁写自己的 iptables 规则（icmp、state、REDIRECT、NOTRACK、limit）',
   "A hostNetwork pod on node-1: it shares node-1's network namespace (and its hostname), so its":
     'node-1 上的一个 hostNetwork Pod：它与 node-1 共用网络命名空间（和主机名），所以它的',
   "server listens on node-1's own addresses, port 9100. REDIRECT (experiment 11) sends traffic":
