@@ -144,6 +144,9 @@ export const LAB_NOTES = {
     "nslookup: the lab's nslookup takes the server as an IPv4 address (10.96.0.10), not a name to look up: {server}",
   'conntrack.option': 'conntrack: kube-proxy-lab does not model {options}',
   'conntrack.node-only': 'conntrack: the lab tracks connections on nodes only; run it on a node',
+  'iptables.match': 'lab: the {name} match is not modelled in kube-proxy-lab',
+  'iptables.target': 'lab: the {name} target is not modelled in kube-proxy-lab',
+  'iptables.target-option': "lab: the {name} target's --{option} is not modelled in kube-proxy-lab",
   'iptables.pod-rules':
     "lab: this host's own iptables rules are kept and listed, but the lab runs netfilter on nodes only: they do not act on its packets",
   'sleep.infinite': "sleep: the lab's virtual clock moves by a finite time only ('{value}')",

@@ -11,6 +11,7 @@
  *   (nf_tables):  <OP> failed (<strerror>): <what>\n" / "… (nf_tables): \nline N: …"; exit 4.
  * - other: printed verbatim with the given exit code.
  */
+import { labNote } from '../model/lab-notes';
 
 export const VERSION = 'v1.8.9 (nf_tables)';
 
@@ -49,12 +50,15 @@ export class XtError extends Error {
 }
 
 /**
- * What iptables has but the lab does not model (a match, a target, an option): said as the
- * lab, not as an iptables error the real tool would never print. Exit status 2, as iptables
- * exits on a parameter problem.
+ * What iptables has but the lab does not model (a match, a target, a target's option): said
+ * with the lab's note, not as an iptables error the real tool would never print. Exit status
+ * 2, as iptables exits on a parameter problem.
  */
-export function notModelled(what: string): XtError {
-  return XtError.other(`lab: ${what} is not modelled in kube-proxy-lab\n`, 2);
+export function notModelled(
+  id: 'iptables.match' | 'iptables.target' | 'iptables.target-option',
+  params: Readonly<Record<string, string>>,
+): XtError {
+  return XtError.other(labNote(id, params), 2);
 }
 
 export const ENOENT_MSG = 'No chain/target/match by that name';

@@ -21,12 +21,12 @@ const TARGETS = new Set([
 
 /** The note for a real match the lab does not model, or undefined. */
 export function unmodelledMatch(name: string): XtError | undefined {
-  return MATCHES.has(name) ? notModelled(`the ${name} match`) : undefined;
+  return MATCHES.has(name) ? notModelled('iptables.match', { name }) : undefined;
 }
 
 /** The note for a real target the lab does not model, or undefined. */
 export function unmodelledTarget(name: string): XtError | undefined {
-  return TARGETS.has(name) ? notModelled(`the ${name} target`) : undefined;
+  return TARGETS.has(name) ? notModelled('iptables.target', { name }) : undefined;
 }
 
 /** A real target's name, modelled or not (a chain may not take it). */

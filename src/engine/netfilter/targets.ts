@@ -171,7 +171,7 @@ function ctTarget(): ExtParser<Target> {
     options: CT_OPTIONS.map((name) => ({ name, arg: name !== 'notrack' })),
     init: () => ({ notrack: false }),
     parse(s, option) {
-      if (option !== 'notrack') throw notModelled(`the CT target's --${option}`);
+      if (option !== 'notrack') throw notModelled('iptables.target-option', { name: 'CT', option });
       s.notrack = true;
     },
     finish: (s) => ({ kind: 'CT', notrack: s.notrack }),

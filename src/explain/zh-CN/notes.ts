@@ -134,6 +134,9 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
     'nslookup: 实验台的 nslookup 只接受 IPv4 地址形式的服务器（10.96.0.10），不会先解析名字：{server}',
   'conntrack.option': 'conntrack: 实验台没有模拟 {options}',
   'conntrack.node-only': 'conntrack: 实验台只在节点上跟踪连接；请在节点上运行',
+  'iptables.match': 'lab: 实验台没有模拟 {name} 匹配',
+  'iptables.target': 'lab: 实验台没有模拟 {name} 目标',
+  'iptables.target-option': 'lab: 实验台没有模拟 {name} 目标的 --{option}',
   'iptables.pod-rules':
     'lab: 这台主机自己的 iptables 规则会被保存和列出，但实验台只在节点上运行 netfilter：这些规则不会作用于它的报文',
   'sleep.infinite': "sleep: 实验台的虚拟时钟只能前进有限的时间（'{value}'）",
