@@ -1,7 +1,8 @@
 /**
  * The icmp match (`-p icmp [-m icmp] [!] --icmp-type TYPE[/CODE]|NAME`): libipt_icmp.c of
  * iptables 1.8.9 for the names, the parse and the texts; xt_icmp's icmp_type_code_match() for
- * what matches (icmp-walk.ts).
+ * what matches (icmpTypeMatches, which the walk calls). iptables-nft keeps it an x_tables
+ * match (its nft text is the extension's xlate).
  */
 import { XtError } from './errors';
 import { makeExt, strtoui, type ExtParser } from './ext';
