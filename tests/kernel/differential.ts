@@ -9,6 +9,7 @@ import {
   iptablesSave,
 } from '../../src/engine/netfilter';
 import type { NetfilterState } from '../../src/engine/netfilter';
+import { expect } from 'vitest';
 import { withNetns, type RunResult } from './netns';
 
 export type Step =
@@ -82,4 +83,15 @@ export function runBoth(steps: readonly Step[]): Compared[] {
     }
     return out;
   });
+}
+
+/** Runs `steps` on both sides and expects every output (stdout lines, stderr, exit code) equal. */
+export function expectSameAsKernel(steps: readonly Step[]): void {
+  for (const c of runBoth(steps)) {
+    expect
+      .soft(c.engine.stdout.split('\n'), `${c.label}: stdout`)
+      .toEqual(c.real.stdout.split('\n'));
+    expect.soft(c.engine.stderr, `${c.label}: stderr`).toBe(c.real.stderr);
+    expect.soft(c.engine.exitCode, `${c.label}: exit code`).toBe(c.real.exitCode);
+  }
 }

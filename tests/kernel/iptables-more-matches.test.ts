@@ -4,22 +4,14 @@
  * kernel in a throwaway network namespace — each form's save, -S, -L (with and without -n)
  * and the errors of bad ones, line for line (nft-iptables.test.ts compares their nft text).
  */
-import { describe, expect, it } from 'vitest';
-import { runBoth, type Step } from './differential';
+import { describe, it } from 'vitest';
+import { expectSameAsKernel, type Step } from './differential';
 import { netnsUnavailableReason } from './netns';
 
 const reason = netnsUnavailableReason();
 if (reason !== undefined) console.log(`skipping kernel differential tests: ${reason}`);
 
-function expectSame(steps: readonly Step[]): void {
-  for (const c of runBoth(steps)) {
-    expect
-      .soft(c.engine.stdout.split('\n'), `${c.label}: stdout`)
-      .toEqual(c.real.stdout.split('\n'));
-    expect.soft(c.engine.stderr, `${c.label}: stderr`).toBe(c.real.stderr);
-    expect.soft(c.engine.exitCode, `${c.label}: exit code`).toBe(c.real.exitCode);
-  }
-}
+const expectSame = expectSameAsKernel;
 
 /** Every icmp type form (names, aliases, prefixes, numbers, codes, any), state, iprange. */
 const FILTER_RULES = [

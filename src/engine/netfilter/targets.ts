@@ -180,19 +180,18 @@ function ctTarget(): ExtParser<Target> {
 
 export const STANDARD_VERDICTS = ['ACCEPT', 'DROP', 'RETURN'] as const;
 
+/** A target without options: `finish` gives the target (a fresh parser per rule). */
+function bareTarget(name: string, finish: () => Target): ExtParser<Target> {
+  return makeExt({ name, options: [], init: () => null, parse() {}, finish });
+}
+
 /** The parser for a target extension, or undefined when the name is a chain. */
 export function targetParser(name: string): ExtParser<Target> | undefined {
   switch (name) {
     case 'ACCEPT':
     case 'DROP':
     case 'RETURN':
-      return makeExt({
-        name,
-        options: [],
-        init: () => null,
-        parse() {},
-        finish: () => ({ kind: name }),
-      });
+      return bareTarget(name, () => ({ kind: name }));
     case 'REJECT':
       return rejectTarget();
     case 'DNAT':
@@ -207,25 +206,13 @@ export function targetParser(name: string): ExtParser<Target> | undefined {
     case 'LOG':
       return logTarget();
     case 'NOTRACK':
-      return makeExt({
-        name,
-        options: [],
-        init: () => null,
-        parse() {},
-        finish: () => ({ kind: 'NOTRACK' }),
-      });
+      return bareTarget(name, () => ({ kind: 'NOTRACK' }));
     case 'CT':
       return ctTarget();
     case 'TRACE':
-      return makeExt({
-        name,
-        options: [],
-        init: () => null,
-        parse() {},
-        finish: () => {
-          noteTraceTarget();
-          return { kind: 'TRACE' };
-        },
+      return bareTarget(name, () => {
+        noteTraceTarget();
+        return { kind: 'TRACE' };
       });
     default:
       return undefined;
