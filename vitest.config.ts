@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { readmeTitle } from './vite.config';
 
 export default defineConfig({
+  plugins: [readmeTitle()],
   test: {
     include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
     environment: 'node',

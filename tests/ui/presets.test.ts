@@ -23,4 +23,13 @@ describe('presets', () => {
     expect(saveFileName('a/b:c')).toBe('a-b-c.yaml');
     expect(PRESETS.map((p) => saveFileName(p.id))).toContain('01-cross-node-clusterip.yaml');
   });
+
+  it("titles each experiment with its README's heading, in both languages", () => {
+    const ping = PRESETS.find((p) => p.id === '09-ping');
+    expect(ping?.title).toEqual({
+      'zh-CN': '09 · ping：Pod 与 ClusterIP',
+      en: '09 · ping: a pod, and a ClusterIP',
+    });
+    expect(PRESETS.every((p) => p.title.en !== p.id)).toBe(true);
+  });
 });

@@ -1,14 +1,15 @@
 /**
  * Presets: the built-in scenario (the worker knows it) and every experiment under scenarios/,
- * bundled as text. Titles come from each experiment's README heading, "zh-CN / English".
+ * bundled as text. Titles come from each experiment's README heading, "zh-CN / English" (only
+ * the heading is bundled: vite.config.ts readmeTitle).
  */
 const SCENARIOS = import.meta.glob('../../../scenarios/*/scenario.yaml', {
   query: '?raw',
   import: 'default',
   eager: true,
 }) as Record<string, string>;
-const READMES = import.meta.glob('../../../scenarios/*/README.md', {
-  query: '?raw',
+const TITLES = import.meta.glob('../../../scenarios/*/README.md', {
+  query: '?title',
   import: 'default',
   eager: true,
 }) as Record<string, string>;
@@ -20,8 +21,8 @@ export interface Preset {
   readonly text: string | undefined;
 }
 
-function titleOf(readme: string | undefined, id: string): Preset['title'] {
-  const heading = /^#\s+(.+)$/m.exec(readme ?? '')?.[1] ?? id;
+function titleOf(readmeHeading: string | undefined, id: string): Preset['title'] {
+  const heading = readmeHeading !== undefined && readmeHeading !== '' ? readmeHeading : id;
   const [num, rest = heading] = heading.includes(' · ') ? heading.split(' · ') : ['', heading];
   const [zh = rest, en = rest] = rest.split(' / ');
   const prefix = num ? `${num} · ` : '';
@@ -34,7 +35,7 @@ export const PRESETS: readonly Preset[] = [
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([path, text]) => {
       const id = path.split('/').at(-2) ?? path;
-      return { id, title: titleOf(READMES[path.replace('scenario.yaml', 'README.md')], id), text };
+      return { id, title: titleOf(TITLES[path.replace('scenario.yaml', 'README.md')], id), text };
     }),
 ];
 
