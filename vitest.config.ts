@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { readmeTitle } from './vite.config';
+import { readmeTitle } from './vite.config.ts';
 
 export default defineConfig({
   plugins: [readmeTitle()],

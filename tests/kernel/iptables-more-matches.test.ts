@@ -135,6 +135,23 @@ const ERRORS: Step[] = [
   bad('-t', 'nat', '-A', 'POSTROUTING', '-p', 'tcp', '-j', 'REDIRECT'),
   bad('-A', 'INPUT', '-p', 'tcp', '-j', 'REDIRECT'),
   bad('-t', 'nat', '-A', 'OUTPUT', '-p', 'tcp', '-j', 'REDIRECT', '--random-fully'),
+  // Reversed ranges: taken, with a warning per range on stderr (src first).
+  bad(
+    '-A',
+    'INPUT',
+    '-m',
+    'iprange',
+    '--dst-range',
+    '5.5.5.9-5.5.5.1',
+    '--src-range',
+    '1.2.3.9-1.2.3.4',
+  ),
+  bad('-C', 'INPUT', '-m', 'iprange', '!', '--src-range', '1.2.3.9-1.2.3.4'),
+  {
+    restore:
+      '*filter\n-A INPUT -m iprange --dst-range 1.2.3.9-1.2.3.4 -j DROP\n-A INPUT -m iprange --dst-range 9.9.9.9-9.9.9.1 -j DROP\nCOMMIT\n',
+    args: ['--noflush'],
+  },
   bad('-A', 'INPUT', '-m', 'limit', '--limit', '5/x'),
   bad('-A', 'INPUT', '-m', 'limit', '--limit', '0/s'),
   bad('-A', 'INPUT', '-m', 'limit', '--limit', '20000/s'),

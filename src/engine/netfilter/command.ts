@@ -7,6 +7,7 @@ import { TableDraft } from './draft';
 import { asXtError, renderError, VERSION, type XtError } from './errors';
 import { executeCommand } from './execute';
 import { chainZero, type Work } from './ops';
+import { takeParseWarnings } from './parse-warnings';
 import { parseArgs } from './rule-parse';
 import { isTableName } from './tables';
 import type { NetfilterState } from './types';
@@ -33,6 +34,13 @@ Usage: iptables -[ACD] chain rule-specification [options]
  * which is changed in place when the command succeeds.
  */
 export function iptablesCommand(state: NetfilterState, argv: readonly string[]): ToolOutput {
+  takeParseWarnings();
+  const out = runCommand(state, argv);
+  const warned = takeParseWarnings();
+  return warned === '' ? out : { ...out, stderr: warned + out.stderr };
+}
+
+function runCommand(state: NetfilterState, argv: readonly string[]): ToolOutput {
   if (argv.includes('-h') || argv.includes('--help'))
     return { stdout: HELP, stderr: '', exitCode: 0 };
   let p;

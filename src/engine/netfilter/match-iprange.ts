@@ -1,14 +1,19 @@
 /**
  * The iprange match (`-m iprange [!] --src-range A[-B] [!] --dst-range A[-B]`): libxt_iprange.c
  * (revision 1) for the parse and the texts, xt_iprange.c for what matches. Addresses are
- * dotted quads (the lab reads no shortened forms such as `10.1`).
+ * dotted quads (the lab reads no shortened forms such as `10.1`). A reversed range is taken,
+ * with the warning the real tool prints (parse-warnings.ts).
  */
 import { XtError } from './errors';
 import { makeExt, type ExtParser } from './ext';
+import { warnAtParse } from './parse-warnings';
 import { ipIsValid, ipToInt } from '../model/ip';
 import type { IpRange, IprangeMatch } from './types';
 
-/** iprange_parse_range(): `A` (the range A-A) or `A-B`. */
+/**
+ * iprange_parse_range(): `A` (the range A-A) or `A-B`. A reversed range is taken, with a
+ * warning as the option is read (so in the order the options were given).
+ */
 function parseRange(arg: string, option: string, invert: boolean): IpRange {
   const dash = arg.indexOf('-');
   const lo = dash < 0 ? arg : arg.slice(0, dash);
@@ -17,6 +22,8 @@ function parseRange(arg: string, option: string, invert: boolean): IpRange {
     if (!ipIsValid(addr))
       throw XtError.param(`iprange: Bad value for "--${option}" option: "${addr}"`);
   }
+  if (ipToInt(lo) >>> 0 > ipToInt(hi) >>> 0)
+    warnAtParse(`xt_iprange: range ${lo}-${hi} is reversed and will never match\n`);
   return { min: lo, max: hi, invert };
 }
 

@@ -16,6 +16,7 @@
  */
 import { asXtError, renderError, XtError } from './errors';
 import { commitSection, PROG } from './restore-commit';
+import { takeParseWarnings } from './parse-warnings';
 import { lineCache, type LineEntry } from './parse-cache';
 import {
   joinPieces,
@@ -58,6 +59,17 @@ export function iptablesRestore(
   state: NetfilterState,
   input: string | RestorePieces,
   opts: RestoreOptions = {},
+): ToolOutput {
+  takeParseWarnings();
+  const out = restoreInput(state, input, opts);
+  const warned = takeParseWarnings();
+  return warned === '' ? out : { ...out, stderr: warned + out.stderr };
+}
+
+function restoreInput(
+  state: NetfilterState,
+  input: string | RestorePieces,
+  opts: RestoreOptions,
 ): ToolOutput {
   const r: Reader = {
     withCounters: opts.counters ?? false,
