@@ -14,6 +14,18 @@ if (!existsSync(BUNDLE)) {
   process.exit(1);
 }
 
+// A reader that stops early (`kube-proxy-lab run … | head`) closes the pipe: the real tools
+// are then killed by SIGPIPE, silently, and a shell reports status 141 (128 + 13). Node
+// ignores SIGPIPE and raises EPIPE on the stream instead, which unhandled would end the run
+// with a stack trace: end it as the real tools end.
+const SIGPIPE_STATUS = 128 + 13;
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error && error.code === 'EPIPE') process.exit(SIGPIPE_STATUS);
+    throw error;
+  });
+}
+
 async function run() {
   try {
     const { main } = loadBundle().exports;
