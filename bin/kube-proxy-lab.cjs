@@ -30,13 +30,19 @@ async function run() {
   try {
     const { main } = loadBundle().exports;
     const status = await main(process.argv.slice(2));
-    // Everything is printed once stdout and stderr hold nothing unwritten (writes to a file or
-    // a terminal complete at once): exit now rather than after the garbage collections V8
-    // would still finish before a natural exit. Otherwise (a pipe whose reader has not taken
-    // everything yet) let Node exit when the writes are done.
-    if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0)
-      process.exit(status);
+    // Exit as soon as everything is printed rather than by a natural exit, which first tears
+    // the whole heap down (some 35 ms after a 1,000-Service run). Writes to a file or a
+    // terminal are done at once; to a pipe they complete as the reader takes them, and an
+    // empty write's callback runs after the writes queued before it.
     process.exitCode = status;
+    const unwritten = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
+    if (unwritten.length === 0) process.exit(status);
+    let left = unwritten.length;
+    for (const stream of unwritten) {
+      stream.write('', () => {
+        if (--left === 0) process.exit(status);
+      });
+    }
   } catch (error) {
     // A bug in the lab, never the user's input: say so in one line instead of a stack trace
     // (set KUBE_PROXY_LAB_DEBUG=1 to see the trace).
