@@ -43,6 +43,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   max: '1000',
   conversion: 'f',
   count: '2',
+  mask: '255.0.255.0',
 };
 
 describe('lab notes', () => {

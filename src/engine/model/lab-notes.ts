@@ -147,6 +147,8 @@ export const LAB_NOTES = {
   'iptables.match': 'lab: the {name} match is not modelled in kube-proxy-lab',
   'iptables.target': 'lab: the {name} target is not modelled in kube-proxy-lab',
   'iptables.target-option': "lab: the {name} target's --{option} is not modelled in kube-proxy-lab",
+  'iptables.netmask':
+    'lab: a netmask whose bits are not contiguous ({mask}) is not modelled in kube-proxy-lab; give a prefix length',
   'iptables.pod-rules':
     "lab: this host's own iptables rules are kept and listed, but the lab runs netfilter on nodes only: they do not act on its packets",
   'sleep.infinite': "sleep: the lab's virtual clock moves by a finite time only ('{value}')",

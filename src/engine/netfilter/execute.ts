@@ -31,6 +31,13 @@ export function executeCommand(work: Work, p: ParsedArgs, shared = false): void 
   const chain = p.chain ?? '';
   const rule = p.rule;
   const own = shared ? ownRule : asIs;
+  if (p.more !== undefined && rule !== undefined) {
+    // A comma list: each rule in turn (-I puts each at the same place, so they end up in
+    // reverse order, as on the real tool; -R takes one address only, parse-time).
+    const { more, ...one } = p;
+    for (const r of [rule, ...more]) executeCommand(work, { ...one, rule: r }, shared);
+    return;
+  }
   switch (p.cmd) {
     case 'A':
       if (rule !== undefined) ruleAppend(work, chain, rule, own);

@@ -91,15 +91,31 @@ export function makeExt<S, T>(h: ExtHandlers<S, T>): ExtParser<T> {
 }
 
 /**
- * xtables_strtoui() with base 0: decimal, 0x hex or leading-0 octal, the whole string,
- * within [min, max]. Returns undefined when it does not parse.
+ * xtables_strtoui() with base 0: strtoumax() over the whole string (blanks and a sign may
+ * lead; `0x` then hex, a leading `0` octal, else decimal), within [min, max]. Returns
+ * undefined when it does not parse. A minus sign negates in unsigned arithmetic, so only
+ * `-0` stays in range.
  */
 export function strtoui(text: string, min = 0, max = 0xffffffff): number | undefined {
-  let value: number;
-  if (/^0[xX][0-9a-fA-F]+$/.test(text)) value = parseInt(text.slice(2), 16);
-  else if (/^0[0-7]*$/.test(text)) value = parseInt(text, 8);
-  else if (/^[1-9][0-9]*$/.test(text)) value = parseInt(text, 10);
-  else return undefined;
+  let i = /^[ \t\n\v\f\r]*/.exec(text)?.[0].length ?? 0;
+  let negative = false;
+  if (text[i] === '+' || text[i] === '-') negative = text[i++] === '-';
+  let base = 10;
+  if (text[i] === '0' && /^[xX][0-9a-fA-F]/.test(text.slice(i + 1, i + 3))) {
+    base = 16;
+    i += 2;
+  } else if (text[i] === '0') base = 8;
+  let value = 0;
+  let read = 0;
+  for (; i < text.length; i++, read++) {
+    const d = parseInt(text[i] ?? '', 16);
+    if (!(d < base)) break;
+    // Beyond any max it can only fail (strtoumax's ERANGE, or too large): keep it there.
+    value = Math.min(value * base + d, Number.MAX_SAFE_INTEGER);
+  }
+  // Nothing read, or something left after the number: xtables_strtoui() fails.
+  if (read === 0 || i !== text.length) return undefined;
+  if (negative && value !== 0) return undefined;
   return value >= min && value <= max ? value : undefined;
 }
 

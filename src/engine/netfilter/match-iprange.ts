@@ -1,29 +1,33 @@
 /**
  * The iprange match (`-m iprange [!] --src-range A[-B] [!] --dst-range A[-B]`): libxt_iprange.c
- * (revision 1) for the parse and the texts, xt_iprange.c for what matches. Addresses are
- * dotted quads (the lab reads no shortened forms such as `10.1`). A reversed range is taken,
- * with the warning the real tool prints (parse-warnings.ts).
+ * (revision 1) for the parse and the texts, xt_iprange.c for what matches. A reversed range
+ * is taken, with the warning the real tool prints (parse-warnings.ts).
  */
 import { XtError } from './errors';
 import { makeExt, type ExtParser } from './ext';
 import { warnAtParse } from './parse-warnings';
-import { ipIsValid, ipToInt } from '../model/ip';
+import { ipToInt } from '../model/ip';
+import { xtNumericToIpaddr } from './xt-addr';
 import type { IpRange, IprangeMatch } from './types';
 
 /**
- * iprange_parse_range(): `A` (the range A-A) or `A-B`. A reversed range is taken, with a
- * warning as the option is read (so in the order the options were given).
+ * iprange_parse_range(): `A` (the range A-A) or `A-B`, split at the first `-`, each address
+ * read by xtables_numeric_to_ipaddr() (`10.1` is 10.1.0.0, xt-addr.ts). A reversed range is
+ * taken, with a warning naming the addresses as typed, as the option is read (so in the order
+ * the options were given).
  */
 function parseRange(arg: string, option: string, invert: boolean): IpRange {
   const dash = arg.indexOf('-');
-  const lo = dash < 0 ? arg : arg.slice(0, dash);
-  const hi = dash < 0 ? lo : arg.slice(dash + 1);
-  for (const addr of [lo, hi]) {
-    if (!ipIsValid(addr))
-      throw XtError.param(`iprange: Bad value for "--${option}" option: "${addr}"`);
-  }
+  const typedLo = dash < 0 ? arg : arg.slice(0, dash);
+  const typedHi = dash < 0 ? typedLo : arg.slice(dash + 1);
+  const [lo, hi] = [typedLo, typedHi].map((typed) => {
+    const addr = xtNumericToIpaddr(typed);
+    if (addr === undefined)
+      throw XtError.param(`iprange: Bad value for "--${option}" option: "${typed}"`);
+    return addr;
+  }) as [string, string];
   if (ipToInt(lo) >>> 0 > ipToInt(hi) >>> 0)
-    warnAtParse(`xt_iprange: range ${lo}-${hi} is reversed and will never match\n`);
+    warnAtParse(`xt_iprange: range ${typedLo}-${typedHi} is reversed and will never match\n`);
   return { min: lo, max: hi, invert };
 }
 

@@ -15,6 +15,7 @@
 import type { TableDraft } from './draft';
 import { EBUSY, EINVAL, ENOENT_MSG, XtError } from './errors';
 import { isBuiltinChain } from './tables';
+import { verboseRule } from './rule-render';
 import type { Chain, Counters, Rule, TableName } from './types';
 
 export interface Work {
@@ -129,17 +130,19 @@ export function ruleAppend(
   // A chain rewritten with the rules it had (kube-proxy's KUBE-SERVICES on every sync): a
   // rule parsed like the one that was there passed these checks already, and when the
   // counters agree too, that very rule can stay.
-  if (work.table.refill(chain, rule)) return;
+  if (work.table.refill(chain, rule)) return void work.verbose?.(verboseRule(rule));
   const c = work.table.edit(chain);
   const old = c === undefined ? undefined : work.table.repeatsBase(c, c.rules.length, rule);
   if (c !== undefined && old !== undefined) {
     const same =
       old.counters.packets === rule.counters.packets && old.counters.bytes === rule.counters.bytes;
     work.table.appendRule(c, same ? old : own(rule));
-    return;
+    return void work.verbose?.(verboseRule(rule));
   }
   const r = own(rule);
   assertJumpTarget(work, r);
+  // `-v` prints the rule as it is queued, before the kernel says whether the chain exists.
+  work.verbose?.(verboseRule(r));
   work.table.appendRule(ruleChain(work, chain), r);
   checkKernel(work, 'RULE_APPEND', chain, r);
 }
@@ -148,6 +151,7 @@ export function ruleInsert(work: Work, chain: string, rule: Rule, num: number): 
   assertJumpTarget(work, rule);
   const c = ruleChain(work, chain);
   if (num - 1 > c.rules.length) throw XtError.errno('Index of insertion too big');
+  work.verbose?.(verboseRule(rule));
   work.table.insertRule(c, num - 1, rule);
   checkKernel(work, 'RULE_INSERT', chain, rule);
 }
@@ -156,6 +160,7 @@ export function ruleReplace(work: Work, chain: string, rule: Rule, num: number):
   assertJumpTarget(work, rule);
   const c = ruleChain(work, chain);
   if (num > c.rules.length) throw XtError.errno('Index of replacement too big');
+  work.verbose?.(verboseRule(rule));
   work.table.replaceRule(c, num - 1, rule);
   checkKernel(work, 'RULE_REPLACE', chain, rule);
 }
@@ -174,6 +179,8 @@ export function ruleFind(work: Work, chain: string, rule: Rule): number {
   const c = work.table.get(chain);
   const index = c === undefined ? -1 : c.rules.findIndex((r) => sameRule(r, rule));
   if (c === undefined || index < 0) throw XtError.errno(BAD);
+  // nft_rule_check() / nft_rule_delete() print the rule they found.
+  work.verbose?.(verboseRule(c.rules[index] as Rule));
   return index;
 }
 

@@ -54,9 +54,9 @@ export function parseProtocol(text: string): number {
   throw XtError.param(`unknown protocol "${s}" specified`);
 }
 
-/** proto_to_name(proto, 0): xtables_chain_protos[], then getprotobynumber(). */
-export function protocolName(num: number): string | undefined {
+/** proto_to_name(proto, nolookup): xtables_chain_protos[], then getprotobynumber() unless nolookup. */
+export function protocolName(num: number, nolookup = false): string | undefined {
   const builtin = CHAIN_PROTOS.find(([, n]) => n === num);
   if (builtin !== undefined) return builtin[0];
-  return num === 0 ? undefined : BY_NUMBER.get(num);
+  return num === 0 || nolookup ? undefined : BY_NUMBER.get(num);
 }

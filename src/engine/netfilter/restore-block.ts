@@ -173,6 +173,7 @@ export class Appended {
         const rule = r.rules[i + r.delta];
         ok =
           parsed.cmd === 'A' &&
+          parsed.more === undefined &&
           parsed.chain === r.chain &&
           line !== undefined &&
           rule !== undefined &&

@@ -2,37 +2,31 @@
  * Argument parsers shared by the command line and restore: addresses (`-s`/`-d`) and
  * counters (`-c`, `[p:b]`).
  */
-import { XtError } from './errors';
+import { notModelled, XtError } from './errors';
 import { maskAddr } from './format';
-import { ipIsValid, ipToInt } from '../model/ip';
+import { xtHostNetwork, xtParseIpmask } from './xt-addr';
 import type { AddrSpec, Counters } from './types';
 
-/** A dotted netmask → prefix length, or undefined when not contiguous. */
-function maskToPrefix(mask: string): number | undefined {
-  const m = ipToInt(mask);
-  for (let p = 0; p <= 32; p++) {
-    if ((p === 0 ? 0 : (0xffffffff << (32 - p)) >>> 0) === m) return p;
-  }
-  return undefined;
-}
-
 /**
- * `-s`/`-d` argument: `a.b.c.d[/len|/mask]`. The address is stored with its host bits
- * cleared, as xtables_ipparse_multiple() does (`-s 10.1.2.3/8` saves as `10.0.0.0/8`).
- * The lab resolves no host names and takes one address (no comma lists).
+ * `-s`/`-d` argument as xtables_ipparse_multiple() reads it: a comma list, each item (leading
+ * blanks skipped) `ADDRESS[/MASK]` split at its last `/`, the mask read first; a mask of 0
+ * takes any address as 0.0.0.0. Each address is stored with its host bits cleared
+ * (`-s 10.1.2.3/8` saves as `10.0.0.0/8`). Names and numbers are read as xt-addr.ts says.
  */
-export function parseRuleAddr(text: string, invert: boolean): AddrSpec {
-  const slash = text.indexOf('/');
-  const addr = slash < 0 ? text : text.slice(0, slash);
-  let prefix = 32;
-  if (slash >= 0) {
-    const m = text.slice(slash + 1);
-    if (/^\d+$/.test(m) && Number(m) <= 32) prefix = Number(m);
-    else if (ipIsValid(m) && maskToPrefix(m) !== undefined) prefix = maskToPrefix(m) ?? 32;
-    else throw XtError.param(`invalid mask \`${m}' specified`);
+export function parseRuleAddrs(text: string, invert: boolean): AddrSpec[] {
+  const out: AddrSpec[] = [];
+  for (const raw of text.split(',')) {
+    const item = raw.replace(/^[ \t\n\v\f\r]+/, '');
+    // char buf[256]
+    if (item.length > 255) throw XtError.param('Hostname too long');
+    const slash = item.lastIndexOf('/');
+    const mask = slash < 0 ? { prefix: 32 } : xtParseIpmask(item.slice(slash + 1));
+    if ('dotted' in mask) throw notModelled('iptables.netmask', { mask: mask.dotted });
+    const name = mask.prefix === 0 ? '0.0.0.0' : slash < 0 ? item : item.slice(0, slash);
+    const addr = xtHostNetwork(name);
+    out.push({ addr: maskAddr(addr, mask.prefix), prefix: mask.prefix, invert });
   }
-  if (!ipIsValid(addr)) throw XtError.param(`host/network \`${addr}' not found`);
-  return { addr: maskAddr(addr, prefix), prefix, invert };
+  return out;
 }
 
 /** sscanf("%llu") of both counters, with do_parse()'s messages. */

@@ -6,7 +6,7 @@ import { XtError } from './errors';
 import type { ExtParser, ParseCtx } from './ext';
 import { foldNativePortMatches, hasPortRange } from './matches';
 import { ILLEGAL, MAXNAMELEN, type Cmd } from './cli-options';
-import { parseRuleAddr } from './rule-args';
+import { parseRuleAddrs } from './rule-args';
 import type { ParsedArgs } from './rule-parse';
 import { newRule } from './new-rule';
 import type { Counters, Match, Rule, Target } from './types';
@@ -68,6 +68,13 @@ export function finishParse(c: Collected): ParsedArgs {
   const zeroToo = listing !== undefined && c.cmds.has('Z');
   if (cmd === undefined) throw XtError.param('no command specified');
   if (c.invert) throw XtError.param('nothing appropriate following !');
+  // The addresses are read before the remaining checks, as do_parse() does.
+  const srcs = c.src !== undefined ? parseRuleAddrs(c.src, c.inverted.has('s')) : [undefined];
+  const dsts = c.dst !== undefined ? parseRuleAddrs(c.dst, c.inverted.has('d')) : [undefined];
+  if ((srcs.length > 1 || dsts.length > 1) && (c.inverted.has('s') || c.inverted.has('d')))
+    throw XtError.param('! not allowed with multiple source or destination IP addresses');
+  if (cmd === 'R' && (srcs.length > 1 || dsts.length > 1))
+    throw XtError.param('Replacement rule does not specify a unique address');
   // generic_opt_check(): an option is legal when any of the given commands allows it.
   if (c.given.size > 0) {
     const keys = [...c.cmds].map((k) => (k === 'D' && c.deleteNum ? 'DNUM' : k));
@@ -88,25 +95,30 @@ export function finishParse(c: Collected): ParsedArgs {
     if ((c.chain === 'POSTROUTING' || c.chain === 'OUTPUT') && c.inIface !== undefined)
       throw XtError.param(`Can't use -i with ${c.chain}\n`);
   }
-  let rule: Rule | undefined;
+  // One rule per source and destination address, sources outermost (add_entry() and the
+  // other rule commands of xtables.c loop the same way); the parts besides the addresses and
+  // the counters are shared, as parses share them.
+  const rules: Rule[] = [];
   if (wantsRule) {
-    rule = newRule(
-      c.src !== undefined ? parseRuleAddr(c.src, c.inverted.has('s')) : undefined,
-      c.dst !== undefined ? parseRuleAddr(c.dst, c.inverted.has('d')) : undefined,
-      c.inIface !== undefined ? { name: c.inIface, invert: c.inverted.has('i') } : undefined,
-      c.outIface !== undefined ? { name: c.outIface, invert: c.inverted.has('o') } : undefined,
-      c.proto !== 0 || c.inverted.has('p')
-        ? { num: c.proto, invert: c.inverted.has('p') }
-        : undefined,
-      c.given.has('f') ? { invert: c.inverted.has('f') } : undefined,
-      foldNativePortMatches(builtMatches),
+    const inIface =
+      c.inIface !== undefined ? { name: c.inIface, invert: c.inverted.has('i') } : undefined;
+    const outIface =
+      c.outIface !== undefined ? { name: c.outIface, invert: c.inverted.has('o') } : undefined;
+    const protocol =
+      c.proto !== 0 || c.inverted.has('p') ? { num: c.proto, invert: c.inverted.has('p') } : undefined; // prettier-ignore
+    const fragment = c.given.has('f') ? { invert: c.inverted.has('f') } : undefined;
+    const matches = foldNativePortMatches(builtMatches);
+    const target: Target =
       builtTarget ??
-        (c.jumpTo !== undefined
-          ? { kind: 'jump', chain: c.jumpTo, goto: c.isGoto }
-          : { kind: 'none' }),
-      c.counters ?? { packets: 0, bytes: 0 },
-    );
+      (c.jumpTo !== undefined ? { kind: 'jump', chain: c.jumpTo, goto: c.isGoto } : { kind: 'none' }); // prettier-ignore
+    for (const src of srcs) {
+      for (const dst of dsts) {
+        const counters = c.counters ?? { packets: 0, bytes: 0 };
+        rules.push(newRule(src, dst, inIface, outIface, protocol, fragment, matches, target, { ...counters })); // prettier-ignore
+      }
+    }
   }
+  const [rule, ...more] = rules;
   return {
     cmd,
     zeroToo,
@@ -121,5 +133,6 @@ export function finishParse(c: Collected): ParsedArgs {
     lineNumbers: c.given.has('0'),
     rule,
     counters: c.counters,
+    ...(more.length > 0 ? { more } : {}),
   };
 }

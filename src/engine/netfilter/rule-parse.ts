@@ -45,6 +45,11 @@ export interface ParsedArgs {
   /** For -A/-C/-D/-I/-R (absent for `-D chain N`). */
   readonly rule: Rule | undefined;
   readonly counters: Counters | undefined;
+  /**
+   * The rules after `rule` when `-s`/`-d` listed several addresses (a comma list): the
+   * command applies to each in turn, in one batch.
+   */
+  readonly more?: readonly Rule[];
 }
 
 export function parseArgs(

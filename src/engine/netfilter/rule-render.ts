@@ -86,3 +86,23 @@ export function listRule(rule: Rule, num: number, f: ListFormat): string {
   for (const m of rule.matches) t += printMatch(m, f.numeric, proto);
   return t + printTarget(rule.target, f.numeric);
 }
+
+/**
+ * The line `iptables -v` prints for a rule it adds, inserts, replaces, finds (-C) or deletes:
+ * nft_ipv4_print_rule() with FMT_PRINT_RULE (no counters, numeric, `in`/`out` named, no
+ * table columns): print_rule_details(), print_fragment(), print_ifaces(),
+ * print_ipv4_addresses(), two blanks, `[goto] `, then the matches and the target as `-L`
+ * prints them. The protocol is named from xtables_chain_protos[] only (no /etc/protocols).
+ */
+export function verboseRule(rule: Rule): string {
+  const proto = rule.protocol?.num ?? 0;
+  const name = protocolName(proto, true) ?? String(proto);
+  let t = `${targetName(rule.target)} ${rule.protocol?.invert ? '!' : ' '}${name} `;
+  t += `opt ${rule.fragment?.invert ? '!' : '-'}${rule.fragment !== undefined ? 'f' : '-'} `;
+  t += `in ${listIface(rule.inIface, true)} out ${listIface(rule.outIface, true)} `;
+  t += `${rule.src?.invert ? '!' : ' '}${listAddr(rule.src, true)} `;
+  t += `${rule.dst?.invert ? '!' : ' '}-> ${listAddr(rule.dst, true)}  `;
+  if (rule.target.kind === 'jump' && rule.target.goto) t += '[goto] ';
+  for (const m of rule.matches) t += printMatch(m, true, proto);
+  return `${t}${printTarget(rule.target, true)}\n`;
+}

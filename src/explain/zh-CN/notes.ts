@@ -137,6 +137,7 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'iptables.match': 'lab: 实验台没有模拟 {name} 匹配',
   'iptables.target': 'lab: 实验台没有模拟 {name} 目标',
   'iptables.target-option': 'lab: 实验台没有模拟 {name} 目标的 --{option}',
+  'iptables.netmask': 'lab: 实验台没有模拟位不连续的网络掩码（{mask}），请给出前缀长度',
   'iptables.pod-rules':
     'lab: 这台主机自己的 iptables 规则会被保存和列出，但实验台只在节点上运行 netfilter：这些规则不会作用于它的报文',
   'sleep.infinite': "sleep: 实验台的虚拟时钟只能前进有限的时间（'{value}'）",
