@@ -115,6 +115,17 @@ describe.skipIf(reason !== undefined)(
       expectSameAsKernel(IPRANGE);
     });
 
+    it('warns of a reversed range at every restore of its line, as it parses every line', () => {
+      const line = '-A INPUT -m iprange --src-range 10.0.0.9-10.0.0.1 -j ACCEPT\n';
+      const reversed = `*filter\n${line}${line}COMMIT\n`;
+      expectSameAsKernel([
+        { restore: reversed },
+        { restore: reversed },
+        { restore: reversed, args: ['--noflush'] },
+        ipt('-S', 'INPUT'),
+      ]);
+    });
+
     it('prints each rule a -v rule command adds, finds or deletes', () => {
       expectSameAsKernel(VERBOSE);
     });

@@ -2,8 +2,8 @@
  * Warnings an extension prints on stderr while a rule is parsed, the rule still accepted
  * (libxt_iprange: "xt_iprange: range A-B is reversed and will never match"). The parsers note
  * them here; `iptables` and `iptables-restore` take them and print them before the rest of
- * their stderr. (A restore line the parse cache already holds is not parsed again, so it does
- * not warn again: the real tool, which parses every line of every restore, would.)
+ * their stderr. The real tool parses every line of every restore, so a line that warns is
+ * never kept in restore's parse cache (restore-lines.ts): it is parsed, and warns, each time.
  */
 let pending = '';
 
@@ -17,4 +17,9 @@ export function takeParseWarnings(): string {
   const text = pending;
   pending = '';
   return text;
+}
+
+/** How much has been warned so far: a parse that changes it warned. */
+export function parseWarningsMark(): number {
+  return pending.length;
 }

@@ -7,6 +7,7 @@ import { policySet, type Work } from './ops';
 import { detach, type LineCache, type LineEntry } from './parse-cache';
 import { PROG, type Queued } from './restore-commit';
 import { fastRuleLine } from './rule-fast';
+import { parseWarningsMark } from './parse-warnings';
 import { parseArgs, assertValidChainName, type ParsedArgs } from './rule-parse';
 import { isBuiltinChain } from './tables';
 import { tokenizeRestoreLine } from './tokenize';
@@ -80,8 +81,10 @@ export function queueRule(
     // prebuilt parse keeps none, and its line is a piece of the writer's text, which the
     // writer keeps anyway: the line is noted as it is, not copied.
     const text = prebuilt === undefined ? detach(raw) : raw;
+    const warned = parseWarningsMark();
     const parsed = prebuilt ?? ruleLine(section.name, text, line, withCounters);
-    if (!section.cache.admit(text)) {
+    // A line that warns is parsed again every time, to warn again (parse-warnings.ts).
+    if (parseWarningsMark() !== warned || !section.cache.admit(text)) {
       section.prev = undefined;
       section.queue.push(parsed);
       section.lines.push(-line);
