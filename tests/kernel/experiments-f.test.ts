@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clusterNetnsUnavailableReason } from './cluster-netns';
-import { runExperiment } from './experiment-diff';
+import { readExperiment, runExperiment } from './experiment-diff';
 import { describeAgreement, expectKernelAgrees } from './kernel-agrees';
 
 const reason = clusterNetnsUnavailableReason();
@@ -33,5 +33,30 @@ describe.skipIf(reason !== undefined)('experiments on the real kernel', () => {
     expect(real('conntrack -L -d 10.96.1.10')[0]).toBe('');
     expect(real('iptables -t raw -L PREROUTING')[0]).toMatch(/\n +2 +120 CT .* NOTRACK\n$/);
     expect(real('ping -c 6')[0]).toContain('6 packets transmitted, 3 received, 50% packet loss');
+  }, 60_000);
+
+  it('a limit rule added again starts with a full bucket of its own', async () => {
+    // nf_tables allocates a limit expression's state with its rule: the rule deleted and
+    // added again is a new rule with a new bucket, whatever the old one had left. At 2/min a
+    // token takes 30 s to come back, far longer than the commands between the pings take.
+    const rule =
+      '-p icmp --icmp-type echo-request -m limit --limit 2/min --limit-burst 1 -j ACCEPT';
+    const ping = 'pod/client$ ping -c 1 -W 1 -q 192.168.1.11';
+    const script = [
+      `node-2$ iptables -I INPUT ${rule}`,
+      'node-2$ iptables -I INPUT 2 -p icmp --icmp-type echo-request -j DROP',
+      ping,
+      ping,
+      'node-2$ iptables -D INPUT 1',
+      `node-2$ iptables -I INPUT ${rule}`,
+      ping,
+      'node-2$ iptables -L INPUT 1 -v -n',
+    ].join('\n');
+    const e = { ...readExperiment('11-own-rules'), name: '11-limit-readded', script };
+    const { steps, ctx } = await runExperiment(e);
+    const a = expectKernelAgrees(steps, ctx);
+    expect(a.compared).toBe(steps.length);
+    const pings = steps.filter((s) => s.prompt.includes('ping ')).map((s) => s.real?.stdout ?? '');
+    expect(pings.map((p) => /(\d) received/.exec(p)?.[1])).toEqual(['1', '0', '1']);
   }, 60_000);
 });

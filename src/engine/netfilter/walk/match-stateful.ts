@@ -35,9 +35,7 @@ export function statisticMatch(
 
 /**
  * `-m limit` as iptables-nft put it in the kernel: nf_tables' token bucket (match-limit.ts),
- * one per rule. The bucket is keyed like xt_statistic's nth counter (by the rule's text and
- * place), so a rule deleted and added again finds its old bucket, where the kernel would give
- * the new rule a full one; tokens come back within a burst's time either way.
+ * one per rule instance (walk-state.ts ruleStateKey()): a rule added again starts full.
  */
 export function limitMatch(m: LimitMatch, ctx: MatchContext, ruleKey: () => string): boolean {
   const key = ruleKey();

@@ -98,6 +98,7 @@ export function traverseWith(
   // Only a walk that records no step can be replayed (a replay has no steps to show).
   const memo = opts.memo === true && record === 'none';
   w.reset(table, hook, builtinChain(t, hook)!, packet, ctx, record, memo);
+  w.tableHandle = t.nft?.handle ?? 0;
   const r = walkRules(w, t, record !== 'all');
   if (memo && (w.deps & DEP.IMPURE) === 0) {
     const outcome: Mutable<MemoOutcome> = { verdict: r.verdict } as MemoOutcome;

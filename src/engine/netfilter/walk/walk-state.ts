@@ -77,8 +77,11 @@ export class Walk {
     ipsetTest: undefined,
     ipvs: undefined,
   };
-  /** statistic's per-rule state key, for the rule being evaluated (asked only then). */
-  readonly ruleKey = (): string => nthKey(this.table, this.chain, this.chain.rules[this.i]!);
+  /** nf_tables' handle of the table being walked (0: none yet). */
+  tableHandle = 0;
+  /** The per-rule state key (statistic nth, limit) of the rule being evaluated (asked only then). */
+  readonly ruleKey = (): string =>
+    ruleStateKey(this.table, this.tableHandle, this.chain, this.chain.rules[this.i]!);
 
   /** Starts a traversal of `table` at `hook` from its built-in chain `base`. */
   reset(
@@ -234,11 +237,20 @@ const EMPTY_CHAIN: Chain = Object.freeze({
 const EMPTY_PACKET = Object.freeze({ src: '', dst: '', protocol: 'all' }) as unknown as Packet;
 
 /**
- * The identity of a rule's xt_statistic_priv: table, chain and rule text, plus the ordinal among
- * identical rules of the chain. The kernel allocates it when the rule is added, so it survives
- * rules being inserted elsewhere; re-adding an identical rule keeps (rather than resets) it here.
+ * The identity of a rule's own state in the kernel (xt_statistic's nth counter, nft_limit's
+ * bucket): allocated when the rule is added and freed with it, so it survives rules inserted
+ * elsewhere, and a rule deleted and added again (or written again by a restore that flushed its
+ * chain) starts afresh. nf_tables gives each added rule a new handle (nft-view/ids.ts) within
+ * its table, and a table created anew (restore without --noflush) a new handle: the two name the
+ * instance. A rule that has no handle (a table no commit made) is named by its text and its
+ * ordinal among identical rules of the chain instead.
  */
-function nthKey(table: TableName, chain: Chain, rule: Rule): string {
+function ruleStateKey(table: TableName, tableHandle: number, chain: Chain, rule: Rule): string {
+  if (rule.nftHandle !== undefined) return `${table}/${tableHandle}/${rule.nftHandle}`;
+  return textKey(table, chain, rule);
+}
+
+function textKey(table: TableName, chain: Chain, rule: Rule): string {
   const spec = ruleSpec(rule);
   let ordinal = 0;
   for (const r of chain.rules) {
