@@ -9,6 +9,7 @@ import {
   iptablesSave,
 } from '../../src/engine/netfilter';
 import type { NetfilterState } from '../../src/engine/netfilter';
+import { parseRestoreArgs } from '../../src/engine/commands/iptables-restore-args';
 import { expect } from 'vitest';
 import { withNetns, type RunResult } from './netns';
 
@@ -55,10 +56,14 @@ export function runBoth(steps: readonly Step[]): Compared[] {
       }
       if ('restore' in step) {
         const args = step.args ?? [];
-        const engine = iptablesRestore(state, step.restore, {
-          noflush: args.includes('--noflush'),
-          counters: args.includes('--counters'),
-        });
+        // The command line as the lab's iptables-restore reads it (iptables-restore-args.ts).
+        const parsed = parseRestoreArgs(['iptables-restore', ...args]);
+        const engine =
+          parsed.kind === 'done'
+            ? parsed
+            : ((out) => ({ ...out, stderr: parsed.warn + out.stderr }))(
+                iptablesRestore(state, step.restore, parsed.opts),
+              );
         out.push({
           label: `iptables-restore ${args.join(' ')}`,
           engine,

@@ -8,6 +8,7 @@ import { iptablesCommand, iptablesRestore, iptablesSave, type NetfilterState } f
 import { labNote } from '../model/lab-notes';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
+import { parseRestoreArgs } from './iptables-restore-args';
 import { missingFileMessage } from './files';
 
 const SAVE_USAGE = "Look at manual page `iptables-save.8' for more information.\n";
@@ -67,27 +68,22 @@ function iptablesSaveCommand(ctx: CommandContext, argv: string[]): CommandResult
   });
 }
 
-/** iptables-restore [-n|--noflush] [-c|--counters] [FILE]; reads standard input without FILE. */
+/** iptables-restore [OPTIONS] [FILE] (iptables-restore-args.ts); reads standard input without FILE. */
 function iptablesRestoreCommand(ctx: CommandContext, argv: string[]): CommandResult {
-  let noflush = false;
-  let counters = false;
-  let input: string | undefined;
-  for (const arg of argv.slice(1)) {
-    if (arg === '-n' || arg === '--noflush') noflush = true;
-    else if (arg === '-c' || arg === '--counters') counters = true;
-    else if (arg.startsWith('-') && arg.length > 1) {
-      const shown = arg.startsWith('--')
-        ? `unrecognized option '${arg}'`
-        : `invalid option -- '${arg[1]}'`;
-      return fail(`iptables-restore: ${shown}\nTry \`iptables-restore -h' for more information.\n`);
-    } else {
-      input = ctx.world.readFile(arg);
-      if (input === undefined)
-        return fail(missingFileMessage(arg, `Can't open ${arg}: No such file or directory\n`));
+  const name = argv[0] ?? 'iptables-restore';
+  const parsed = parseRestoreArgs([name.slice(name.lastIndexOf('/') + 1), ...argv.slice(1)]);
+  if (parsed.kind === 'done') return { stdout: parsed.stdout, stderr: parsed.stderr, exitCode: parsed.exitCode }; // prettier-ignore
+  let text = ctx.stdin;
+  if (parsed.file !== undefined) {
+    const input = ctx.world.readFile(parsed.file);
+    if (input === undefined) {
+      const message = `Can't open ${parsed.file}: No such file or directory\n`;
+      return fail(parsed.warn + missingFileMessage(parsed.file, message));
     }
+    text = input;
   }
-  const text = input ?? ctx.stdin;
-  return notingPodRules(ctx, (state) => iptablesRestore(state, text, { noflush, counters }));
+  const out = notingPodRules(ctx, (state) => iptablesRestore(state, text, parsed.opts));
+  return parsed.warn === '' ? out : { ...out, stderr: parsed.warn + out.stderr };
 }
 
 export function registerIptablesCommands(registry: CommandRegistry): void {

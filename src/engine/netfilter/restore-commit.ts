@@ -18,6 +18,7 @@ import {
 } from './restore-block';
 import type { ParsedArgs } from './rule-parse';
 import { withTableHandle } from './state';
+import { BUILTIN_CHAINS } from './tables';
 import type { Counters, NetfilterState, TableName } from './types';
 import type { ToolOutput } from './views';
 
@@ -55,13 +56,16 @@ export function commitSection(
   section: QueuedSection,
   noflush: boolean,
   commitLine: number,
+  verbose?: (line: string) => void,
 ): ToolOutput | undefined {
   const kernel: XtError[] = [];
   const work: Work = {
     name: section.name,
     table: new TableDraft(section.name, noflush ? state.tables[section.name] : undefined),
     kernel: (e) => kernel.push(e),
+    ...(verbose !== undefined ? { verbose } : {}),
   };
+  if (verbose !== undefined && !noflush) printTableFlush(state, section.name, verbose);
   const { queue, lines } = section;
   const run = (q: Exclude<Queued, RestoreBlock>, at: number): ToolOutput | undefined => {
     const before = kernel.length;
@@ -111,4 +115,22 @@ export function commitSection(
   else state.tables[section.name] = withTableHandle(state, table);
   appended.record();
   return undefined;
+}
+
+/**
+ * What `iptables-restore --verbose` prints for the flush of a section's table (seen on the
+ * kernel): every built-in chain of the table, whether or not it exists yet, then the user
+ * chains the table had, by name; then each of those deleted.
+ */
+function printTableFlush(
+  state: NetfilterState,
+  name: TableName,
+  print: (line: string) => void,
+): void {
+  const users = (state.tables[name]?.chains ?? [])
+    .filter((c) => !c.builtin)
+    .map((c) => c.name)
+    .sort();
+  for (const c of [...BUILTIN_CHAINS[name], ...users]) print(`Flushing chain \`${c}'\n`);
+  for (const c of users) print(`Deleting chain \`${c}'\n`);
 }

@@ -38,6 +38,20 @@ export interface RestoreOptions {
   readonly noflush?: boolean;
   /** --counters: take `[p:b]` of rules and chains. */
   readonly counters?: boolean;
+  /**
+   * --test: every line is read (and its errors reported) but no section is committed: what
+   * only the commit finds (a jump to a missing chain, the kernel's refusals) goes unreported.
+   */
+  readonly test?: boolean;
+  /**
+   * --verbose: each committed section's flush (`Flushing chain` for each built-in chain of
+   * its table, then each user chain it had, by name, and `Deleting chain` for those) and each
+   * rule added, as `iptables -v` prints it. Seen on the kernel: with --noflush (or --test)
+   * nothing at all is printed.
+   */
+  readonly verbose?: boolean;
+  /** --table=TABLE: only that table's sections; the lines of the others are skipped unread. */
+  readonly table?: string;
 }
 
 /** Where a restore stands while it reads its input. */
@@ -49,6 +63,10 @@ interface Reader {
   lineNo: number;
   /** The cache entry of the line just read, when it was a rule line that has one. */
   entry: LineEntry | undefined;
+  /** In a section of a table --table leaves out: its lines up to COMMIT are skipped. */
+  skipping: boolean;
+  /** What --verbose printed so far (standard output). */
+  readonly log: string[];
 }
 
 /**
@@ -61,7 +79,9 @@ export function iptablesRestore(
   opts: RestoreOptions = {},
 ): ToolOutput {
   takeParseWarnings();
-  const out = restoreInput(state, input, opts);
+  const log: string[] = [];
+  let out = restoreInput(state, input, opts, log);
+  if (log.length > 0) out = { ...out, stdout: log.join('') + out.stdout };
   const warned = takeParseWarnings();
   return warned === '' ? out : { ...out, stderr: warned + out.stderr };
 }
@@ -70,6 +90,7 @@ function restoreInput(
   state: NetfilterState,
   input: string | RestorePieces,
   opts: RestoreOptions,
+  log: string[],
 ): ToolOutput {
   const r: Reader = {
     withCounters: opts.counters ?? false,
@@ -78,6 +99,8 @@ function restoreInput(
     section: undefined,
     lineNo: 0,
     entry: undefined,
+    skipping: false,
+    log,
   };
   try {
     let out: ToolOutput | undefined;
@@ -258,6 +281,10 @@ function readLine(r: Reader, raw: string): ToolOutput | undefined {
   const { lineNo, withCounters } = r;
   const section = r.section;
   const first = raw[0];
+  if (r.skipping) {
+    if (raw === 'COMMIT\n' || raw === 'COMMIT') r.skipping = false;
+    return undefined;
+  }
   if (first === '\n' || first === '#') return undefined;
   if (first === '-' && section !== undefined) {
     queueRule(section, raw, lineNo, withCounters);
@@ -266,12 +293,19 @@ function readLine(r: Reader, raw: string): ToolOutput | undefined {
   }
   const buffer = raw.endsWith('\n') ? raw.slice(0, -1) : raw;
   if (section !== undefined && buffer === 'COMMIT') {
-    const err = commitSection(r.state, section, r.opts.noflush === true, lineNo);
+    const { noflush = false, test = false, verbose = false } = r.opts;
+    // --test drops the section (nft_abort()) where a restore commits it.
+    const print = verbose && !noflush ? (line: string) => void r.log.push(line) : undefined;
+    const err = test ? undefined : commitSection(r.state, section, noflush, lineNo, print);
     if (err !== undefined) return err;
     r.section = undefined;
   } else if (first === '*' && section === undefined) {
     const name = buffer.slice(1).split(/[ \t]/)[0] ?? '';
     if (name === '') throw XtError.param(`${PROG}: line ${lineNo} table name invalid`);
+    if (r.opts.table !== undefined && name !== r.opts.table) {
+      r.skipping = true;
+      return undefined;
+    }
     if (!isTableName(name))
       throw XtError.param(`${PROG}: line ${lineNo} table name '${name}' invalid`);
     const cache = lineCache(name, withCounters);
