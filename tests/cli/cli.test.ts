@@ -72,6 +72,15 @@ describe('kube-proxy-lab run', () => {
     expect(c.out).toBe('-N KUBE-MARK-MASQ\n-A KUBE-MARK-MASQ -j MARK --set-xmark 0x4000/0x4000\n');
   });
 
+  it('says iptables-save -f would write a file the lab does not keep', async () => {
+    const c = io({}, 'node-1$ iptables-save -f /tmp/rules.v4 -t nat\n');
+    expect(await main(['run'], c)).toBe(1);
+    expect(c.out).toBe('');
+    expect(c.err).toBe(
+      'lab: iptables-save -f would write the rules to /tmp/rules.v4, and the lab keeps no files; without -f it prints them\n',
+    );
+  });
+
   it('exits non-zero when a command fails, and keeps running the rest', async () => {
     const c = io({}, 'node-1$ nosuchtool\nnode-1$ iptables -t nat -S KUBE-MARK-MASQ\n');
     expect(await main(['run'], c)).toBe(127);

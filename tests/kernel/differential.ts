@@ -10,6 +10,7 @@ import {
 } from '../../src/engine/netfilter';
 import type { NetfilterState } from '../../src/engine/netfilter';
 import { parseRestoreArgs } from '../../src/engine/commands/iptables-restore-args';
+import { parseSaveArgs } from '../../src/engine/commands/iptables-save-args';
 import { expect } from 'vitest';
 import { withNetns, type RunResult } from './netns';
 
@@ -35,13 +36,15 @@ export function maskDates(text: string): string {
 }
 
 function engineSave(state: NetfilterState, args: readonly string[]): RunResult {
-  const t = args.indexOf('-t');
-  const table = t >= 0 ? args[t + 1] : undefined;
-  return iptablesSave(state, {
-    ...(table !== undefined ? { table } : {}),
-    counters: args.includes('-c'),
+  // The command line as the lab's iptables-save reads it (iptables-save-args.ts).
+  const parsed = parseSaveArgs(['iptables-save', ...args]);
+  if (parsed.kind === 'done') return parsed;
+  const out = iptablesSave(state, {
+    ...(parsed.table !== undefined ? { table: parsed.table } : {}),
+    counters: parsed.counters,
     nowEpochSeconds: 1_700_000_000,
   });
+  return { ...out, stderr: parsed.warn + out.stderr };
 }
 
 export function runBoth(steps: readonly Step[]): Compared[] {

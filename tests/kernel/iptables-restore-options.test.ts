@@ -3,7 +3,7 @@
  * namespace: --verbose (the flush of each table, each rule added; nothing with --noflush),
  * --test (lines read, errors of reading reported, nothing committed), --table (the other
  * tables' sections skipped unread), -h, -V, the ignored -w/-W/-M, -b's warning, and
- * getopt_long's own messages (unknown, ambiguous, missing argument).
+ * getopt_long's own messages (unknown, ambiguous, missing argument); and iptables-save's.
  */
 import { describe, it } from 'vitest';
 import { expectSameAsKernel, type Step } from './differential';
@@ -95,6 +95,32 @@ describe.skipIf(reason !== undefined)('iptables-restore options against the kern
       restore(TWO_TABLES, '--wait', '5', '-nc'),
       restore(TWO_TABLES, '-vw'),
       save,
+    ]);
+  });
+
+  it("iptables-save's options, as getopt_long reads them", () => {
+    expectSameAsKernel([
+      restore(TWO_TABLES),
+      { save: ['-V'] },
+      { save: ['--ver'] },
+      { save: ['-t', 'nosuch', '-V'] },
+      { save: ['-ct', 'filter'] },
+      { save: ['--counters', '--table', 'nat'] },
+      { save: ['--table=nat'] },
+      { save: ['-tnat'] },
+      { save: ['-t', 'filter', '-t', 'nat'] },
+      { save: ['-d', '-t', 'filter'] },
+      { save: ['--dump', '-M', '/bin/true', '--modprobe=/bin/true', '-t', 'nat'] },
+      { save: ['-b', '-t', 'filter'] },
+      { save: ['-t'] },
+      { save: ['-t', 'nosuch'] },
+      { save: ['-h'] },
+      { save: ['-4'] },
+      { save: ['--ipv4'] },
+      { save: ['--foo'] },
+      { save: ['--counters=1'] },
+      { save: ['extra'] },
+      { save: ['-b', 'extra'] },
     ]);
   });
 });

@@ -9,9 +9,8 @@ import { labNote } from '../model/lab-notes';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
 import { parseRestoreArgs } from './iptables-restore-args';
+import { parseSaveArgs } from './iptables-save-args';
 import { missingFileMessage } from './files';
-
-const SAVE_USAGE = "Look at manual page `iptables-save.8' for more information.\n";
 
 function fail(stderr: string, exitCode = 1): CommandResult {
   return { stdout: '', stderr, exitCode };
@@ -38,34 +37,19 @@ function notingPodRules(
   return after === before ? r : { ...r, stderr: r.stderr + labNote('iptables.pod-rules') };
 }
 
-/** iptables-save [-c] [-t TABLE] (getopt_long: `-tnat`, `--table=nat`, `--counters`). */
+/** iptables-save [OPTIONS] (iptables-save-args.ts). */
 function iptablesSaveCommand(ctx: CommandContext, argv: string[]): CommandResult {
-  const prog = 'iptables-save';
-  let table: string | undefined;
-  let counters = false;
-  const args = argv.slice(1);
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '-c' || arg === '--counters') counters = true;
-    else if (arg === '-t' || arg === '--table') {
-      const value = args[++i];
-      if (value === undefined) {
-        return fail(`${prog}: option requires an argument -- 't'\n${SAVE_USAGE}`);
-      }
-      table = value;
-    } else if (arg.startsWith('--table=')) table = arg.slice('--table='.length);
-    else if (arg.startsWith('-t') && arg.length > 2) table = arg.slice(2);
-    else if (arg.startsWith('--'))
-      return fail(`${prog}: unrecognized option '${arg}'\n${SAVE_USAGE}`);
-    else if (arg.startsWith('-') && arg.length > 1) {
-      return fail(`${prog}: invalid option -- '${arg[1]}'\n${SAVE_USAGE}`);
-    } else return fail('Unknown arguments found on commandline\n');
-  }
-  return iptablesSave(ctx.world.netfilter(), {
-    ...(table !== undefined ? { table } : {}),
-    counters,
+  const name = argv[0] ?? 'iptables-save';
+  const parsed = parseSaveArgs([name.slice(name.lastIndexOf('/') + 1), ...argv.slice(1)]);
+  if (parsed.kind === 'done') return { stdout: parsed.stdout, stderr: parsed.stderr, exitCode: parsed.exitCode }; // prettier-ignore
+  if (parsed.file !== undefined)
+    return fail(parsed.warn + labNote('iptables.save-file', { path: parsed.file }));
+  const out = iptablesSave(ctx.world.netfilter(), {
+    ...(parsed.table !== undefined ? { table: parsed.table } : {}),
+    counters: parsed.counters,
     nowEpochSeconds: ctx.world.epochSeconds + ctx.world.nowSeconds(),
   });
+  return parsed.warn === '' ? out : { ...out, stderr: parsed.warn + out.stderr };
 }
 
 /** iptables-restore [OPTIONS] [FILE] (iptables-restore-args.ts); reads standard input without FILE. */

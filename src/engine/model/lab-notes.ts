@@ -147,6 +147,8 @@ export const LAB_NOTES = {
   'iptables.match': 'lab: the {name} match is not modelled in kube-proxy-lab',
   'iptables.target': 'lab: the {name} target is not modelled in kube-proxy-lab',
   'iptables.target-option': "lab: the {name} target's --{option} is not modelled in kube-proxy-lab",
+  'iptables.save-file':
+    'lab: iptables-save -f would write the rules to {path}, and the lab keeps no files; without -f it prints them',
   'iptables.netmask':
     'lab: a netmask whose bits are not contiguous ({mask}) is not modelled in kube-proxy-lab; give a prefix length',
   'iptables.pod-rules':

@@ -137,6 +137,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'iptables.match': 'lab: 实验台没有模拟 {name} 匹配',
   'iptables.target': 'lab: 实验台没有模拟 {name} 目标',
   'iptables.target-option': 'lab: 实验台没有模拟 {name} 目标的 --{option}',
+  'iptables.save-file':
+    'lab: iptables-save -f 会把规则写入 {path}，而实验台不保存文件；去掉 -f 即可把规则打印出来',
   'iptables.netmask': 'lab: 实验台没有模拟位不连续的网络掩码（{mask}），请给出前缀长度',
   'iptables.pod-rules':
     'lab: 这台主机自己的 iptables 规则会被保存和列出，但实验台只在节点上运行 netfilter：这些规则不会作用于它的报文',
