@@ -123,4 +123,27 @@ describe.skipIf(reason !== undefined)('iptables-restore options against the kern
       { save: ['-b', 'extra'] },
     ]);
   });
+
+  it('iptables takes -w and ignores it, and says it ignores -W', () => {
+    expectSameAsKernel([
+      { iptables: ['-w', '-A', 'INPUT', '-j', 'ACCEPT'] },
+      { iptables: ['-w', '5', '-W', '100000', '-A', 'INPUT', '-j', 'ACCEPT'] },
+      { iptables: ['--wait=5', '--wait-interval=100000', '-S', 'INPUT'] },
+      { iptables: ['-W', '-W', '-L', 'INPUT', '-n'] },
+      { iptables: ['-w', '-w', '-L', 'INPUT', '-n'] },
+      { iptables: ['-W', '5', '-W', '6', '-S', 'INPUT'] },
+      { iptables: ['-W', 'x', '-w', '-S', 'INPUT'] },
+      { iptables: ['-W', '', '-w', '-S', 'INPUT'] },
+      { iptables: ['-W', '1000000', '-w', '-S', 'INPUT'] },
+      { iptables: ['-W', '5x', '-w', '-S', 'INPUT'] },
+      { iptables: ['-W', '-5', '-w', '-S', 'INPUT'] },
+      { iptables: ['--wait-interval', '-w', '-S', 'INPUT'] },
+      { iptables: ['--wait-interval=-5', '-w', '-S', 'INPUT'] },
+      { iptables: ['-w', 'x', '-S', 'INPUT'] },
+      { iptables: ['-w', '5x', '-S', 'INPUT'] },
+      { iptables: ['-w', '0x10', '-S', 'INPUT'] },
+      { iptables: ['--wait=abc', '-S', 'INPUT'] },
+      { iptables: ['-S', 'INPUT', '-w'] },
+    ]);
+  });
 });

@@ -116,8 +116,20 @@ export function kernelRejects(tableName: TableName, chain: string, rule: Rule): 
 }
 
 function checkKernel(work: Work, op: string, chain: string, rule: Rule): void {
-  const err = kernelRejects(work.name, chain, rule);
+  const err = jumpRejects(work, rule) ?? kernelRejects(work.name, chain, rule);
   if (err !== undefined) work.kernel(XtError.kernel(op, err, `rule in chain ${chain}`));
+}
+
+/**
+ * A jump or goto to a built-in chain (nf_tables_api.c nft_verdict_init()): nf_tables looks the
+ * chain up, and refuses a base chain (EOPNOTSUPP); iptables-nft creates a base chain only once
+ * a rule or a policy needs it, so one not created yet is not found at all (ENOENT). Seen on the
+ * kernel: `-A FORWARD -j INPUT` in a fresh table is ENOENT, `-A FORWARD -j FORWARD` EOPNOTSUPP.
+ */
+function jumpRejects(work: Work, rule: Rule): string | undefined {
+  const t = rule.target;
+  if (t.kind !== 'jump' || !isBuiltinChain(work.name, t.chain)) return undefined;
+  return work.table.nftHasChain(t.chain) ? 'Operation not supported' : 'No such file or directory';
 }
 
 /** -A; `own` gives the rule that goes into the table (see executeCommand). */

@@ -5,6 +5,7 @@
  * `iptables-restore`.
  */
 import { XtError } from './errors';
+import { warnAtParse } from './parse-warnings';
 import type { ExtParser, ParseCtx } from './ext';
 import { matchParser } from './matches';
 import { unmodelledMatch, unmodelledTarget } from './not-modelled';
@@ -64,6 +65,8 @@ export function parseArgs(
   let table = opts.table;
   let tableSet = opts.restore;
   let verbose = false;
+  let waitGiven = false;
+  let waitIntervalGiven = false;
   const given = new Set<string>();
   const inverted = new Set<string>();
   let invert = false;
@@ -256,10 +259,27 @@ export function parseArgs(
         verbose = true;
         return;
       case 'w':
-      case 'W':
+      case 'W': {
         if (opts.restore) throw XtError.param(`You cannot use \`-${letter}' from iptables-restore`);
-        takeOpt(inline);
+        // xshared.c parse_wait_time() / parse_wait_interval(): the value is checked (sscanf
+        // %i, %u), then iptables-nft ignores it, and says so of -W.
+        const value = takeOpt(inline);
+        if (letter === 'w') {
+          if (value !== undefined && !/^\s*[+-]?\d/.test(value))
+            throw XtError.param('wait seconds not numeric');
+          waitGiven = true;
+          return;
+        }
+        if (value === undefined) throw XtError.param('wait interval value required');
+        const m = /^\s*([+-]?)(\d+)/.exec(value);
+        if (m === null) throw XtError.param('wait interval not numeric');
+        const n = Number(m[2]) % 2 ** 32;
+        const usec = m[1] === '-' && n !== 0 ? 2 ** 32 - n : n;
+        if (usec > 999999) throw XtError.param(`too long usec wait ${usec} > 999999 usec`);
+        warnAtParse('Ignoring deprecated --wait-interval option.\n');
+        waitIntervalGiven = true;
         return;
+      }
       case 'M':
         takeReq(token, inline);
         return;
@@ -352,6 +372,8 @@ export function parseArgs(
     invert = false;
   }
 
+  if (waitIntervalGiven && !waitGiven)
+    throw XtError.param('--wait-interval only makes sense with --wait\n');
   return finishParse({
     table,
     policy,
