@@ -139,22 +139,5 @@ describe.skipIf(reason !== undefined)(
         { save: [] },
       ]);
     });
-
-    it('refuses a jump to a built-in chain as nf_tables does: not found, or not supported', () => {
-      expectSameAsKernel([
-        ipt('-A', 'FORWARD', '-j', 'INPUT'),
-        ipt('-I', 'FORWARD', '-j', 'OUTPUT'),
-        ipt('-t', 'nat', '-A', 'PREROUTING', '-j', 'OUTPUT'),
-        ipt('-A', 'FORWARD', '-j', 'FORWARD'),
-        ipt('-N', 'FOO'),
-        ipt('-A', 'FOO', '-j', 'FOO'),
-        ipt('-A', 'INPUT', '-s', '10.0.0.1', '-j', 'ACCEPT'),
-        ipt('-A', 'FOO', '-g', 'INPUT'),
-        ipt('-R', 'FOO', '1', '-j', 'OUTPUT'),
-        { restore: '*filter\n:BAR - [0:0]\n-A BAR -s 10.0.0.1 -j ACCEPT\n-A BAR -g INPUT\nCOMMIT\n', args: ['--noflush'] }, // prettier-ignore
-        { restore: '*filter\n-A FORWARD -j OUTPUT\nCOMMIT\n' },
-        ipt('-S'),
-      ]);
-    });
   },
 );

@@ -218,6 +218,19 @@ export class TableDraft {
     this.nftEvents.push({ ev: 'chain', name });
   }
 
+  /**
+   * iptables-nft deletes an empty base chain (-X of a built-in chain): nf_tables drops it, and
+   * iptables lists the built-in chain as new again (policy ACCEPT, counters 0:0, uncounted).
+   */
+  dropBase(name: string): void {
+    const c = this.edit(name);
+    if (c === undefined) return;
+    c.counters = { packets: 0, bytes: 0 };
+    c.policy = 'ACCEPT';
+    delete c.countsPolicy;
+    this.nftEvents.push({ ev: 'del', name });
+  }
+
   /** Whether nf_tables has this chain (a base chain exists there only once used). */
   nftHasChain(name: string): boolean {
     if (this.base?.nft !== undefined && Object.hasOwn(this.base.nft.chains, name)) return true;

@@ -284,9 +284,8 @@ export function chainRestore(work: Work, name: string): void {
 export function chainDelete(work: Work, name: string | undefined): void {
   if (name !== undefined) {
     const c = work.table.get(name);
-    if (c === undefined) {
-      if (isBuiltinChain(work.name, name))
-        work.kernel(XtError.kernel('CHAIN_DEL', EBUSY, `chain ${name}`));
+    if (c === undefined || c.builtin) {
+      if (isBuiltinChain(work.name, name)) deleteBase(work, name, c);
       else throw XtError.errno(ENOENT_MSG);
       return;
     }
@@ -296,6 +295,18 @@ export function chainDelete(work: Work, name: string | undefined): void {
   }
   verboseWalk(work, undefined, 'Deleting', true);
   for (const c of work.table.chains().filter((x) => !x.builtin)) deleteOne(work, c);
+}
+
+/**
+ * -X of a built-in chain, as iptables-nft 1.8.9 does it (seen on the kernel): a base chain
+ * nf_tables does not have is not found; one whose policy is not ACCEPT is "not empty"; one
+ * with rules the kernel refuses to delete (EBUSY); an empty one is deleted from nf_tables.
+ */
+function deleteBase(work: Work, name: string, c: Chain | undefined): void {
+  if (c === undefined || !work.table.nftHasChain(name)) throw XtError.errno(ENOENT_MSG);
+  if ((c.policy ?? 'ACCEPT') !== 'ACCEPT') throw XtError.errno('Directory not empty');
+  if (c.rules.length > 0) work.kernel(XtError.kernel('CHAIN_DEL', EBUSY, `chain ${name}`));
+  else work.table.dropBase(name);
 }
 
 function deleteOne(work: Work, c: Chain): void {
