@@ -3,8 +3,8 @@
  * throwaway namespace: creating, renaming, flushing and deleting chains (built-in ones too,
  * which iptables-nft deletes from nf_tables when they are empty), policies, jumps to built-in
  * chains, the port, tcp-flag, multiport, conntrack, mark, comment, LOG, REJECT, addrtype,
- * physdev, recent, statistic and NAT forms learners type, and the errors of bad ones; then
- * every view of the result (-S, -L in its forms, iptables-save -c).
+ * physdev, recent, statistic, NAT, MARK and CONNMARK forms learners type, and the errors of
+ * bad ones; then every view of the result (-S, -L in its forms, iptables-save -c).
  */
 import { describe, it } from 'vitest';
 import { expectSameAsKernel, type Step } from './differential';
@@ -146,6 +146,55 @@ describe.skipIf(reason !== undefined)('iptables chains and rules against the ker
       { restore: '*filter\n:BAR - [0:0]\n-A BAR -s 10.0.0.1 -j ACCEPT\n-A BAR -g INPUT\nCOMMIT\n', args: ['--noflush'] }, // prettier-ignore
       { restore: '*filter\n-A FORWARD -j OUTPUT\nCOMMIT\n' },
       ipt('-S'),
+    ]);
+  });
+
+  it('takes the NAT, MARK and CONNMARK forms and refuses the bad ones', () => {
+    expectSameAsKernel([
+      ipt('-t nat -A PREROUTING -p tcp -j DNAT --to-destination 10.0.0.1'),
+      ipt('-t nat -A PREROUTING -p tcp -j DNAT --to-destination 10.0.0.1:8080'),
+      ipt('-t nat -A PREROUTING -p tcp -j DNAT --to-destination 10.0.0.1-10.0.0.5:8080-8090'),
+      ipt('-t nat -A PREROUTING -p tcp -j DNAT --to-destination :8080'),
+      ipt('-t nat -A PREROUTING -p udp -j DNAT --to-destination 10.0.0.1:53 --random'),
+      ipt('-t nat -A PREROUTING -p udp -j DNAT --to-destination 10.0.0.1:53 --persistent'),
+      ipt('-t nat -A PREROUTING -j DNAT --to-destination 10.0.0.1:80'),
+      ipt('-t nat -A PREROUTING -p tcp -j DNAT --to-destination 10.0.0.1:99999'),
+      ipt('-t nat -A PREROUTING -p tcp -j DNAT --to-destination 10.0.0.1:90-80'),
+      ipt('-t nat -A PREROUTING -p tcp -j DNAT --to-destination 10.0.0.x'),
+      ipt('-t nat -A PREROUTING -p tcp -j DNAT'),
+      ipt(
+        '-t nat -A PREROUTING -p tcp -j DNAT --to-destination 10.0.0.1 --to-destination 10.0.0.2',
+      ),
+      ipt('-t nat -A POSTROUTING -j SNAT --to-source 1.2.3.4'),
+      ipt('-t nat -A POSTROUTING -p tcp -j SNAT --to-source 1.2.3.4:1000-2000'),
+      ipt('-t nat -A POSTROUTING -j SNAT --to-source 1.2.3.4-1.2.3.8 --random-fully'),
+      ipt('-t nat -A POSTROUTING -j MASQUERADE'),
+      ipt('-t nat -A POSTROUTING -p tcp -j MASQUERADE --to-ports 1024-65535'),
+      ipt('-t nat -A POSTROUTING -j MASQUERADE --to-ports 1024'),
+      ipt('-t nat -A POSTROUTING -j MASQUERADE --random'),
+      ipt('-t nat -A POSTROUTING -o eth0 -j MASQUERADE --random-fully'),
+      ipt('-t nat -A OUTPUT -p tcp -j DNAT --to 10.0.0.1:80'),
+      ipt('-t nat -A INPUT -j SNAT --to-source 1.2.3.4'),
+      ipt('-t nat -N KUBE-MARK-MASQ'),
+      ipt('-t nat -A KUBE-MARK-MASQ -j MARK --set-xmark 0x4000/0x4000'),
+      ipt('-t nat -A KUBE-MARK-MASQ -j MARK --set-mark 0x4000/0x4000'),
+      ipt('-t nat -A KUBE-MARK-MASQ -j MARK --and-mark 0xffffbfff'),
+      ipt('-t nat -A KUBE-MARK-MASQ -j MARK --xor-mark 0x1'),
+      ipt('-t nat -A KUBE-MARK-MASQ -j MARK --set-mark 16'),
+      ipt('-t nat -A KUBE-MARK-MASQ -j MARK'),
+      ipt('-t nat -A KUBE-MARK-MASQ -m mark ! --mark 0x4000/0x4000 -j RETURN'),
+      ipt('-t nat -A KUBE-MARK-MASQ -m mark --mark 4'),
+      ipt('-t mangle -A PREROUTING -j CONNMARK --set-mark 1'),
+      ipt('-t mangle -A PREROUTING -j CONNMARK --restore-mark'),
+      ipt('-t mangle -A PREROUTING -j CONNMARK --save-mark --mask 0xff'),
+      ipt('-t mangle -A PREROUTING -m conntrack ! --ctstate NEW -j ACCEPT'),
+      ipt('-t nat -S'),
+      ipt('-t nat -L -n'),
+      ipt('-t nat -L -n -v'),
+      ipt('-t nat -L'),
+      ipt('-t mangle -S'),
+      ipt('-t mangle -L -n -v'),
+      { save: ['-t', 'nat'] },
     ]);
   });
 });

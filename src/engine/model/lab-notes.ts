@@ -145,6 +145,7 @@ export const LAB_NOTES = {
   'conntrack.option': 'conntrack: kube-proxy-lab does not model {options}',
   'conntrack.node-only': 'conntrack: the lab tracks connections on nodes only; run it on a node',
   'iptables.match': 'lab: the {name} match is not modelled in kube-proxy-lab',
+  'iptables.match-option': "lab: the {name} match's --{option} is not modelled in kube-proxy-lab",
   'iptables.target': 'lab: the {name} target is not modelled in kube-proxy-lab',
   'iptables.target-option': "lab: the {name} target's --{option} is not modelled in kube-proxy-lab",
   'iptables.save-file':

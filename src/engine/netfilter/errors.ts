@@ -55,7 +55,12 @@ export class XtError extends Error {
  * 2, as iptables exits on a parameter problem.
  */
 export function notModelled(
-  id: 'iptables.match' | 'iptables.target' | 'iptables.target-option' | 'iptables.netmask',
+  id:
+    | 'iptables.match'
+    | 'iptables.match-option'
+    | 'iptables.target'
+    | 'iptables.target-option'
+    | 'iptables.netmask',
   params: Readonly<Record<string, string>>,
 ): XtError {
   return XtError.other(labNote(id, params), 2);

@@ -250,6 +250,12 @@ describe('what iptables has but the lab does not model', () => {
     expect(iptablesCommand(s, ['-t', 'raw', '-A', 'OUTPUT', '-j', 'CT', '--zone', '1'])).toEqual(
       note("the CT target's --zone"),
     );
+    // libxt_conntrack.so takes --ctorigdst, --ctstatus, … as well as --ctstate.
+    const ctOrigDst = ['-A', 'FORWARD', '-m', 'conntrack', '--ctstate', 'NEW', '!', '--ctorigdst', '10.96.0.1']; // prettier-ignore
+    expect(iptablesCommand(s, ctOrigDst)).toEqual(note("the conntrack match's --ctorigdst"));
+    expect(iptablesCommand(s, ['-A', 'INPUT', '-m', 'conntrack', '--ctstatus', 'DNAT'])).toEqual(
+      note("the conntrack match's --ctstatus"),
+    );
     const restore = iptablesRestore(s, '*filter\n-A INPUT -j NFQUEUE\nCOMMIT\n', { noflush: true });
     expect(restore.stderr).toBe('lab: the NFQUEUE target is not modelled in kube-proxy-lab\n');
     // A name iptables does not know either still gets iptables' own error.

@@ -136,6 +136,7 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'conntrack.node-only': 'conntrack: 实验台只在节点上跟踪连接；请在节点上运行',
   'iptables.match': 'lab: 实验台没有模拟 {name} 匹配',
   'iptables.target': 'lab: 实验台没有模拟 {name} 目标',
+  'iptables.match-option': 'lab: 实验台没有模拟 {name} 匹配的 --{option}',
   'iptables.target-option': 'lab: 实验台没有模拟 {name} 目标的 --{option}',
   'iptables.save-file':
     'lab: iptables-save -f 会把规则写入 {path}，而实验台不保存文件；去掉 -f 即可把规则打印出来',
