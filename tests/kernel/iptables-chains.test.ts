@@ -197,4 +197,40 @@ describe.skipIf(reason !== undefined)('iptables chains and rules against the ker
       { save: ['-t', 'nat'] },
     ]);
   });
+
+  it('takes the multiport, addrtype, physdev, recent, LOG and REJECT options', () => {
+    expectSameAsKernel([
+      ipt('-A INPUT -p tcp -m multiport --ports 80,443 -j ACCEPT'),
+      ipt('-A INPUT -p tcp -m multiport ! --dports 80,443 -j ACCEPT'),
+      ipt('-A INPUT -m addrtype --src-type LOCAL --dst-type UNICAST -j ACCEPT'),
+      ipt('-A INPUT -m addrtype ! --dst-type LOCAL --limit-iface-in -j ACCEPT'),
+      ipt('-A FORWARD -m physdev --physdev-in veth0 --physdev-out veth1 -j ACCEPT'),
+      ipt('-A FORWARD -m physdev --physdev-is-in --physdev-is-out -j ACCEPT'),
+      ipt('-A INPUT -m recent --name y --rdest --set'),
+      ipt('-A INPUT -m recent --name y --update --seconds 10 --reap --rttl -j DROP'),
+      ipt('-A INPUT -m recent --name z --mask 255.255.255.0 --set'),
+      ipt('-A INPUT -m recent --remove --name z'),
+      ipt('-A INPUT -j LOG --log-tcp-sequence --log-tcp-options --log-ip-options --log-uid'),
+      ipt('-A INPUT -j LOG --log-macdecode'),
+      ipt('-A INPUT -j LOG --log-level debug'),
+      ipt('-A INPUT -j LOG --log-level 9'),
+      ipt('-A INPUT -j REJECT --reject-with icmp-net-unreachable'),
+      ipt('-A INPUT -j REJECT --reject-with icmp-admin-prohibited'),
+      ipt('-A INPUT -j REJECT --reject-with icmp-proto-unreachable'),
+      ipt('-A INPUT -j REJECT --reject-with bogus'),
+      ipt('-A INPUT -m mark --mark 0x10/0xf0 -j ACCEPT'),
+      ipt('-A INPUT -m comment --comment a -m comment --comment b -j ACCEPT'),
+      ipt('-A INPUT -p udp -m udp --sport 53 --dport 1024:65535 -j ACCEPT'),
+      ipt('-A INPUT -p sctp --dport 80 -j ACCEPT'),
+      ipt('-A INPUT -j TRACE'),
+      ipt('-t raw -A PREROUTING -j TRACE'),
+      ipt('-A INPUT -j ACCEPT -m comment --comment after'),
+      ipt('-A INPUT -m tcp -p tcp --dport 22'),
+      ipt('-A INPUT -p tcp --dport 22 --sport 1000 --syn'),
+      ipt('-S INPUT'),
+      ipt('-L INPUT -n -v'),
+      ipt('-L INPUT'),
+      { save: [] },
+    ]);
+  });
 });

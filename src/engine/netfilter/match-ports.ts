@@ -1,7 +1,7 @@
 /**
  * Port matches: tcp, udp, sctp (libxt_tcp/udp/sctp) and multiport (libxt_multiport rev 1).
  */
-import { XtError } from './errors';
+import { notModelled, XtError } from './errors';
 import { makeExt, strtoui, type ExtParser, type ParseCtx } from './ext';
 import { servicePort } from './services';
 import type { MultiportMatch, PortRange, PortsMatch, TcpFlagsMatch } from './types';
@@ -68,10 +68,15 @@ export function tcpFlagNames(bits: number): string {
   return names.length === 0 ? 'NONE' : names.join(',');
 }
 
-/** tcp's own options beyond the ports: `--syn` and `--tcp-flags MASK COMP` (one of them). */
+/**
+ * tcp's own options beyond the ports: `--syn` and `--tcp-flags MASK COMP` (one of them), and
+ * `--tcp-option N`, which the lab's segments (they carry no TCP options) cannot model: it gets
+ * the lab's note.
+ */
 const TCP_FLAG_OPTIONS = [
   { name: 'syn', arg: false, invert: true, multi: true },
   { name: 'tcp-flags', arg: true, invert: true, multi: true },
+  { name: 'tcp-option', arg: true, invert: true },
 ] as const;
 
 type PortsState = { sport?: PortRange; dport?: PortRange; flags?: TcpFlagsMatch };
@@ -97,6 +102,7 @@ export function portsMatch(name: 'tcp' | 'udp' | 'sctp'): ExtParser<PortsMatch> 
     options: name === 'tcp' ? [...PORT_OPTIONS, ...TCP_FLAG_OPTIONS] : PORT_OPTIONS,
     init: () => ({}) as PortsState,
     parse(s, option, arg, invert) {
+      if (option === 'tcp-option') throw notModelled('iptables.match-option', { name, option });
       if (option === 'syn' || option === 'tcp-flags') {
         parseFlagsOption(s, option, arg, invert);
         return;

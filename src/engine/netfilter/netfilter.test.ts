@@ -256,6 +256,9 @@ describe('what iptables has but the lab does not model', () => {
     expect(iptablesCommand(s, ['-A', 'INPUT', '-m', 'conntrack', '--ctstatus', 'DNAT'])).toEqual(
       note("the conntrack match's --ctstatus"),
     );
+    expect(iptablesCommand(s, ['-A', 'INPUT', '-p', 'tcp', '--tcp-option', '2'])).toEqual(
+      note("the tcp match's --tcp-option"),
+    );
     const restore = iptablesRestore(s, '*filter\n-A INPUT -j NFQUEUE\nCOMMIT\n', { noflush: true });
     expect(restore.stderr).toBe('lab: the NFQUEUE target is not modelled in kube-proxy-lab\n');
     // A name iptables does not know either still gets iptables' own error.
