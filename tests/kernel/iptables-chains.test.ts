@@ -233,4 +233,46 @@ describe.skipIf(reason !== undefined)('iptables chains and rules against the ker
       { save: [] },
     ]);
   });
+
+  it('lists chains and rules by name and number, zeroes, renames, and prints its help', () => {
+    expectSameAsKernel([
+      ipt('-N FOO'),
+      ipt('-A FOO -s 10.0.0.1 -j RETURN'),
+      ipt('-A INPUT -j FOO'),
+      ipt('-A INPUT -p tcp --dport 22 -j ACCEPT'),
+      ipt('-L FOO'),
+      ipt('-L FOO 1'),
+      ipt('-L FOO 2'),
+      ipt('-L NOPE'),
+      ipt('-S NOPE'),
+      ipt('-S FOO 1'),
+      ipt('-S FOO 2'),
+      ipt('-L -n --line-numbers INPUT 2'),
+      ipt('-vnL INPUT --line-numbers'),
+      ipt('-L INPUT -n -v -x'),
+      ipt('-nL'),
+      ipt('-nvxL'),
+      ipt('--list-rules'),
+      ipt('-S FOO -v'),
+      ipt('-L -t filter -n'),
+      ipt('-t nat -L -n'),
+      ipt('-t raw -L'),
+      ipt('-t mangle -nvL'),
+      ipt('-t security -S'),
+      ipt('-L INPUT FOO'),
+      ipt('-S INPUT 1 2'),
+      ipt('-Z FOO 1'),
+      ipt('-Z FOO 5'),
+      ipt('-Z NOPE'),
+      ipt('-L -Z'),
+      ipt('-F NOPE'),
+      ipt('-E FOO BAR'),
+      ipt('-L INPUT -n'),
+      ipt('-X BAR'),
+      ipt('-D INPUT 1'),
+      ipt('-X BAR'),
+      ipt('-L'),
+      ipt('-h'),
+    ]);
+  });
 });

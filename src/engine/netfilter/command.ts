@@ -4,7 +4,8 @@
  */
 import { withTableHandle } from './state';
 import { TableDraft } from './draft';
-import { asXtError, renderError, VERSION, type XtError } from './errors';
+import { IPTABLES_HELP } from './help-text';
+import { asXtError, renderError, type XtError } from './errors';
 import { executeCommand } from './execute';
 import { chainZero, type Work } from './ops';
 import { takeParseWarnings } from './parse-warnings';
@@ -14,20 +15,6 @@ import type { NetfilterState } from './types';
 import { iptablesList, iptablesRulesSpec, tableMissing, type ToolOutput } from './views';
 
 const PROG = 'iptables';
-
-const HELP = `iptables ${VERSION}
-
-Usage: iptables -[ACD] chain rule-specification [options]
-       iptables -I chain [rulenum] rule-specification [options]
-       iptables -R chain rulenum rule-specification [options]
-       iptables -D chain rulenum [options]
-       iptables -[LS] [chain [rulenum]] [options]
-       iptables -[FZ] [chain] [options]
-       iptables -[NX] chain
-       iptables -E old-chain-name new-chain-name
-       iptables -P chain target [options]
-       iptables -h (print this help information)
-`;
 
 /**
  * Runs `iptables ARGV…` (the arguments after the program name) against a node's state,
@@ -42,7 +29,7 @@ export function iptablesCommand(state: NetfilterState, argv: readonly string[]):
 
 function runCommand(state: NetfilterState, argv: readonly string[]): ToolOutput {
   if (argv.includes('-h') || argv.includes('--help'))
-    return { stdout: HELP, stderr: '', exitCode: 0 };
+    return { stdout: IPTABLES_HELP, stderr: '', exitCode: 0 };
   let p;
   try {
     p = parseArgs(argv, { restore: false, table: 'filter' });
