@@ -200,15 +200,22 @@ function run(io: CliIo, args: readonly string[]): number {
   const scenarioBroken = printDiagnostics(io, scenarioFile ?? 'built-in scenario', diagnostics);
   const commands: JsonCommand[] = [];
   let cursor = traceCursor(world);
+  const transcript = !json && (echo || trace !== undefined);
+  // A command's output in English goes out as it is made: a node's whole iptables-save is
+  // never held at once (TextBuilder). Translated output (--lang) and --json need all of it.
+  const streaming = !json && texts === undefined;
   const failed = runScript(world, script, {
     readFile: io.readFile,
+    ...(streaming ? { stdoutStream: io.stdout } : {}),
+    onCommandStart: (line) => {
+      if (transcript) io.stdout(`${line}\n`);
+    },
     onOutput: (line, result) => {
       if (json) {
         commands.push({ line: line ?? null, ...result, steps: traceSince(world, cursor) });
         cursor = traceCursor(world);
         return;
       }
-      if ((echo || trace !== undefined) && line !== undefined) io.stdout(`${line}\n`);
       // The command's stdout, then its stderr (issue 2's transcript; the web lab's terminal
       // interleaves them as a real one does, lab-session.ts).
       io.stdout(inLanguage(result.stdout, texts));

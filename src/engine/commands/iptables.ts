@@ -48,6 +48,7 @@ function iptablesSaveCommand(ctx: CommandContext, argv: string[]): CommandResult
     ...(parsed.table !== undefined ? { table: parsed.table } : {}),
     counters: parsed.counters,
     nowEpochSeconds: ctx.world.epochSeconds + ctx.world.nowSeconds(),
+    ...(ctx.stdoutStream !== undefined ? { stream: ctx.stdoutStream } : {}),
   });
   return parsed.warn === '' ? out : { ...out, stderr: parsed.warn + out.stderr };
 }

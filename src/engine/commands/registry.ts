@@ -207,6 +207,14 @@ export interface CommandContext {
   readonly stdoutIsTty?: boolean;
   /** The running shell's variables (`test -v NAME`). */
   readonly shellVars?: ReadonlyMap<string, string>;
+  /**
+   * The terminal itself, for a command line that is this one command and nothing else (no
+   * pipe, redirection or other command around it) when the host asked for it (the CLI does):
+   * a command may write its stdout here as it makes it, and return '' as `stdout`, instead of
+   * returning it whole. Only for output that can be tens of megabytes (`iptables-save` of a
+   * large node); everything else returns its stdout.
+   */
+  readonly stdoutStream?: (chunk: string) => void;
 }
 
 export interface CommandResult {

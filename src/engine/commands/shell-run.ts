@@ -27,6 +27,8 @@ interface Run {
   readonly env: ShellEnv;
   /** `break` and `continue` on their way out of the loops (shell-compound.ts). */
   readonly control: LoopControl;
+  /** The terminal, for a line that is one simple command (CommandContext.stdoutStream). */
+  readonly stdoutStream?: (chunk: string) => void;
 }
 
 interface Ran {
@@ -104,9 +106,18 @@ function runCommand(run: Run, command: Command, stdin: string, tty: boolean): Sh
     const r = loopBuiltin(run.control, fields);
     return { ...r, stderr: stderr + r.stderr };
   }
+  // Streamed output reaches the terminal at once: only when nothing written before it (the
+  // expansion's errors) is still to come.
+  const stream = tty && stderr === '' ? run.stdoutStream : undefined;
   const r = runArgv(
     run.registry,
-    { world: run.world, stdin, stdoutIsTty: tty, shellVars: run.env.vars },
+    {
+      world: run.world,
+      stdin,
+      stdoutIsTty: tty,
+      shellVars: run.env.vars,
+      ...(stream !== undefined ? { stdoutStream: stream } : {}),
+    },
     fields,
   );
   if (stderr === '') return r;
@@ -226,28 +237,51 @@ function runList(
   line: string,
   env: ShellEnv,
   tty: boolean,
+  stdoutStream?: (chunk: string) => void,
 ): Ran {
   const parsed = parseCommandLine(line);
   if (!parsed.ok) {
     const result = { stdout: '', stderr: parsed.error, exitCode: parsed.exitCode };
     return { result, writes: writesOf(result) };
   }
+  const run: Run = {
+    registry,
+    world,
+    env,
+    control: { depth: 0, pending: undefined },
+    ...(stdoutStream !== undefined && isOneSimpleCommand(parsed.list) ? { stdoutStream } : {}),
+  };
   // An empty line runs nothing and leaves `$?` as it was.
-  return runParsed({ registry, world, env, control: { depth: 0, pending: undefined } }, parsed.list, '', tty); // prettier-ignore
+  return runParsed(run, parsed.list, '', tty);
+}
+
+/** `CMD ARGS…` alone: no list, pipe, loop or redirection whose output could come around it. */
+function isOneSimpleCommand(list: CommandList): boolean {
+  if (list.items.length !== 1) return false;
+  const commands = list.items[0]!.pipeline.commands;
+  const only = commands[0];
+  return (
+    commands.length === 1 &&
+    only !== undefined &&
+    (only.kind === undefined || only.kind === 'simple') &&
+    only.redirections.length === 0
+  );
 }
 
 /**
  * Tokenizes and runs one command line typed at the host's terminal, with the writes of its
  * commands in order: what a terminal shows is `mergeWrites(writes, true)` (model/stdio.ts),
  * curl -v's body among its verbose lines. The host's shell keeps its variables and `$?` for the
- * next line.
+ * next line. With `stdoutStream`, a line that is one simple command may write its stdout there
+ * while it runs (CommandContext.stdoutStream); what it returns then holds the rest.
  */
 export function runCommandLineInOrder(
   registry: CommandRegistry,
-  ctx: { readonly world: CommandWorld },
+  ctx: { readonly world: CommandWorld; readonly stdoutStream?: (chunk: string) => void },
   line: string,
 ): Ran {
-  return runList(registry, ctx.world, line, ctx.world.shellEnv?.() ?? newShellEnv(), true);
+  const env = ctx.world.shellEnv?.() ?? newShellEnv();
+  return runList(registry, ctx.world, line, env, true, ctx.stdoutStream);
 }
 
 /**

@@ -3,7 +3,7 @@
  * byte for byte (xtables-save.c, nft.c nft_rule_list() and nft_rule_list_save(), xshared.c).
  */
 import { VERSION } from './errors';
-import { ctimeUtc, printNum, TextBuilder } from './format';
+import { ctimeUtc, printNum, TextBuilder, type TextSink } from './format';
 import { listHeader, listRule, ruleSpec, type ListFormat } from './rule-render';
 import { chainReferences, chainsForListing, findChain, tableOrFresh } from './state';
 import { isTableName, TABLE_ORDER } from './tables';
@@ -22,6 +22,8 @@ export interface SaveOptions {
   readonly counters?: boolean;
   /** The wall-clock time the header shows, in seconds since the epoch (printed as UTC ctime). */
   readonly nowEpochSeconds: number;
+  /** Where the text goes as it is made; `stdout` is then '' (TextBuilder). */
+  readonly stream?: TextSink;
 }
 
 export function iptablesSave(state: NetfilterState, opts: SaveOptions): ToolOutput {
@@ -33,7 +35,7 @@ export function iptablesSave(state: NetfilterState, opts: SaveOptions): ToolOutp
       ? [opts.table]
       : TABLE_ORDER.filter((t) => state.tables[t] !== undefined);
   const when = ctimeUtc(opts.nowEpochSeconds);
-  const out = new TextBuilder();
+  const out = new TextBuilder(opts.stream);
   for (const name of names) {
     if (!isTableName(name)) continue;
     const table = tableOrFresh(state, name);

@@ -23,6 +23,14 @@ export interface RunScriptOptions {
     writes: readonly StdioWrite[],
   ) => void;
   readonly registry?: CommandRegistry;
+  /**
+   * The terminal's stdout, for a host that prints a command's output as it comes (the CLI): a
+   * line that is one simple command may write its stdout here while it runs, before onOutput
+   * gets the rest (CommandContext.stdoutStream). Absent: every command returns all of it.
+   */
+  readonly stdoutStream?: (chunk: string) => void;
+  /** Called before each command runs, with its prompt line (a transcript prints it first). */
+  readonly onCommandStart?: (line: string) => void;
 }
 
 /** Returns the exit status of the last command that failed (0 when all succeeded). */
@@ -42,6 +50,7 @@ export function runScript(world: World, script: string, opts: RunScriptOptions):
   for (const line of parsed.lines) {
     reportProblemsBefore(line.line);
     const prompt = `${line.targetText}$ ${line.command}`;
+    opts.onCommandStart?.(prompt);
     const host = resolveTarget(world.cluster, line.target);
     let result: CommandResult;
     let writes: readonly StdioWrite[];
@@ -52,7 +61,8 @@ export function runScript(world: World, script: string, opts: RunScriptOptions):
     } else {
       beginCommand(world);
       const view = hostView(world, host, opts.readFile);
-      ({ result, writes } = runCommandLineInOrder(registry, { world: view }, line.command));
+      const ctx = { world: view, ...(opts.stdoutStream ? { stdoutStream: opts.stdoutStream } : {}) }; // prettier-ignore
+      ({ result, writes } = runCommandLineInOrder(registry, ctx, line.command));
     }
     if (result.exitCode !== 0) status = result.exitCode;
     opts.onOutput(prompt, result, writes);
