@@ -148,6 +148,33 @@ describe('the installed executable', () => {
     },
   );
 
+  it.skipIf(!built)('reads UTF-8 files and standard input, ASCII or not, as their text', () => {
+    // main.ts readText(): an ASCII file is made into a string byte for byte, any other one is
+    // decoded as UTF-8 (a BOM, Chinese, a µ).
+    const dir = mkdtempSync(join(tmpdir(), 'kpl-utf8-'));
+    try {
+      const service = (note: string) =>
+        `${DEFAULT_SCENARIO}---\napiVersion: v1\nkind: Service\nmetadata:\n  name: noted\n  annotations:\n    note: "${note}"\nspec:\n  selector: { app: none }\n  ports:\n  - port: 80\n`;
+      const script =
+        "node-1$ kubectl get svc noted -o jsonpath='{.metadata.annotations.note}'; echo\nnode-1$ echo 数据库\n";
+      for (const [name, text, note] of [
+        ['ascii.yaml', service('plain'), 'plain'],
+        ['utf8.yaml', service('数据库 µs'), '数据库 µs'],
+        ['bom.yaml', `\ufeff${service('plain')}`, 'plain'],
+      ] as const) {
+        writeFileSync(join(dir, name), text, 'utf8');
+        const r = spawnSync(process.execPath, [bin, 'run', join(dir, name)], {
+          input: script,
+          encoding: 'utf8',
+        });
+        expect(r.stderr, name).toBe('');
+        expect(r.stdout, name).toBe(`${note}\n数据库\n`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(!built)('is bundled as ASCII only, so V8 holds its source as one-byte text', () => {
     // scripts/build-cli.mjs escapes what esbuild leaves (comments, a regular expression's µ).
     const bundle = readFileSync(join(import.meta.dirname, '..', '..', 'dist-cli', 'kube-proxy-lab.cjs'), 'utf8'); // prettier-ignore
