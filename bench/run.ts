@@ -5,7 +5,8 @@
  *  1. kube-proxy full sync of 10,000 Services × 10 endpoints (rules generated + restored into
  *     the simulated kernel), and an incremental sync after one endpoint change;
  *  2. the whole CLI run (`kube-proxy-lab run` on a scenario, script `node-1$ iptables-save`:
- *     parse + sync + save), for 1,000 and 10,000 Services, as a child process, with peak RSS;
+ *     parse + sync + save, output discarded), for 1,000 and 10,000 Services, as a child
+ *     process, with peak RSS;
  *  3. the real `iptables-restore` of the same rules for 1,000 Services in a throwaway
  *     network namespace, and the engine/kernel ratio;
  *  4. nftables mode for 10 … 10,000 Services (bench/nftables.ts);
@@ -19,7 +20,15 @@
  * BENCH_ONLY=sync runs section 1 alone (its figures are the noisiest: repeat them).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -163,37 +172,81 @@ function syncFigures(services: number): SyncFigures {
 const SCRIPT = 'node-1$ iptables-save\n';
 
 interface CliFigures {
-  /** Wall times of the runs of `bin/kube-proxy-lab.cjs`, sorted. */
+  /** Wall times of the runs of `bin/kube-proxy-lab.cjs`, stdout to /dev/null, sorted. */
   readonly walls: readonly number[];
+  /** The same with stdout to a pipe this process reads (fewer runs), sorted. */
+  readonly piped: readonly number[];
   /** From a child that runs the same CLI in-process and reports on itself. */
   readonly cpu: number;
   readonly maxRss: number;
+  /** Minor page faults of that child: fresh memory touched, slow on some virtual machines. */
+  readonly faults: number;
   readonly phases: string;
 }
 
 /**
- * The CLI as a user runs it (`bin/kube-proxy-lab.cjs run FILE`, script on stdin), `runs`
- * times, for the wall time; then the same run in a child that reports its own CPU time and
- * peak RSS, and one that times the phases (parse, node boot with kube-proxy's first sync,
- * iptables-save).
+ * The CLI as a user runs it (`bin/kube-proxy-lab.cjs run FILE`, script on stdin), `runs` times,
+ * for the wall time, with its output discarded (`> /dev/null`, as hyperfine times commands by
+ * default); one more run, untimed, writes it to a file, which must hold every byte the
+ * in-process run printed. Through a pipe into this process, the time also held this process
+ * reading and decoding the output (33 MB for 10,000 Services) after the command had ended, on
+ * a machine with two cores: those times are printed as well (`pipedRuns` runs). Then the same
+ * run in a child that reports its own CPU time and peak RSS, and one that times the phases
+ * (parse, node boot with kube-proxy's first sync, iptables-save).
  */
-function cliRun(scenarioFile: string, runs: number, before?: () => void): CliFigures {
+function cliRun(
+  scenarioFile: string,
+  runs: number,
+  pipedRuns: number,
+  before?: () => void,
+): CliFigures {
   const options = { input: SCRIPT, encoding: 'utf8', maxBuffer: 1 << 30 } as const;
-  const walls: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    before?.();
-    const t = performance.now();
-    const r = spawnSync(process.execPath, [CLI, 'run', scenarioFile], options);
-    walls.push(performance.now() - t);
-    if (r.status !== 0) throw new Error(`CLI run failed: ${r.stderr.slice(0, 500)}`);
-  }
-  walls.sort((a, b) => a - b);
   const self = process.argv[1]!;
   const child = spawnSync(process.execPath, [self, '--child-cli', scenarioFile], options);
   const maxRss = Number(/maxRSS=(\d+)/.exec(child.stderr)?.[1] ?? 0) * 1024;
   const cpu = Number(/cpu=([\d.]+)/.exec(child.stderr)?.[1] ?? NaN);
+  const saved = Number(/saved=(\d+)/.exec(child.stderr)?.[1] ?? NaN);
+  const faults = Number(/faults=(\d+)/.exec(child.stderr)?.[1] ?? NaN);
+  const runTo = (path: string): number => {
+    const fd = openSync(path, 'w');
+    try {
+      const t = performance.now();
+      const r = spawnSync(process.execPath, [CLI, 'run', scenarioFile], {
+        ...options,
+        stdio: ['pipe', fd, 'pipe'],
+      });
+      const wall = performance.now() - t;
+      if (r.status !== 0) throw new Error(`CLI run failed: ${r.stderr.slice(0, 500)}`);
+      return wall;
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const out = `${scenarioFile}.saved`;
+  runTo(out);
+  const size = statSync(out).size;
+  if (size !== saved) throw new Error(`CLI run wrote ${size} bytes, not ${saved}`);
+  const walls: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    before?.();
+    walls.push(runTo('/dev/null'));
+  }
+  const piped: number[] = [];
+  for (let i = 0; i < pipedRuns; i++) {
+    const t = performance.now();
+    const r = spawnSync(process.execPath, [CLI, 'run', scenarioFile], options);
+    piped.push(performance.now() - t);
+    if (r.stdout.length !== saved) throw new Error('CLI run through a pipe printed other bytes');
+  }
   const phases = spawnSync(process.execPath, [self, '--child-phases', scenarioFile], options);
-  return { walls, cpu, maxRss, phases: phases.stdout.trimEnd() };
+  return {
+    walls: walls.sort((a, b) => a - b),
+    piped: piped.sort((a, b) => a - b),
+    cpu,
+    maxRss,
+    faults,
+    phases: phases.stdout.trimEnd(),
+  };
 }
 
 /** Inside the child: run the CLI in-process and report its CPU time and peak RSS on stderr. */
@@ -210,7 +263,10 @@ async function childCli(scenarioFile: string): Promise<void> {
   });
   const d = process.cpuUsage(c);
   const cpu = (d.user + d.system) / 1000;
-  process.stderr.write(`saved=${bytes} cpu=${cpu} maxRSS=${process.resourceUsage().maxRSS}\n`);
+  const usage = process.resourceUsage();
+  process.stderr.write(
+    `saved=${bytes} cpu=${cpu} maxRSS=${usage.maxRSS} faults=${usage.minorPageFault}\n`,
+  );
   process.exitCode = status;
 }
 
@@ -326,22 +382,25 @@ async function bench(): Promise<void> {
   const cli: Record<number, CliFigures> = {};
   let real: number[] | string | undefined;
   try {
-    console.log(`whole CLI run: parse + sync + iptables-save (fresh process, ${runs} runs)`);
     console.log(
-      '  (`node bin/kube-proxy-lab.cjs run FILE`, as `npx kube-proxy-lab` starts it; the command sets V8 --no-turbo-inlining itself and loads the bundle with the V8 code cache `npm ci` made; cpu, peak RSS and the phases come from in-process runs with V8 defaults)',
+      `whole CLI run: parse + sync + iptables-save (fresh process, ${runs} runs, output discarded)`,
+    );
+    console.log(
+      '  (`node bin/kube-proxy-lab.cjs run FILE > /dev/null`, as `npx kube-proxy-lab` starts it; the command sets V8 --no-turbo-inlining itself and loads the bundle with the V8 code cache `npm ci` made; cpu, peak RSS and the phases come from in-process runs with V8 defaults)',
     );
     const { world } = World.fromScenario(generateScaleScenario(1_000));
     const restore = new RealRestore(world.kernel('node-1')?.lastSync?.restoreInput ?? '');
     for (const n of [1_000, 10_000]) {
       const file = join(dir, `scale-${n}.yaml`);
       writeFileSync(file, generateScaleScenario(n));
-      const c = cliRun(file, runs, n === 1_000 ? () => restore.runOnce() : undefined);
+      const c = cliRun(file, runs, 3, n === 1_000 ? () => restore.runOnce() : undefined);
       cli[n] = c;
       const range = `[${c.walls[0]!.toFixed(0)}–${c.walls[c.walls.length - 1]!.toFixed(0)}]`;
       console.log(
-        `  ${String(n).padStart(6)} Services   ${ms(medianOf(c.walls))} ${range}   cpu ${ms(c.cpu)}   peak RSS ${mib(c.maxRss)}`,
+        `  ${String(n).padStart(6)} Services   ${ms(medianOf(c.walls))} ${range}   cpu ${ms(c.cpu)}   peak RSS ${mib(c.maxRss)}, ${c.faults} page faults`,
       );
       console.log(c.phases);
+      console.log(`      stdout to a pipe this process reads (and decodes) instead: ${c.piped.map((w) => w.toFixed(0)).join(', ')} ms`); // prettier-ignore
     }
     real = restore.result();
     console.log(
