@@ -10,6 +10,8 @@ import {
 } from '../../src/engine/netfilter';
 import type { NetfilterState } from '../../src/engine/netfilter';
 import { parseRestoreArgs } from '../../src/engine/commands/iptables-restore-args';
+import { createIpsetState, runIpset, type IpsetEnv } from '../../src/engine/ipset';
+import { setReferences } from '../../src/engine/sim/ipvs-node';
 import { parseSaveArgs } from '../../src/engine/commands/iptables-save-args';
 import { expect } from 'vitest';
 import { withNetns, type RunResult } from './netns';
@@ -19,7 +21,9 @@ export type Step =
   | { readonly iptables: readonly string[] }
   | { readonly save: readonly string[] }
   /** Only in the namespace (setup such as `nfacct add`). */
-  | { readonly real: readonly string[] };
+  | { readonly real: readonly string[] }
+  /** `ipset ARGS…` on both sides: the sets `-m set` rules may name (compared too). */
+  | { readonly ipset: readonly string[] };
 
 export interface Compared {
   readonly label: string;
@@ -49,9 +53,24 @@ function engineSave(state: NetfilterState, args: readonly string[]): RunResult {
 
 export function runBoth(steps: readonly Step[]): Compared[] {
   const state = createNetfilter();
+  const sets = createIpsetState();
+  const ipsetEnv: IpsetEnv = {
+    references: (name) => setReferences(state, name),
+    initval: () => 0x12345678,
+  };
+  // The sets as the lab's iptables and iptables-restore commands see a node's (IpsetLookup).
+  const ipsets = (name: string) => sets.sets.some((s) => s.name === name);
   return withNetns((run) => {
     const out: Compared[] = [];
     for (const step of steps) {
+      if ('ipset' in step) {
+        out.push({
+          label: `ipset ${step.ipset.join(' ')}`,
+          engine: runIpset(sets, ipsetEnv, step.ipset),
+          real: run(['ipset', ...step.ipset]),
+        });
+        continue;
+      }
       if ('real' in step) {
         const r = run(step.real);
         if (r.exitCode !== 0) throw new Error(`setup ${step.real.join(' ')} failed: ${r.stderr}`);
@@ -65,7 +84,7 @@ export function runBoth(steps: readonly Step[]): Compared[] {
           parsed.kind === 'done'
             ? parsed
             : ((out) => ({ ...out, stderr: parsed.warn + out.stderr }))(
-                iptablesRestore(state, step.restore, parsed.opts),
+                iptablesRestore(state, step.restore, { ...parsed.opts, ipsets }),
               );
         out.push({
           label: `iptables-restore ${args.join(' ')}`,
@@ -73,7 +92,7 @@ export function runBoth(steps: readonly Step[]): Compared[] {
           real: run(['iptables-restore', ...args], step.restore),
         });
       } else if ('iptables' in step) {
-        const engine = iptablesCommand(state, step.iptables);
+        const engine = iptablesCommand(state, step.iptables, ipsets);
         out.push({
           label: `iptables ${step.iptables.join(' ')}`,
           engine,

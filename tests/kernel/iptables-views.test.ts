@@ -241,8 +241,8 @@ describe.skipIf(reason !== undefined)('iptables views against the real kernel', 
   // kube-proxy's IPVS mode matches ipsets; iptables refuses sets that do not exist.
   it.skipIf(!hasIpset)('ipvs-mode set matches (needs the ipset tool)', () => {
     expectSame([
-      { real: ['ipset', 'create', 'KUBE-CLUSTER-IP', 'hash:ip,port'] },
-      { real: ['ipset', 'create', 'KUBE-LOOP-BACK', 'hash:ip,port,ip'] },
+      { ipset: ['create', 'KUBE-CLUSTER-IP', 'hash:ip,port'] },
+      { ipset: ['create', 'KUBE-LOOP-BACK', 'hash:ip,port,ip'] },
       {
         restore:
           '*nat\n:KUBE-SERVICES - [0:0]\n:KUBE-POSTROUTING - [0:0]\n:KUBE-MARK-MASQ - [0:0]\n:KUBE-NODE-PORT - [0:0]\n' +

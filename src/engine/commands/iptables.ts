@@ -4,7 +4,13 @@
  * namespace, whose rules the lab keeps but does not apply (it says so). Argument handling and
  * error texts follow iptables 1.8.9 (nf_tables), checked against the real tools.
  */
-import { iptablesCommand, iptablesRestore, iptablesSave, type NetfilterState } from '../netfilter';
+import {
+  iptablesCommand,
+  iptablesRestore,
+  iptablesSave,
+  type IpsetLookup,
+  type NetfilterState,
+} from '../netfilter';
 import { labNote } from '../model/lab-notes';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
@@ -17,7 +23,16 @@ function fail(stderr: string, exitCode = 1): CommandResult {
 }
 
 function iptables(ctx: CommandContext, argv: string[]): CommandResult {
-  return notingPodRules(ctx, (state) => iptablesCommand(state, argv.slice(1)));
+  return notingPodRules(ctx, (state) => iptablesCommand(state, argv.slice(1), ipsetsOf(ctx)));
+}
+
+/**
+ * The ip sets a `-m set` rule typed on this host may name: a node's (`ipset create`, and
+ * kube-proxy's in IPVS mode); a pod's or a client's network namespace has none in the lab.
+ */
+function ipsetsOf(ctx: CommandContext): IpsetLookup {
+  const sets = ctx.world.nodeKernel()?.ipsets?.().state.sets;
+  return (name) => sets?.some((s) => s.name === name) ?? false;
 }
 
 /**
@@ -67,7 +82,8 @@ function iptablesRestoreCommand(ctx: CommandContext, argv: string[]): CommandRes
     }
     text = input;
   }
-  const out = notingPodRules(ctx, (state) => iptablesRestore(state, text, parsed.opts));
+  const opts = { ...parsed.opts, ipsets: ipsetsOf(ctx) };
+  const out = notingPodRules(ctx, (state) => iptablesRestore(state, text, opts));
   return parsed.warn === '' ? out : { ...out, stderr: parsed.warn + out.stderr };
 }
 

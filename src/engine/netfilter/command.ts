@@ -13,26 +13,36 @@ import { parseArgs } from './rule-parse';
 import { isTableName } from './tables';
 import type { NetfilterState } from './types';
 import { iptablesList, iptablesRulesSpec, tableMissing, type ToolOutput } from './views';
+import type { IpsetLookup } from './match-misc';
 
 const PROG = 'iptables';
 
 /**
  * Runs `iptables ARGV…` (the arguments after the program name) against a node's state,
- * which is changed in place when the command succeeds.
+ * which is changed in place when the command succeeds. `ipsets`: the network namespace's ip
+ * sets, which a `-m set` rule must name (IpsetLookup).
  */
-export function iptablesCommand(state: NetfilterState, argv: readonly string[]): ToolOutput {
+export function iptablesCommand(
+  state: NetfilterState,
+  argv: readonly string[],
+  ipsets?: IpsetLookup,
+): ToolOutput {
   takeParseWarnings();
-  const out = runCommand(state, argv);
+  const out = runCommand(state, argv, ipsets);
   const warned = takeParseWarnings();
   return warned === '' ? out : { ...out, stderr: warned + out.stderr };
 }
 
-function runCommand(state: NetfilterState, argv: readonly string[]): ToolOutput {
+function runCommand(
+  state: NetfilterState,
+  argv: readonly string[],
+  ipsets: IpsetLookup | undefined,
+): ToolOutput {
   if (argv.includes('-h') || argv.includes('--help'))
     return { stdout: IPTABLES_HELP, stderr: '', exitCode: 0 };
   let p;
   try {
-    p = parseArgs(argv, { restore: false, table: 'filter' });
+    p = parseArgs(argv, { restore: false, table: 'filter', ipsets });
   } catch (e) {
     const err = asXtError(e);
     if (err.kind === 'other' && err.exitCode === 0)

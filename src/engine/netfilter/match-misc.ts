@@ -112,11 +112,21 @@ export function nfacctMatch(): ExtParser<NfacctMatch> {
 }
 
 /**
- * set: `--match-set NAME FLAGS` takes two arguments; the rule parser hands them over joined
- * by a space. The kernel would refuse a set that does not exist ("Set X doesn't exist."): the
- * lab does not model ipsets here, so any name is accepted.
+ * Whether the network namespace has an ip set of this name (libxt_set's get_set_byname()
+ * asks the kernel as the rule is read). Absent: the rule's writer made the sets it names
+ * (kube-proxy creates its sets before it restores the rules using them).
  */
-export function setMatch(): ExtParser<SetMatch> {
+export type IpsetLookup = (name: string) => boolean;
+
+/** ip set names are at most IPSET_MAXNAMELEN - 1 characters (ipset/ip_set.h). */
+const IPSET_MAXNAMELEN = 32;
+
+/**
+ * set: `--match-set NAME FLAGS` takes two arguments; the rule parser hands them over joined
+ * by a space. In libxt_set.c's order: the name's length, the set's existence ("Set X doesn't
+ * exist."), then the flags.
+ */
+export function setMatch(ipsets?: IpsetLookup): ExtParser<SetMatch> {
   return makeExt({
     name: 'set',
     options: [
@@ -137,6 +147,10 @@ export function setMatch(): ExtParser<SetMatch> {
       const space = arg.indexOf(' ');
       if (space < 0) throw XtError.param('--match-set requires two args.');
       s.setName = arg.slice(0, space);
+      if (s.setName.length > IPSET_MAXNAMELEN - 1)
+        throw XtError.param(`setname \`${s.setName}' too long, max ${IPSET_MAXNAMELEN - 1} characters.`); // prettier-ignore
+      if (ipsets !== undefined && !ipsets(s.setName))
+        throw XtError.param(`Set ${s.setName} doesn't exist.\n`);
       s.invert = invert;
       const flags = arg.slice(space + 1).split(',');
       if (flags.length > 6) throw XtError.param("Can't be more src/dst options than 6.");

@@ -9,6 +9,7 @@ import {
   nfacctMatch,
   physdevMatch,
   setMatch,
+  type IpsetLookup,
 } from './match-misc';
 import { icmpMatch } from './match-icmp';
 import { iprangeMatch } from './match-iprange';
@@ -17,7 +18,7 @@ import { multiportMatch, portsMatch } from './match-ports';
 import { conntrackMatch, markMatch, recentMatch, stateMatch, statisticMatch } from './match-state';
 import type { Match } from './types';
 
-export function matchParser(name: string): ExtParser<Match> | undefined {
+export function matchParser(name: string, ipsets?: IpsetLookup): ExtParser<Match> | undefined {
   switch (name) {
     case 'comment':
       return commentMatch();
@@ -48,7 +49,7 @@ export function matchParser(name: string): ExtParser<Match> | undefined {
     case 'nfacct':
       return nfacctMatch();
     case 'set':
-      return setMatch();
+      return setMatch(ipsets);
     case 'physdev':
       return physdevMatch();
     case 'ipvs':

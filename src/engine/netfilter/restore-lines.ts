@@ -12,6 +12,7 @@ import { parseArgs, assertValidChainName, type ParsedArgs } from './rule-parse';
 import { isBuiltinChain } from './tables';
 import { tokenizeRestoreLine } from './tokenize';
 import type { Counters, TableName } from './types';
+import type { IpsetLookup } from './match-misc';
 
 /** A `*table` section being read: its queued commands and their lines (see commitSection()). */
 export interface Section {
@@ -21,6 +22,8 @@ export interface Section {
   readonly cache: LineCache;
   /** The cache entry of the previous line when that was a rule line. */
   prev: LineEntry | undefined;
+  /** RestoreOptions.ipsets. */
+  readonly ipsets?: IpsetLookup | undefined;
 }
 
 /** The words of `text` from `from` on, split at spaces and tabs (`split(/[ \t]+/)` minus empties). */
@@ -75,6 +78,14 @@ export function queueRule(
   withCounters: boolean,
   prebuilt?: ParsedArgs,
 ): void {
+  if (section.ipsets !== undefined && prebuilt === undefined && raw.includes('set')) {
+    // A `-m set` line is read against the sets there are now (libxt_set looks its set up):
+    // such a parse is never taken from the cache nor put in it.
+    section.prev = undefined;
+    section.queue.push(ruleLine(section.name, detach(raw), line, withCounters, section.ipsets));
+    section.lines.push(-line);
+    return;
+  }
   let e = section.cache.get(raw, section.prev);
   if (e === undefined) {
     // The parse keeps parts of the line: cut from `text`, they do not pin the whole input. A
@@ -125,6 +136,7 @@ export function ruleLine(
   buffer: string,
   line: number,
   withCounters: boolean,
+  ipsets?: IpsetLookup,
 ): ParsedArgs {
   let rest = buffer;
   let counters: Counters | undefined;
@@ -144,5 +156,5 @@ export function ruleLine(
   const argv = tokenizeRestoreLine(rest);
   if (counters !== undefined)
     argv.unshift('--set-counters', String(counters.packets), String(counters.bytes));
-  return parseArgs(argv, { restore: true, table });
+  return parseArgs(argv, { restore: true, table, ipsets });
 }

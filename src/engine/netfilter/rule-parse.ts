@@ -8,6 +8,7 @@ import { XtError } from './errors';
 import { warnAtParse } from './parse-warnings';
 import type { ExtParser, ParseCtx } from './ext';
 import { matchParser } from './matches';
+import type { IpsetLookup } from './match-misc';
 import { unmodelledMatch, unmodelledTarget } from './not-modelled';
 import { finishParse, type LoadedMatch } from './rule-finish';
 import { parseProtocol } from './protocols';
@@ -55,7 +56,7 @@ export interface ParsedArgs {
 
 export function parseArgs(
   argv: readonly string[],
-  opts: { restore: boolean; table: string },
+  opts: { restore: boolean; table: string; ipsets?: IpsetLookup | undefined },
 ): ParsedArgs {
   let deleteNum = false;
   let chain: string | undefined;
@@ -108,7 +109,7 @@ export function parseArgs(
   };
 
   const loadMatch = (name: string): void => {
-    const parser = matchParser(name);
+    const parser = matchParser(name, opts.ipsets);
     if (parser === undefined) {
       throw (
         unmodelledMatch(name) ??
