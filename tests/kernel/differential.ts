@@ -8,7 +8,7 @@ import {
   iptablesRestore,
   iptablesSave,
 } from '../../src/engine/netfilter';
-import type { NetfilterState } from '../../src/engine/netfilter';
+import type { NetfilterState, NetnsObjects } from '../../src/engine/netfilter';
 import { parseRestoreArgs } from '../../src/engine/commands/iptables-restore-args';
 import { createIpsetState, runIpset, type IpsetEnv } from '../../src/engine/ipset';
 import { setReferences } from '../../src/engine/sim/ipvs-node';
@@ -23,7 +23,9 @@ export type Step =
   /** Only in the namespace (setup such as `nfacct add`). */
   | { readonly real: readonly string[] }
   /** `ipset ARGS…` on both sides: the sets `-m set` rules may name (compared too). */
-  | { readonly ipset: readonly string[] };
+  | { readonly ipset: readonly string[] }
+  /** `nfacct add NAME` on both sides: an object `-m nfacct` rules may name. */
+  | { readonly nfacct: string };
 
 export interface Compared {
   readonly label: string;
@@ -58,8 +60,12 @@ export function runBoth(steps: readonly Step[]): Compared[] {
     references: (name) => setReferences(state, name),
     initval: () => 0x12345678,
   };
-  // The sets as the lab's iptables and iptables-restore commands see a node's (IpsetLookup).
-  const ipsets = (name: string) => sets.sets.some((s) => s.name === name);
+  const counters = new Set<string>();
+  // The objects as the lab's iptables and iptables-restore commands see a node's.
+  const objects: NetnsObjects = {
+    ipsets: (name) => sets.sets.some((s) => s.name === name),
+    nfacct: (name) => counters.has(name),
+  };
   return withNetns((run) => {
     const out: Compared[] = [];
     for (const step of steps) {
@@ -69,6 +75,12 @@ export function runBoth(steps: readonly Step[]): Compared[] {
           engine: runIpset(sets, ipsetEnv, step.ipset),
           real: run(['ipset', ...step.ipset]),
         });
+        continue;
+      }
+      if ('nfacct' in step) {
+        const r = run(['nfacct', 'add', step.nfacct]);
+        if (r.exitCode !== 0) throw new Error(`nfacct add ${step.nfacct} failed: ${r.stderr}`);
+        counters.add(step.nfacct);
         continue;
       }
       if ('real' in step) {
@@ -84,7 +96,7 @@ export function runBoth(steps: readonly Step[]): Compared[] {
           parsed.kind === 'done'
             ? parsed
             : ((out) => ({ ...out, stderr: parsed.warn + out.stderr }))(
-                iptablesRestore(state, step.restore, { ...parsed.opts, ipsets }),
+                iptablesRestore(state, step.restore, { ...parsed.opts, objects }),
               );
         out.push({
           label: `iptables-restore ${args.join(' ')}`,
@@ -92,7 +104,7 @@ export function runBoth(steps: readonly Step[]): Compared[] {
           real: run(['iptables-restore', ...args], step.restore),
         });
       } else if ('iptables' in step) {
-        const engine = iptablesCommand(state, step.iptables, ipsets);
+        const engine = iptablesCommand(state, step.iptables, objects);
         out.push({
           label: `iptables ${step.iptables.join(' ')}`,
           engine,

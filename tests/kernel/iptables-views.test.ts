@@ -39,7 +39,7 @@ const VIEWS: Step[] = [
 describe.skipIf(reason !== undefined)('iptables views against the real kernel', () => {
   it('a kube-proxy sync restored into a fresh node', () => {
     expectSame([
-      { real: ['nfacct', 'add', 'ct_state_invalid_dropped_pkts'] },
+      { nfacct: 'ct_state_invalid_dropped_pkts' },
       { restore: kubeProxyRestore(), args: ['--noflush', '--counters'] },
       ...VIEWS,
     ]);
@@ -47,7 +47,7 @@ describe.skipIf(reason !== undefined)('iptables views against the real kernel', 
 
   it('every match and target form, with counters', () => {
     expectSame([
-      { real: ['nfacct', 'add', 'ct_state_invalid_dropped_pkts'] },
+      { nfacct: 'ct_state_invalid_dropped_pkts' },
       { restore: EXTRAS_RESTORE, args: ['--counters'] },
       ...VIEWS,
       { iptables: ['-Z'] },

@@ -8,7 +8,7 @@ import {
   iptablesCommand,
   iptablesRestore,
   iptablesSave,
-  type IpsetLookup,
+  type NetnsObjects,
   type NetfilterState,
 } from '../netfilter';
 import { labNote } from '../model/lab-notes';
@@ -23,16 +23,22 @@ function fail(stderr: string, exitCode = 1): CommandResult {
 }
 
 function iptables(ctx: CommandContext, argv: string[]): CommandResult {
-  return notingPodRules(ctx, (state) => iptablesCommand(state, argv.slice(1), ipsetsOf(ctx)));
+  return notingPodRules(ctx, (state) => iptablesCommand(state, argv.slice(1), netnsObjects(ctx)));
 }
 
 /**
- * The ip sets a `-m set` rule typed on this host may name: a node's (`ipset create`, and
- * kube-proxy's in IPVS mode); a pod's or a client's network namespace has none in the lab.
+ * The ip sets and nfacct objects a rule typed on this host may name: a node's (`ipset
+ * create`, kube-proxy's sets in IPVS mode and its counters in iptables mode); a pod's or a
+ * client's network namespace has none in the lab.
  */
-function ipsetsOf(ctx: CommandContext): IpsetLookup {
-  const sets = ctx.world.nodeKernel()?.ipsets?.().state.sets;
-  return (name) => sets?.some((s) => s.name === name) ?? false;
+function netnsObjects(ctx: CommandContext): NetnsObjects {
+  const node = ctx.world.nodeKernel();
+  const sets = node?.ipsets?.().state.sets;
+  const counters = node?.nfacctObjects?.();
+  return {
+    ipsets: (name) => sets?.some((s) => s.name === name) ?? false,
+    nfacct: (name) => counters?.has(name) ?? false,
+  };
 }
 
 /**
@@ -82,7 +88,7 @@ function iptablesRestoreCommand(ctx: CommandContext, argv: string[]): CommandRes
     }
     text = input;
   }
-  const opts = { ...parsed.opts, ipsets: ipsetsOf(ctx) };
+  const opts = { ...parsed.opts, objects: netnsObjects(ctx) };
   const out = notingPodRules(ctx, (state) => iptablesRestore(state, text, opts));
   return parsed.warn === '' ? out : { ...out, stderr: parsed.warn + out.stderr };
 }

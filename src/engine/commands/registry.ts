@@ -180,6 +180,8 @@ export interface NodeKernelControls {
   ipvs?(): { readonly state: IpvsState; readonly now: number };
   /** The node's IP sets and what `ipset list` needs from the rest of the kernel. */
   ipsets?(): { readonly state: IpsetState; readonly env: IpsetEnv };
+  /** The node's nfacct objects, by name (kube-proxy's counters). */
+  nfacctObjects?(): ReadonlySet<string>;
 }
 
 /** What the node's kube-proxy last did, for the lab's own `lab` command. */

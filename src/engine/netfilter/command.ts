@@ -13,22 +13,22 @@ import { parseArgs } from './rule-parse';
 import { isTableName } from './tables';
 import type { NetfilterState } from './types';
 import { iptablesList, iptablesRulesSpec, tableMissing, type ToolOutput } from './views';
-import type { IpsetLookup } from './match-misc';
+import type { NetnsObjects } from './match-misc';
 
 const PROG = 'iptables';
 
 /**
  * Runs `iptables ARGV…` (the arguments after the program name) against a node's state,
- * which is changed in place when the command succeeds. `ipsets`: the network namespace's ip
- * sets, which a `-m set` rule must name (IpsetLookup).
+ * which is changed in place when the command succeeds. `objects`: the network namespace's ip
+ * sets and nfacct objects, which the rules must name (NetnsObjects).
  */
 export function iptablesCommand(
   state: NetfilterState,
   argv: readonly string[],
-  ipsets?: IpsetLookup,
+  objects?: NetnsObjects,
 ): ToolOutput {
   takeParseWarnings();
-  const out = runCommand(state, argv, ipsets);
+  const out = runCommand(state, argv, objects);
   const warned = takeParseWarnings();
   return warned === '' ? out : { ...out, stderr: warned + out.stderr };
 }
@@ -36,13 +36,13 @@ export function iptablesCommand(
 function runCommand(
   state: NetfilterState,
   argv: readonly string[],
-  ipsets: IpsetLookup | undefined,
+  objects: NetnsObjects | undefined,
 ): ToolOutput {
   if (argv.includes('-h') || argv.includes('--help'))
     return { stdout: IPTABLES_HELP, stderr: '', exitCode: 0 };
   let p;
   try {
-    p = parseArgs(argv, { restore: false, table: 'filter', ipsets });
+    p = parseArgs(argv, { restore: false, table: 'filter', ipsets: objects?.ipsets });
   } catch (e) {
     const err = asXtError(e);
     if (err.kind === 'other' && err.exitCode === 0)
@@ -58,6 +58,7 @@ function runCommand(
     table: new TableDraft(name, state.tables[name]),
     kernel: (e) => kernel.push(e),
     ...(p.verbose ? { verbose: (line: string) => (log += line) } : {}),
+    ...(objects?.nfacct !== undefined ? { nfacct: objects.nfacct } : {}),
   };
   let out: ToolOutput = { stdout: '', stderr: '', exitCode: 0 };
   try {

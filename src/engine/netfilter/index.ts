@@ -30,5 +30,5 @@ export {
 export { ruleSpec } from './rule-render';
 export { logChainTrace, tableHasTrace, traceLines } from './nftrace';
 export { probabilityText, probabilityThreshold } from './format';
-export type { IpsetLookup } from './match-misc';
+export type { IpsetLookup, NetnsObjects } from './match-misc';
 export * from './walk';

@@ -118,6 +118,20 @@ export function nfacctMatch(): ExtParser<NfacctMatch> {
  */
 export type IpsetLookup = (name: string) => boolean;
 
+/**
+ * The network namespace's objects that rules name, for rules a user types; absent: not
+ * looked up (kube-proxy makes its sets and nfacct counters before it writes rules naming them).
+ */
+export interface NetnsObjects {
+  /** Its ip sets: a `-m set` rule is refused as it is read (IpsetLookup). */
+  readonly ipsets?: IpsetLookup;
+  /**
+   * Its nfacct objects: xt_nfacct's checkentry looks the object up as the rule goes into
+   * the kernel, and nf_tables refuses the batch with ENOENT when there is none.
+   */
+  readonly nfacct?: (name: string) => boolean;
+}
+
 /** ip set names are at most IPSET_MAXNAMELEN - 1 characters (ipset/ip_set.h). */
 const IPSET_MAXNAMELEN = 32;
 

@@ -26,6 +26,8 @@ export interface Work {
   readonly kernel: (e: XtError) => void;
   /** With -v, -F/-Z/-X print "Flushing chain `X'" etc. on stdout. */
   readonly verbose?: (line: string) => void;
+  /** The network namespace's nfacct objects, when a rule's must exist (NetnsObjects.nfacct). */
+  readonly nfacct?: (name: string) => boolean;
 }
 
 /** Chains a verbose -F/-Z/-X without a chain name walks: sorted like a listing. */
@@ -116,8 +118,23 @@ export function kernelRejects(tableName: TableName, chain: string, rule: Rule): 
 }
 
 function checkKernel(work: Work, op: string, chain: string, rule: Rule): void {
-  const err = jumpRejects(work, rule) ?? kernelRejects(work.name, chain, rule);
+  const err =
+    nfacctRejects(work, rule) ?? jumpRejects(work, rule) ?? kernelRejects(work.name, chain, rule);
   if (err !== undefined) work.kernel(XtError.kernel(op, err, `rule in chain ${chain}`));
+}
+
+/**
+ * `-m nfacct --nfacct-name X` without an object X: xt_nfacct's checkentry
+ * (nfnl_acct_find_get() finds none) fails with ENOENT. Seen on the kernel: `RULE_APPEND failed
+ * (No such file or directory)`.
+ */
+function nfacctRejects(work: Work, rule: Rule): string | undefined {
+  const exists = work.nfacct;
+  if (exists === undefined) return undefined;
+  for (const m of rule.matches) {
+    if (m.name === 'nfacct' && !exists(m.objectName)) return 'No such file or directory';
+  }
+  return undefined;
 }
 
 /**

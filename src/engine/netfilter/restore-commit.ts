@@ -21,6 +21,7 @@ import { withTableHandle } from './state';
 import { BUILTIN_CHAINS } from './tables';
 import type { Counters, NetfilterState, TableName } from './types';
 import type { ToolOutput } from './views';
+import type { NetnsObjects } from './match-misc';
 
 /**
  * A command of the section: a rule line (its cached parse), a user chain line (the chain's
@@ -37,6 +38,8 @@ export interface QueuedSection {
   readonly name: TableName;
   readonly queue: readonly Queued[];
   readonly lines: readonly number[];
+  /** RestoreOptions.objects: the nfacct objects are looked up as the rules are committed. */
+  readonly objects?: NetnsObjects | undefined;
 }
 
 /**
@@ -64,6 +67,7 @@ export function commitSection(
     table: new TableDraft(section.name, noflush ? state.tables[section.name] : undefined),
     kernel: (e) => kernel.push(e),
     ...(verbose !== undefined ? { verbose } : {}),
+    ...(section.objects?.nfacct !== undefined ? { nfacct: section.objects.nfacct } : {}),
   };
   if (verbose !== undefined && !noflush) printTableFlush(state, section.name, verbose);
   const { queue, lines } = section;

@@ -12,7 +12,7 @@ import { parseArgs, assertValidChainName, type ParsedArgs } from './rule-parse';
 import { isBuiltinChain } from './tables';
 import { tokenizeRestoreLine } from './tokenize';
 import type { Counters, TableName } from './types';
-import type { IpsetLookup } from './match-misc';
+import type { IpsetLookup, NetnsObjects } from './match-misc';
 
 /** A `*table` section being read: its queued commands and their lines (see commitSection()). */
 export interface Section {
@@ -22,8 +22,8 @@ export interface Section {
   readonly cache: LineCache;
   /** The cache entry of the previous line when that was a rule line. */
   prev: LineEntry | undefined;
-  /** RestoreOptions.ipsets. */
-  readonly ipsets?: IpsetLookup | undefined;
+  /** RestoreOptions.objects. */
+  readonly objects?: NetnsObjects | undefined;
 }
 
 /** The words of `text` from `from` on, split at spaces and tabs (`split(/[ \t]+/)` minus empties). */
@@ -78,11 +78,12 @@ export function queueRule(
   withCounters: boolean,
   prebuilt?: ParsedArgs,
 ): void {
-  if (section.ipsets !== undefined && prebuilt === undefined && raw.includes('set')) {
+  const ipsets = section.objects?.ipsets;
+  if (ipsets !== undefined && prebuilt === undefined && raw.includes('set')) {
     // A `-m set` line is read against the sets there are now (libxt_set looks its set up):
     // such a parse is never taken from the cache nor put in it.
     section.prev = undefined;
-    section.queue.push(ruleLine(section.name, detach(raw), line, withCounters, section.ipsets));
+    section.queue.push(ruleLine(section.name, detach(raw), line, withCounters, ipsets));
     section.lines.push(-line);
     return;
   }

@@ -32,7 +32,7 @@ import { chainLine, keptRuleEntry, queueRule, type Section } from './restore-lin
 import { isBuiltinChain, isTableName } from './tables';
 import type { NetfilterState } from './types';
 import type { ToolOutput } from './views';
-import type { IpsetLookup } from './match-misc';
+import type { NetnsObjects } from './match-misc';
 
 export interface RestoreOptions {
   /** --noflush: keep what the tables hold. */
@@ -53,8 +53,8 @@ export interface RestoreOptions {
   readonly verbose?: boolean;
   /** --table=TABLE: only that table's sections; the lines of the others are skipped unread. */
   readonly table?: string;
-  /** The network namespace's ip sets, which a `-m set` line must name (IpsetLookup). */
-  readonly ipsets?: IpsetLookup;
+  /** The network namespace's ip sets and nfacct objects, which lines must name (NetnsObjects). */
+  readonly objects?: NetnsObjects;
 }
 
 /** Where a restore stands while it reads its input. */
@@ -313,7 +313,7 @@ function readLine(r: Reader, raw: string): ToolOutput | undefined {
       throw XtError.param(`${PROG}: line ${lineNo} table name '${name}' invalid`);
     const cache = lineCache(name, withCounters);
     cache.beginRestore();
-    r.section = { name, queue: [], lines: [], cache, prev: undefined, ipsets: r.opts.ipsets };
+    r.section = { name, queue: [], lines: [], cache, prev: undefined, objects: r.opts.objects };
   } else if (first === ':' && section !== undefined) {
     section.queue.push(chainLine(section.name, buffer, lineNo, withCounters));
     section.lines.push(lineNo);

@@ -132,6 +132,7 @@ function nodeControls(world: World, node: string): NodeKernelControls | undefine
       return { state: kernel.ipvs, now };
     },
     ipsets: () => ({ state: kernel.ipsets, env: ipsetEnv(kernel) }),
+    nfacctObjects: () => kernel.nfacct,
   };
 }
 

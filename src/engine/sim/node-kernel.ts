@@ -58,6 +58,8 @@ export interface NodeKernel {
   readonly ipvs: IpvsState;
   /** IP sets (ip_set). */
   readonly ipsets: IpsetState;
+  /** nfacct objects (nfnetlink_acct), by name: kube-proxy's counters (ensureKubeProxyCounters()). */
+  readonly nfacct: Set<string>;
   /** The dummy interface kube-ipvs0 and its addresses, once the IPVS proxier created it. */
   kubeIpvs0?: { readonly addresses: string[] };
   /** The output of the last iptables-restore kube-proxy ran ('' when it succeeded). */
@@ -141,6 +143,7 @@ export function bootNodeKernel(
     sysctls,
     ipvs: createIpvsState(),
     ipsets: createIpsetState(),
+    nfacct: new Set(),
     ...(ops ? { ops } : {}),
     mode: cluster.kubeProxy.mode,
     ...(cluster.kubeProxy.mode === 'nftables'
@@ -148,7 +151,19 @@ export function bootNodeKernel(
       : {}),
   };
   if (cluster.kubeProxy.mode === 'ipvs') ipvsPrivilegedInit(kernel, cluster);
+  ensureKubeProxyCounters(kernel);
   return kernel;
+}
+
+/**
+ * kube-proxy's iptables mode creates its nfacct counters when it starts (pkg/proxy/iptables
+ * NewProxier: nfacct.Ensure for each of metrics' counters), which its rules then name; they
+ * stay in the kernel after a restart in another mode. IPVS and nftables modes make none.
+ */
+function ensureKubeProxyCounters(kernel: NodeKernel): void {
+  if (kernel.mode !== 'iptables') return;
+  for (const name of ['ct_state_invalid_dropped_pkts', 'localhost_nps_accepted_pkts'])
+    kernel.nfacct.add(name);
 }
 
 /**
@@ -228,6 +243,7 @@ export function restartKubeProxy(
       kernel.nftables === undefined ? fresh : { ...fresh, state: kernel.nftables.state };
   } else if (kernel.nftables !== undefined) delete kernel.nftables.lastSync;
   if (mode === 'ipvs') ipvsPrivilegedInit(kernel, cluster);
+  ensureKubeProxyCounters(kernel);
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
- * `-m set` rules against iptables 1.8.9 (nf_tables), ipset 7.17 and the kernel, in a throwaway
- * namespace: libxt_set looks the named set up as the rule is read, so a rule naming a set
- * that does not exist (never made, or destroyed since) is refused, typed or restored; the
- * set's name is checked for length first and its flags after.
+ * Rules naming the network namespace's other objects, against iptables 1.8.9 (nf_tables),
+ * ipset 7.17, nfacct and the kernel, in a throwaway namespace. `-m set`: libxt_set looks the
+ * set up as the rule is read, so a rule naming a set that does not exist (never made, or
+ * destroyed since) is refused, typed or restored; the name's length is checked first and the
+ * flags after. `-m nfacct`: the kernel looks the object up as the rule goes in (ENOENT).
  */
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'vitest';
@@ -42,6 +43,26 @@ describe.skipIf(reason !== undefined || !hasIpset)('-m set rules against the ker
       // The same line again, now that its set is gone: read afresh, not taken as before.
       { restore: `*filter\n${line}\nCOMMIT\n`, args: ['--noflush'] },
       ipt('-A INPUT -m set --match-set s src -j DROP'),
+      { save: [] },
+    ]);
+  });
+});
+
+describe.skipIf(reason !== undefined)('-m nfacct rules against the kernel', () => {
+  it('are refused by the kernel when the object does not exist', () => {
+    const missing = '-m nfacct --nfacct-name nosuch -j DROP';
+    expectSameAsKernel([
+      ipt(`-A INPUT ${missing}`),
+      ipt(`-I INPUT ${missing}`),
+      ipt(`-C INPUT ${missing}`),
+      ipt(`-D INPUT ${missing}`),
+      { restore: `*filter\n-A INPUT -j ACCEPT\n-A INPUT ${missing}\nCOMMIT\n` },
+      { restore: `*filter\n-A INPUT ${missing}\nCOMMIT\n`, args: ['--test'] },
+      { nfacct: 'counted' },
+      ipt('-A INPUT -m nfacct --nfacct-name counted -j ACCEPT'),
+      ipt(`-R INPUT 1 ${missing}`),
+      ipt('-A INPUT -p tcp -m nfacct --nfacct-name counted --dport 22 -j ACCEPT'),
+      { restore: '*filter\n-A INPUT -m nfacct --nfacct-name counted -j DROP\nCOMMIT\n', args: ['--noflush'] }, // prettier-ignore
       { save: [] },
     ]);
   });

@@ -1,7 +1,8 @@
 /**
- * A `-m set` rule typed in the lab names one of that host's ip sets (commands/iptables.ts
- * ipsetsOf()): a node's, made with `ipset create`; a pod's network namespace has none.
- * tests/kernel/iptables-sets.test.ts compares the messages with the kernel's.
+ * A rule typed in the lab names that host's own ip sets and nfacct objects
+ * (commands/iptables.ts netnsObjects()): a node's sets made with `ipset create`, and the
+ * counters kube-proxy's iptables mode made; a pod's network namespace has none.
+ * tests/kernel/iptables-netns-objects.test.ts compares the messages with the kernel's.
  */
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../../src/cli/main';
@@ -44,5 +45,23 @@ describe('-m set rules in the lab', () => {
         MISSING('allowed') +
         "iptables-restore v1.8.9 (nf_tables): Set allowed doesn't exist.\n\nError occurred at line: 2\nTry `iptables-restore -h' or 'iptables-restore --help' for more information.\n",
     );
+  });
+
+  it("name kube-proxy's nfacct counters on a node; the kernel refuses other names", async () => {
+    const rule = (name: string) => `iptables -A INPUT -m nfacct --nfacct-name ${name} -j ACCEPT`;
+    const c = io(
+      [
+        `node-1$ ${rule('ct_state_invalid_dropped_pkts')}`,
+        `node-1$ ${rule('localhost_nps_accepted_pkts')}`,
+        `node-1$ ${rule('nosuch')}`,
+        `pod/client$ ${rule('ct_state_invalid_dropped_pkts')}`,
+        'node-1$ iptables -S INPUT | grep -c nfacct',
+      ].join('\n'),
+    );
+    expect(await main(['run'], c)).toBe(4);
+    expect(c.out).toBe('2\n');
+    const refused =
+      'iptables v1.8.9 (nf_tables):  RULE_APPEND failed (No such file or directory): rule in chain INPUT\n';
+    expect(c.err).toBe(refused + refused);
   });
 });
