@@ -6,7 +6,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PORT_RANGE, DEFAULT_TCP_SYSCTLS } from './build';
-import { addSocket, findTcpConnection, removeSocket, tcpPortInUse } from './socket-index';
+import {
+  addSocket,
+  findTcpConnection,
+  removeSocket,
+  removeSockets,
+  tcpPortInUse,
+} from './socket-index';
 import type { HostStack, Socket, TcpSocket } from './types';
 
 const addr = fc.constantFrom('10.244.1.5', '10.244.2.7', '10.96.0.10');
@@ -17,10 +23,15 @@ type Quad = { la: string; lp: number; ra: string; rp: number };
 type Op =
   | { kind: 'add'; q: Quad; direct: boolean }
   | { kind: 'remove'; pick: number }
+  | { kind: 'removeMany'; picks: number[] }
   | { kind: 'find'; q: Quad };
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('add' as const), q: quad, direct: fc.boolean() }),
   fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
+  fc.record({
+    kind: fc.constant('removeMany' as const),
+    picks: fc.array(fc.nat(), { maxLength: 6 }),
+  }),
   fc.record({ kind: fc.constant('find' as const), q: quad }),
 );
 
@@ -69,6 +80,10 @@ describe('socket index', () => {
           } else if (o.kind === 'remove') {
             const s = stack.sockets[o.pick % Math.max(1, stack.sockets.length)];
             if (s !== undefined) removeSocket(stack, s);
+          } else if (o.kind === 'removeMany') {
+            const n = Math.max(1, stack.sockets.length);
+            const ids = new Set(o.picks.map((p) => stack.sockets[p % n]?.id ?? -1));
+            removeSockets(stack, ids);
           }
           const q = o.kind === 'find' ? o.q : o.kind === 'add' ? o.q : undefined;
           if (q === undefined) continue;
@@ -76,6 +91,55 @@ describe('socket index', () => {
           expect(tcpPortInUse(stack, q.lp)).toBe(stack.sockets.some((s) => s.local.port === q.lp));
         }
       }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('removes a batch of sockets as removeSocket removes each in list order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ q: quad, direct: fc.boolean() }), { maxLength: 40 }),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        fc.array(quad, { maxLength: 8 }),
+        (adds, picks, probes) => {
+          const make = () => {
+            const stack = {
+              key: 'h',
+              label: 'h',
+              addresses: [],
+              routes: [],
+              sockets: [],
+              portRange: DEFAULT_PORT_RANGE,
+              sysctl: DEFAULT_TCP_SYSCTLS,
+            } as HostStack;
+            adds.forEach((a, i) => {
+              // A 4-tuple names one connection (the kernel refuses a second).
+              if (scan(stack, a.q) !== undefined) return;
+              const s = socket(i + 1, a.q);
+              if (a.direct) stack.sockets.push(s);
+              else addSocket(stack, s);
+            });
+            // Build the index and the port counts before the removal, as a run has them.
+            for (const p of probes) findTcpConnection(stack, p.la, p.lp, p.ra, p.rp);
+            tcpPortInUse(stack, 80);
+            return stack;
+          };
+          const one = make();
+          const batch = make();
+          const n = Math.max(1, adds.length);
+          const ids = new Set(picks.map((p) => (p % n) + 1));
+          for (const s of [...one.sockets]) if (ids.has(s.id)) removeSocket(one, s);
+          removeSockets(batch, ids);
+          expect(batch.sockets.map((s) => s.id)).toEqual(one.sockets.map((s) => s.id));
+          for (const p of [...probes, ...adds.map((a) => a.q)]) {
+            expect(findTcpConnection(batch, p.la, p.lp, p.ra, p.rp)).toBe(scan(batch, p));
+            expect(tcpPortInUse(batch, p.lp)).toBe(tcpPortInUse(one, p.lp));
+            expect(tcpPortInUse(batch, p.lp)).toBe(
+              batch.sockets.some((s) => s.local.port === p.lp),
+            );
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -114,12 +114,46 @@ export function removeSocket(stack: HostStack, sock: { readonly id: number }): v
   if (i < 0) return;
   const ports = tcpPorts.get(stack.sockets);
   const [gone] = stack.sockets.splice(i, 1);
-  if (ports !== undefined && ports.length === stack.sockets.length + 1) {
+  if (gone !== undefined) forget(stack, ports, gone);
+}
+
+/**
+ * Takes the sockets with these ids out of the host's table in one pass, keeping the order of
+ * the others: what removeSocket() does for each, in list order. Removing them one by one moves
+ * the rest of the list each time, and a client that ran 10,000 connections sees all of its
+ * TIME_WAIT sockets end at once.
+ */
+export function removeSockets(stack: HostStack, ids: ReadonlySet<number>): void {
+  if (ids.size === 0) return;
+  const list = stack.sockets;
+  const ports = tcpPorts.get(list);
+  const left = new Set(ids);
+  let kept = 0;
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i]!;
+    // The first socket with the id goes, as removeSocket's findIndex would take it.
+    if (left.delete(s.id)) forget(stack, ports, s, list.length - i + kept - 1);
+    else list[kept++] = s;
+  }
+  list.length = kept;
+}
+
+/**
+ * Keeps the port counts and the connection index in step with a socket leaving the list.
+ * `lengthAfter`: the list's length once the socket is out (now, for removeSocket).
+ */
+function forget(
+  stack: HostStack,
+  ports: TcpPorts | undefined,
+  gone: Socket,
+  lengthAfter = stack.sockets.length,
+): void {
+  if (ports !== undefined && ports.length === lengthAfter + 1) {
     ports.length--;
-    if (gone?.proto === 'tcp') countPort(ports, gone.local.port, -1);
+    if (gone.proto === 'tcp') countPort(ports, gone.local.port, -1);
   }
   const index = indexes.get(stack.sockets);
-  if (index !== undefined && gone?.proto === 'tcp' && hasRemote(gone)) indexDelete(index, gone);
+  if (index !== undefined && gone.proto === 'tcp' && hasRemote(gone)) indexDelete(index, gone);
 }
 
 /** The connected TCP socket with this 4-tuple (local = the segment's destination). */

@@ -20,7 +20,7 @@ import { event, nextSocketId, routeFor, send, tcpEphemeralPort } from './net';
 import { dataSegment, seqAdd, synSegment, SYN_WINDOW } from './tcp-segment';
 import type { HostStack, Owner, Payload, SockAddr, TcpSocket } from './types';
 import { payloadBytes } from './net';
-import { addSocket, removeSocket } from './socket-index';
+import { addSocket, removeSocket, removeSockets } from './socket-index';
 
 export const TCP_TIMEOUT_INIT = 1000;
 export const TCP_RTO_MIN = 200;
@@ -194,19 +194,27 @@ function onRetransmitTimer(op: Op, stack: HostStack, sock: TcpSocket): void {
 /** Runs every TCP timer of the host that is due at `op.ctx.now`. */
 export function tcpTimers(op: Op, stack: HostStack): void {
   const now = op.ctx.now;
+  const due = (t: number | undefined) => t !== undefined && t <= now;
+  // Ended TIME_WAIT sockets leave the table together (removeSockets: one pass), before the
+  // next timer that acts runs, so that timer sees the table as if each had left on its turn.
+  const ended = new Set<number>();
   for (const sock of [...stack.sockets]) {
     if (sock.proto !== 'tcp') continue;
     if (sock.timeWaitUntil !== undefined && sock.timeWaitUntil <= now) {
-      removeSocket(stack, sock);
+      ended.add(sock.id);
       continue;
     }
-    if (sock.delayedAckDue !== undefined && sock.delayedAckDue <= now) sendAck(op, stack, sock);
-    if (sock.rtxDue !== undefined && sock.rtxDue <= now) onRetransmitTimer(op, stack, sock);
-    if (sock.readDeadline !== undefined && sock.readDeadline <= now) {
+    if (!due(sock.delayedAckDue) && !due(sock.rtxDue) && !due(sock.readDeadline)) continue;
+    removeSockets(stack, ended);
+    ended.clear();
+    if (due(sock.delayedAckDue)) sendAck(op, stack, sock);
+    if (due(sock.rtxDue)) onRetransmitTimer(op, stack, sock);
+    if (due(sock.readDeadline)) {
       sock.readDeadline = undefined;
       event(op, stack, sock, 'deadline');
     }
   }
+  removeSockets(stack, ended);
 }
 
 /** The earliest TCP timer of the host, if any. */
