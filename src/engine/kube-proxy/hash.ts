@@ -178,15 +178,18 @@ function pushBase32Of20(codes: number[], group: number): void {
 
 /**
  * `prefix` + the first 16 characters of base32(sha256(text)) (every caller truncates to 16
- * or fewer). Built as one flat string: chain names end up as Map keys and in many lines,
- * and a `+`-built name would be a rope of three strings.
+ * or fewer). Built as one flat string of its own, whatever the text: chain names end up as
+ * Map keys and in many lines, a `+`-built name would be a rope of three strings, and the
+ * restore keeps these names without copying them (sharedFlatName()).
  */
 function hashedName(prefix: string, text: string): string {
-  if (!sha256ShortAscii(text)) {
-    return prefix + base32Encode(sha256(utf8Encode(text))).slice(0, 16);
-  }
   const codes: number[] = [];
   for (let i = 0; i < prefix.length; i++) codes.push(prefix.charCodeAt(i));
+  if (!sha256ShortAscii(text)) {
+    const hash = base32Encode(sha256(utf8Encode(text)));
+    for (let i = 0; i < 16; i++) codes.push(hash.charCodeAt(i));
+    return String.fromCharCode(...codes);
+  }
   // 16 characters = 80 bits: H0, H1 and the top half of H2, as four 20-bit groups.
   const h0 = H[0]!;
   const h1 = H[1]!;
@@ -216,10 +219,13 @@ export function servicePortChainName(
   servicePortName: string,
   protocol: string,
 ): string {
-  return prefix + portProtoHash(servicePortName, protocol);
+  return hashedName(prefix, servicePortName + protoLower(protocol));
 }
 
-/** `KUBE-SEP-` + base32(sha256(S + protocol + "ip:port"))[:16] (`servicePortEndpointChainName`). */
+/**
+ * `KUBE-SEP-` + base32(sha256(S + protocol + "ip:port"))[:16] (`servicePortEndpointChainName`),
+ * as a flat string of its own.
+ */
 export function endpointChainName(
   servicePortName: string,
   protocol: string,

@@ -247,3 +247,15 @@ export function sharedName(name: string): string {
   sharedNames.set(own, own);
   return own;
 }
+
+/**
+ * sharedName() of a name its maker built as a flat string of its own (the chain-name hash,
+ * kube-proxy/hash.ts): kept as it is, not copied again.
+ */
+export function sharedFlatName(name: string): string {
+  const known = sharedNames.get(name);
+  if (known !== undefined) return known;
+  if (sharedNames.size >= SHARED_NAMES) sharedNames = new Map();
+  sharedNames.set(name, name);
+  return name;
+}

@@ -7,7 +7,7 @@
  */
 import { cidrContains, cidrParse } from '../../model/ip';
 import type { CategorizedEndpoints, EndpointInfo } from '../endpoints';
-import { sharedName } from '../../netfilter/parse-cache';
+import { sharedFlatName } from '../../netfilter/parse-cache';
 import { endpointChainName } from '../hash';
 import type { ServicePortInfo } from '../service-port';
 import { computeProbability, detectorImplemented } from './format';
@@ -41,7 +41,7 @@ function declare(ctx: ServiceRulesContext, chain: string): void {
 
 /**
  * KUBE-SEP names of one service port, each hashed once although up to three rules use it;
- * each the one string object the restore's parses and tables hold of that name (sharedName():
+ * each the one string object the restore's parses and tables hold of that name (sharedFlatName():
  * the rules built with the lines, prebuilt-rules.ts, then look it up by identity).
  */
 function sepNamer(svc: ServicePortInfo): (ep: EndpointInfo) => string {
@@ -50,7 +50,7 @@ function sepNamer(svc: ServicePortInfo): (ep: EndpointInfo) => string {
   return (ep) => {
     let name = names.get(ep.endpoint);
     if (name === undefined) {
-      name = sharedName(endpointChainName(svc.nameString, proto, ep.endpoint));
+      name = sharedFlatName(endpointChainName(svc.nameString, proto, ep.endpoint));
       names.set(ep.endpoint, name);
     }
     return name;
