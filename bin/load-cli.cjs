@@ -39,10 +39,13 @@ function setCompilerFlags() {
   }
 }
 
-/** The bundle's bytes and their digest. */
+/**
+ * The bundle's bytes and their digest. The build writes it as ASCII (scripts/build-cli.mjs),
+ * which reads the same as Latin-1, without UTF-8's checks.
+ */
 function readBundle() {
   const bytes = readFileSync(BUNDLE);
-  return { source: bytes.toString('utf8'), digest: createHash('sha256').update(bytes).digest() };
+  return { source: bytes.toString('latin1'), digest: createHash('sha256').update(bytes).digest() };
 }
 
 /** The cached data for this bundle, or undefined (none, or made from another bundle). */
@@ -65,12 +68,12 @@ function cachedDataFor(digest) {
 function loadBundle({ useCache = true } = {}) {
   const { source, digest } = readBundle();
   const cachedData = useCache ? cachedDataFor(digest) : undefined;
-  // The wrapper Node puts around a CommonJS module: the bundle calls require() for Node's own
-  // modules and assigns module.exports.
-  const script = new Script(
-    `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
-    { filename: BUNDLE, ...(cachedData !== undefined ? { cachedData } : {}) },
-  );
+  // The build wrote the bundle inside the wrapper Node puts around a CommonJS module: the
+  // script is that function, which the bundle's require() calls and module.exports go through.
+  const script = new Script(source, {
+    filename: BUNDLE,
+    ...(cachedData !== undefined ? { cachedData } : {}),
+  });
   // script.cachedDataRejected: another V8 version or other flags; V8 then compiled the source
   // as usual, lazily, and the run is only slower.
   const module = { exports: {} };

@@ -223,7 +223,7 @@ test('copy a link that carries the scenario; opening it elsewhere gives the same
   // A link the CLI made (`kube-proxy-lab link FILE --base URL`) opens the file's text.
   const hairpin = readFileSync('scenarios/03-hairpin/scenario.yaml', 'utf8');
   const base = new URL('/', page.url()).href;
-  await other.page.goto(scenarioLink(base, hairpin));
+  await other.page.goto(await scenarioLink(base, hairpin));
   await other.ready();
   await expect.poll(() => other.editorText()).toBe(hairpin);
   expect([...lab.foreign, ...other.foreign]).toEqual([]);

@@ -134,7 +134,7 @@ function check(io: CliIo, args: readonly string[]): number {
   return printDiagnostics(io, file, diagnostics) ? 1 : 0;
 }
 
-function link(io: CliIo, args: readonly string[]): number {
+async function link(io: CliIo, args: readonly string[]): Promise<number> {
   const at = args.indexOf('--base');
   const baseArg = at >= 0 ? args[at + 1] : DEFAULT_BASE;
   const files = args.filter((_, i) => at < 0 || (i !== at && i !== at + 1));
@@ -154,7 +154,7 @@ function link(io: CliIo, args: readonly string[]): number {
     return 1;
   }
   if (printDiagnostics(io, file, World.fromScenario(text).diagnostics)) return 1;
-  const url = scenarioLink(base, text);
+  const url = await scenarioLink(base, text);
   if (url.length > MAX_LINK_CHARS) {
     io.stderr(
       `kube-proxy-lab: ${file} makes a link of ${url.length} characters (at most ${MAX_LINK_CHARS}); hand out the file instead\n`,
