@@ -5,12 +5,14 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Lang } from '../../lessons/types';
+import { useAfterFirstPaint } from '../app/after-first-paint';
 import type { LessonHost } from './host';
 import { t } from './strings';
 import './lessons.css';
 
-// The lessons (their texts, steps and checks) load after the app shell: the lab is usable
-// before them, and the first paint does not wait for a dozen lessons' words.
+// The lessons (their texts, steps and checks) load after the app shell has been painted
+// (after-first-paint.ts): the lab is usable before them, and the first paint does not wait
+// for a dozen lessons' words.
 const LessonsPanel = lazy(() =>
   import('./LessonsPanel').then((m) => ({ default: m.LessonsPanel })),
 );
@@ -29,6 +31,7 @@ export function LessonsSide({ host }: { host: LessonHost }) {
   const { i18n } = useTranslation();
   const lang: Lang = i18n.language === 'zh-CN' ? 'zh-CN' : 'en';
   const [folded, setFolded] = useState(() => storage()?.getItem(FOLDED_KEY) === '1');
+  const lessonsNow = useAfterFirstPaint();
   const toggle = () => {
     setFolded(!folded);
     try {
@@ -52,11 +55,14 @@ export function LessonsSide({ host }: { host: LessonHost }) {
           {folded ? `◂ ${t(lang, 'lessons')}` : `${t(lang, 'lessons')} ▸`}
         </span>
       </button>
-      {!folded && (
-        <Suspense fallback={<p className="muted">{t(lang, 'loading')}</p>}>
-          <LessonsPanel host={host} lang={lang} storage={storage()} />
-        </Suspense>
-      )}
+      {!folded &&
+        (lessonsNow ? (
+          <Suspense fallback={<p className="muted">{t(lang, 'loading')}</p>}>
+            <LessonsPanel host={host} lang={lang} storage={storage()} />
+          </Suspense>
+        ) : (
+          <p className="muted">{t(lang, 'loading')}</p>
+        ))}
     </div>
   );
 }

@@ -4,6 +4,7 @@
  */
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAfterFirstPaint } from '../app/after-first-paint';
 import { useLab } from '../store';
 import { ScenarioFiles } from './ScenarioFiles';
 
@@ -16,6 +17,8 @@ export function ScenarioPanel() {
   const lastApply = useLab((s) => s.lastApply);
   const dirty = useLab((s) => s.text !== s.goodText);
   const busy = useLab((s) => s.engine !== 'ready');
+  // Monaco loads once the shell is on screen (after-first-paint.ts).
+  const editorNow = useAfterFirstPaint();
   const errors = diagnostics.filter((d) => d.severity === 'error');
   return (
     <div className="scenario-panel">
@@ -36,9 +39,13 @@ export function ScenarioPanel() {
         <ScenarioFiles />
       </div>
       <div className="editor-wrap">
-        <Suspense fallback={<p className="muted">{t('editor.loading')}</p>}>
-          <ScenarioEditor />
-        </Suspense>
+        {editorNow ? (
+          <Suspense fallback={<p className="muted">{t('editor.loading')}</p>}>
+            <ScenarioEditor />
+          </Suspense>
+        ) : (
+          <p className="muted">{t('editor.loading')}</p>
+        )}
       </div>
       {diagnostics.length > 0 && (
         <ul className="diagnostics" aria-label={t('editor.problems')} data-testid="diagnostics">
