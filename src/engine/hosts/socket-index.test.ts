@@ -44,6 +44,18 @@ function socket(id: number, q: Quad): TcpSocket {
   } as TcpSocket;
 }
 
+function emptyStack(): HostStack {
+  return {
+    key: 'h',
+    label: 'h',
+    addresses: [],
+    routes: [],
+    sockets: [],
+    portRange: DEFAULT_PORT_RANGE,
+    sysctl: DEFAULT_TCP_SYSCTLS,
+  } as HostStack;
+}
+
 function scan(stack: HostStack, q: Quad): Socket | undefined {
   return stack.sockets.find(
     (s) =>
@@ -60,15 +72,7 @@ describe('socket index', () => {
   it('finds what a scan finds', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
-        const stack = {
-          key: 'h',
-          label: 'h',
-          addresses: [],
-          routes: [],
-          sockets: [],
-          portRange: DEFAULT_PORT_RANGE,
-          sysctl: DEFAULT_TCP_SYSCTLS,
-        } as HostStack;
+        const stack = emptyStack();
         let id = 1;
         for (const o of ops) {
           if (o.kind === 'add') {
@@ -103,15 +107,7 @@ describe('socket index', () => {
         fc.array(quad, { maxLength: 8 }),
         (adds, picks, probes) => {
           const make = () => {
-            const stack = {
-              key: 'h',
-              label: 'h',
-              addresses: [],
-              routes: [],
-              sockets: [],
-              portRange: DEFAULT_PORT_RANGE,
-              sysctl: DEFAULT_TCP_SYSCTLS,
-            } as HostStack;
+            const stack = emptyStack();
             adds.forEach((a, i) => {
               // A 4-tuple names one connection (the kernel refuses a second).
               if (scan(stack, a.q) !== undefined) return;
