@@ -29,7 +29,7 @@ const conntrackKind = (l: string) => (/flow entries have been shown/.test(l) ? '
 const tcpdumpKind = (l: string) =>
   /^(tcpdump: verbose|listening on)/.test(l)
     ? 'banner'
-    : /packets (captured|received|dropped)/.test(l)
+    : /packets? (captured|received|dropped)/.test(l)
       ? 'stats'
       : 'packet';
 const curlKind = (l: string) =>
@@ -105,6 +105,33 @@ describe.skipIf(skip !== undefined)('stdout and stderr in one stream, as the rea
     ]).slice(1);
     expect(kinds(real.stdout, tcpdumpKind)).toEqual(['banner', 'packet', 'stats']);
     expect(kinds(piped!, tcpdumpKind)).toEqual(kinds(real.stdout, tcpdumpKind));
+  });
+
+  it('tcpdump: its statistics say "1 packet", "0 packets", "2 packets", as tcpdump words them', () => {
+    // tcpdump's PLURAL_SUFFIX. How many packets the filter received is the kernel's count (it
+    // may exceed -c); the lab counts those it shows, so only the captured line is compared.
+    const real = withNetns((run) => {
+      run(['ip', 'link', 'set', 'lo', 'up']);
+      const capture = (count: number) =>
+        run(['sh', '-c', `(sleep 1; ping -c 2 -i 0.2 -q 127.0.0.1 >/dev/null) & timeout 10 tcpdump -n -i lo -c ${count} 2>&1 >/dev/null; wait`]).stdout; // prettier-ignore
+      const none = run(['sh', '-c', 'timeout -s INT 1 tcpdump -n -i lo 2>&1 >/dev/null; true']);
+      return [capture(1), capture(2), none.stdout];
+    });
+    const captured = (text: string) => /^\d+ packets? captured$/m.exec(text)?.[0];
+    const dropped = (text: string) => /^\d+ packets? dropped by kernel$/m.exec(text)?.[0];
+    // The lab's tcpdump shows the packets since the previous command: a curl before each.
+    const curl = 'pod/client$ curl -s http://10.96.1.1/';
+    const [one, two, none] = lab([
+      curl,
+      'node-1$ tcpdump -n -i cni0 -c 1 2>&1 >/dev/null',
+      curl,
+      'node-1$ tcpdump -n -i cni0 -c 2 2>&1 >/dev/null',
+      'node-1$ tcpdump -n -i eth0 port 9 2>&1 >/dev/null',
+    ]).filter((_, i) => i === 1 || i >= 3);
+    expect(real.map(captured)).toEqual(['1 packet captured', '2 packets captured', '0 packets captured']); // prettier-ignore
+    expect([one, two, none].map((t) => captured(t!))).toEqual(real.map(captured));
+    expect([one, two, none].map((t) => dropped(t!))).toEqual(real.map(dropped));
+    expect(one).toMatch(/^1 packet received by filter$/m);
   });
 
   it('curl -sv: the body after all verbose lines through a pipe, inside them on a terminal', () => {

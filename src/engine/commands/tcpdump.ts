@@ -121,7 +121,9 @@ export function tcpdump(ctx: CommandContext, argv: string[]): CommandResult {
     (any ? 'tcpdump: data link type LINUX_SLL2\n' : '') +
     'tcpdump: verbose output suppressed, use -v[v]... for full protocol decode\n' +
     `listening on ${iface}, link-type ${link}, snapshot length 262144 bytes\n`;
-  const stats = `${shown.length} packets captured\n${shown.length} packets received by filter\n0 packets dropped by kernel\n`; // prettier-ignore
+  // tcpdump's PLURAL_SUFFIX: "1 packet captured", "0 packets dropped by kernel" (tcpdump 4.99).
+  const n = shown.length;
+  const stats = `${packets(n)} captured\n${packets(n)} received by filter\n${packets(0)} dropped by kernel\n`; // prettier-ignore
   // A frame whose sender or receiver is gone (a deleted pod) has no MACs left to look up.
   const note = unknownLinks > 0 ? labNote('tcpdump.link-unknown', { count: unknownLinks }) : '';
   const stdout = lines.map((l) => `${l}\n`).join('');
@@ -129,4 +131,9 @@ export function tcpdump(ctx: CommandContext, argv: string[]): CommandResult {
   // so `tcpdump … 2>&1 | cat` shows banner, packets, statistics (checked with tcpdump 4.99).
   const writes = [{ fd: 2 as const, text: banner }, { fd: 1 as const, text: stdout }, { flush: true as const }, { fd: 2 as const, text: stats + note }]; // prettier-ignore
   return { stdout, stderr: banner + stats + note, exitCode: 0, writes };
+}
+
+/** `N packet` or `N packets`, as tcpdump words its statistics. */
+function packets(count: number): string {
+  return `${count} packet${count === 1 ? '' : 's'}`;
 }
