@@ -141,6 +141,25 @@ describe('kubectl delete pod', () => {
     expect(rules!.split('\n').filter(Boolean)).toHaveLength(3);
   });
 
+  it('--grace-period beyond int64 is a flag error; one ending past the lab clock is refused', async () => {
+    // pflag's int flag: strconv.ParseInt(s, 0, 64)'s range error, worded as the syntax error above.
+    const pod = 'web-6bc869c565-wtj7t';
+    const huge = await runCli(`node-1$ kubectl delete pod ${pod} --grace-period=99999999999999999999`); // prettier-ignore
+    expect(huge).toMatchObject({ status: 1, out: '' });
+    expect(huge.err).toBe(
+      'error: invalid argument "99999999999999999999" for "--grace-period" flag: strconv.ParseInt: parsing "99999999999999999999": value out of range\n' +
+        "See 'kubectl delete --help' for usage.\n",
+    );
+    // Within int64 but past 9999-12-31T23:59:59Z: the lab deletes nothing and says why.
+    const far = await runCli(
+      `node-1$ kubectl delete pod ${pod} --grace-period=999999999999999\nnode-1$ kubectl get pod ${pod} --no-headers`,
+    );
+    expect(far.err).toBe(
+      'lab: the virtual clock ends at 9999-12-31 23:59:59 UTC; a grace period of 999999999999999 s would end after it, so nothing was deleted\n',
+    );
+    expect(far.out).toMatch(new RegExp(`^${pod} +1/1 +Running `));
+  });
+
   it('--grace-period=0 --force: gone at once, endpoint and rules too; --now and --grace-period=S', async () => {
     // Texts and grace periods: kubectl's pkg/cmd/delete/delete.go (Complete, Validate, PrintObj).
     const r = await runCli(

@@ -10,6 +10,7 @@ import { registerCommand } from './registry';
 import { sysctl } from './sysctl';
 import { bridge } from './bridge';
 import { labNote } from '../model/lab-notes';
+import { LAB_CLOCK_END_UNIX_SECONDS } from '../model/runtime';
 
 const ok = (stdout: string): CommandResult => ({ stdout, stderr: '', exitCode: 0 });
 const fail = (stderr: string, exitCode = 1): CommandResult => ({ stdout: '', stderr, exitCode });
@@ -53,6 +54,10 @@ function sleep(ctx: CommandContext, argv: string[]): CommandResult {
       return fail(labNote('sleep.infinite', { value: op }));
     ms += Math.round(add);
   }
+  // Lab time is whole seconds on the tools' clocks: what is left of the last second counts.
+  const { world } = ctx;
+  const leftMs = (LAB_CLOCK_END_UNIX_SECONDS + 1 - world.epochSeconds - world.nowSeconds()) * 1000;
+  if (ms >= leftMs) return fail(labNote('sleep.clock-end', { value: operands.join(' ') }));
   ctx.world.advanceClock(ms);
   return ok('');
 }

@@ -155,6 +155,10 @@ export const LAB_NOTES = {
   'iptables.pod-rules':
     "lab: this host's own iptables rules are kept and listed, but the lab runs netfilter on nodes only: they do not act on its packets",
   'sleep.infinite': "sleep: the lab's virtual clock moves by a finite time only ('{value}')",
+  'kubectl.grace-clock-end':
+    'lab: the virtual clock ends at 9999-12-31 23:59:59 UTC; a grace period of {seconds} s would end after it, so nothing was deleted',
+  'sleep.clock-end':
+    "lab: the virtual clock ends at 9999-12-31 23:59:59 UTC; 'sleep {value}' would go past it, so the clock did not move",
 } as const;
 
 export type LabNoteId = keyof typeof LAB_NOTES;

@@ -13,6 +13,21 @@ export interface Rng {
   nextU32(): number;
 }
 
+/**
+ * What wall-clock time the lab's clock 0 stands for (tools that print dates — iptables-save's
+ * header, kubectl's creationTimestamp — show it). Fixed so that runs are reproducible:
+ * 2026-03-02T08:00:00Z.
+ */
+export const LAB_EPOCH_SECONDS = 1772438400;
+
+/**
+ * The last second the lab's clock may reach: 9999-12-31T23:59:59Z. Dates print with four-digit
+ * years (kubectl's RFC 3339 timestamps, iptables-save's ctime header), JavaScript's Date ends in
+ * the year 275760, and far beyond that whole milliseconds stop being exact in a double (2^53 ms
+ * is year 287396): timers that add a few hundred ms would no longer move the clock at all.
+ */
+export const LAB_CLOCK_END_UNIX_SECONDS = 253_402_300_799;
+
 /** A clock the host advances explicitly (`sleep`, the UI's play loop). */
 export class ManualClock implements Clock {
   private ms: number;

@@ -212,6 +212,12 @@ describe('Lab', () => {
     });
   });
 
+  it('takes a cluster age up to the end of the lab clock (9999-12-31T23:59:59Z)', () => {
+    const { cluster, diagnostics } = loadScenario(docs(`${LAB}clusterAge: 251629862399`, TWO_NODES)); // prettier-ignore
+    expect(diagnostics).toEqual([]);
+    expect(cluster.lab.clusterAgeSeconds).toBe(251629862399);
+  });
+
   it('reads settings, sysctl overrides and external clients', () => {
     const lab = `${LAB}serviceCIDR: 10.100.0.0/16\nseed: 42\nclusterAge: 1d12h\nnodes:\n  node-2:\n    sysctls:\n      net.bridge.bridge-nf-call-iptables: "0"\n      net.ipv4.conf.all.route_localnet: 1\nexternalClients:\n- {name: laptop, address: 192.168.1.100}`;
     const { cluster, diagnostics } = loadScenario(docs(lab, TWO_NODES));
@@ -252,6 +258,14 @@ describe('Lab', () => {
       'clusterAge: ten days',
       [
         '3:13 Lab.clusterAge: Invalid value: "ten days": must be a duration such as "10d", "36h" or "90m", or a number of seconds',
+      ],
+    ],
+    [
+      // 2026-03-02T08:00:00Z + 251,629,862,399 s = 9999-12-31T23:59:59Z, where the lab's clock ends.
+      'a cluster older than the lab clock can hold',
+      'clusterAge: 2912383d',
+      [
+        `3:13 Lab.clusterAge: Invalid value: "2912383d": must be at most 251629862399 seconds: the lab's clock starts at 2026-03-02T08:00:00Z plus the cluster's age, and ends at 9999-12-31T23:59:59Z`,
       ],
     ],
     [

@@ -5,6 +5,7 @@
  */
 import type { ExternalClient } from '../model/cluster';
 import { cidrParse } from '../model/ip';
+import { LAB_CLOCK_END_UNIX_SECONDS, LAB_EPOCH_SECONDS } from '../model/runtime';
 import type { LabDraft } from './drafts';
 import { parseGoDuration } from './duration';
 import { listMaps } from './reader';
@@ -131,19 +132,35 @@ export function decodeLab(root: MapReader): LabDraft | undefined {
   };
 }
 
+/**
+ * The oldest cluster the lab's clock can hold: its clock starts at LAB_EPOCH_SECONDS plus the
+ * age and must stay before its end (model/runtime.ts LAB_CLOCK_END_UNIX_SECONDS).
+ */
+const MAX_CLUSTER_AGE_SECONDS = LAB_CLOCK_END_UNIX_SECONDS - LAB_EPOCH_SECONDS;
+
 function decodeAge(root: MapReader): number {
   const n = root.raw('clusterAge');
   if (!n) return DEFAULT_CLUSTER_AGE_SECONDS;
+  let seconds: number | undefined;
   if (
     n.kind === 'scalar' &&
     typeof n.value === 'number' &&
     Number.isInteger(n.value) &&
     n.value >= 0
   )
-    return n.value;
-  if (n.kind === 'scalar' && typeof n.value === 'string') {
+    seconds = n.value;
+  else if (n.kind === 'scalar' && typeof n.value === 'string') {
     const s = parseGoDuration(n.value, { days: true });
-    if (s !== undefined && s >= 0) return Math.round(s);
+    if (s !== undefined && s >= 0) seconds = Math.round(s);
+  }
+  if (seconds !== undefined && seconds <= MAX_CLUSTER_AGE_SECONDS) return seconds;
+  if (seconds !== undefined) {
+    root.rep.field(n.start, 'Lab.clusterAge', {
+      type: 'invalid',
+      value: n.kind === 'scalar' ? n.value : n.kind,
+      detail: `must be at most ${MAX_CLUSTER_AGE_SECONDS} seconds: the lab's clock starts at 2026-03-02T08:00:00Z plus the cluster's age, and ends at 9999-12-31T23:59:59Z`,
+    });
+    return DEFAULT_CLUSTER_AGE_SECONDS;
   }
   root.rep.field(n.start, 'Lab.clusterAge', {
     type: 'invalid',

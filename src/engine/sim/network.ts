@@ -38,6 +38,7 @@ import type { HostRef } from '../routing/topology';
 import { nextControlPlaneEvent, runControlPlaneEvents } from './control-plane';
 import type { World } from './world';
 import type { StdioWrite } from '../model/stdio';
+import { LAB_CLOCK_END_UNIX_SECONDS } from '../model/runtime';
 
 interface NetworkState {
   readonly hosts: HostsState;
@@ -130,10 +131,12 @@ function record(net: NetworkState, steps: readonly TraceStep[]): void {
 }
 
 /**
- * Moves virtual time to `targetMs`, firing every timer on the way, in order: the hosts' (TCP
+ * Moves virtual time to `toMs`, firing every timer on the way, in order: the hosts' (TCP
  * retransmissions, program timeouts) and the control plane's (pods whose grace period ends).
  */
-export function advanceNetwork(world: World, targetMs: number): void {
+export function advanceNetwork(world: World, toMs: number): void {
+  // Commands check first (`sleep` says so); anything else stops at the clock's end.
+  const targetMs = Math.min(toMs, (LAB_CLOCK_END_UNIX_SECONDS - world.epochSeconds) * 1000);
   for (;;) {
     const net = network(world);
     const hostNext = nextWakeup(net.hosts);

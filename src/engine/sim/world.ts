@@ -5,17 +5,12 @@
  */
 import type { Cluster } from '../model/cluster';
 import type { Diagnostic } from '../model/diagnostic';
-import { ManualClock, rngFromSeed, type Rng } from '../model/runtime';
+import { LAB_EPOCH_SECONDS, ManualClock, rngFromSeed, type Rng } from '../model/runtime';
 import { applyManifests, deleteService, loadScenario } from '../scenario';
 import { cleanStaleEntries, conntrackCleanupRequired, staleUdpFilters } from './conntrack-cleanup';
 import { bootNodeKernel, restartKubeProxy, syncNodeKernel, type NodeKernel } from './node-kernel';
 
-/**
- * What wall-clock time the lab's clock 0 stands for (tools that print dates — iptables-save's
- * header, kubectl's creationTimestamp — show it). Fixed so that runs are reproducible:
- * 2026-03-02T08:00:00Z.
- */
-export const LAB_EPOCH_SECONDS = 1772438400;
+export { LAB_EPOCH_SECONDS };
 
 /** What kube-proxy is started with: the nodes (names, IPs, pod CIDRs) and its configuration. */
 function restartFingerprint(cluster: Cluster): string {

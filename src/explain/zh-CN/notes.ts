@@ -144,4 +144,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'iptables.pod-rules':
     'lab: 这台主机自己的 iptables 规则会被保存和列出，但实验台只在节点上运行 netfilter：这些规则不会作用于它的报文',
   'sleep.infinite': "sleep: 实验台的虚拟时钟只能前进有限的时间（'{value}'）",
+  'kubectl.grace-clock-end':
+    'lab: 虚拟时钟止于 UTC 9999-12-31 23:59:59；{seconds} 秒的宽限期会在此之后才结束，因此没有删除任何对象',
+  'sleep.clock-end':
+    "lab: 虚拟时钟止于 UTC 9999-12-31 23:59:59；'sleep {value}' 会越过这一刻，时钟没有前进",
 };

@@ -15,6 +15,9 @@ import { parseResourceArgs } from './get';
 import { deploymentPods } from './objects-workloads';
 import type { ResourceType } from './resources';
 import { labNote } from '../../model/lab-notes';
+import { LAB_CLOCK_END_UNIX_SECONDS } from '../../model/runtime';
+
+const INT64_MAX = 2n ** 63n - 1n;
 
 const fail = (stderr: string): CommandResult => ({ stdout: '', stderr, exitCode: 1 });
 
@@ -93,6 +96,9 @@ function gracePeriod(flags: DeleteFlags): { seconds: number; warning: string } |
   const given = flags.gracePeriod;
   if (given !== undefined && !/^[+-]?\d+$/.test(given))
     return fail(`error: invalid argument "${given}" for "--grace-period" flag: strconv.ParseInt: parsing "${given}": invalid syntax\nSee 'kubectl delete --help' for usage.\n`); // prettier-ignore
+  // An int flag (pflag's int64 on 64-bit kubectl): ParseInt's range error.
+  if (given !== undefined && (BigInt(given) > INT64_MAX || BigInt(given) < -INT64_MAX - 1n))
+    return fail(`error: invalid argument "${given}" for "--grace-period" flag: strconv.ParseInt: parsing "${given}": value out of range\nSee 'kubectl delete --help' for usage.\n`); // prettier-ignore
   let seconds = given === undefined ? -1 : Number(given);
   if (flags.now) {
     if (seconds !== -1) return fail('error: --now and --grace-period cannot be specified together\n'); // prettier-ignore
@@ -121,6 +127,9 @@ export function runDelete(
 ): CommandResult {
   const grace = gracePeriod(flags);
   if ('exitCode' in grace) return grace;
+  const { world } = ctx;
+  if (world.epochSeconds + world.nowSeconds() + grace.seconds > LAB_CLOCK_END_UNIX_SECONDS)
+    return fail(labNote('kubectl.grace-clock-end', { seconds: grace.seconds }));
   const found = targets(args);
   if ('exitCode' in found) return found;
   const wait = flags.wait;
