@@ -56,6 +56,21 @@ describe('traffic', () => {
     );
   });
 
+  it("curl reads a URL's port as curl 7.88 does: empty is 80, leading zeros go, above 65535 is error 3", async () => {
+    // Checked with curl 7.88.1 against 127.0.0.1 in a namespace: `:` and `:00080` connect to
+    // port 80, `:65536` and `:99999` fail before any socket with (3), exit 3.
+    const r = await runCli(
+      ['http://10.96.1.1:/', 'http://10.96.1.1:00080/', 'http://web:99999/', '10.96.1.1:65536']
+        .map((url) => `pod/client$ curl -sS ${url}; echo "exit $?"`)
+        .join('\n'),
+    );
+    const answer = /^web-\w+-\w+ \(10\.244\.[01]\.\d+:8080\): you are 10\.244\.0\.5:\d+$/;
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines.filter((l) => answer.test(l))).toHaveLength(2);
+    expect(lines.filter((l) => l.startsWith('exit '))).toEqual(['exit 0', 'exit 0', 'exit 3', 'exit 3']); // prettier-ignore
+    expect(r.err).toBe('curl: (3) URL using bad/illegal format or missing URL\n'.repeat(2));
+  });
+
   it('DNS through kube-dns: the textbook query from 10.244.0.5 to 10.96.0.10:53/UDP', async () => {
     const r = await run(
       'pod/client$ dig +short kube-dns.kube-system.svc.cluster.local\nnode-1$ conntrack -L -p udp',

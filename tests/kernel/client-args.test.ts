@@ -25,6 +25,7 @@ const CURL = [
   ['-mabc', URL], ['-m5x', URL], ['-sSmabc', URL], ['-sSm', 'abc', URL], ['-sSm'],
   ['-W', URL], ['-sW', URL], ['-5', URL], ['--bogus', URL], ['--max-time=5', URL],
   ['-o'], ['-so'], ['--output'], ['-w'], ['-sSw'], ['--write-out'], ['-o', '/dev/null', '-m'],
+  ['http://10.0.0.1:99999/'], ['-sS', 'http://10.0.0.1:65536/'], ['-s', '10.0.0.1:99999'],
 ];
 
 // prettier-ignore

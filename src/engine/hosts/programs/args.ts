@@ -49,15 +49,24 @@ function curlUnmodelled<T>(word: string, shown?: string): Parsed<T> {
   return fail(labNote('curl.option', { option }), 2);
 }
 
+/**
+ * curl 7.88's URL parser on http://HOST[:PORT][/PATH]: an empty port is the scheme's, leading
+ * zeros are read away, and a port above 65535 is a bad URL (CURLUE_BAD_PORT_NUMBER, reported
+ * as error 3); port 0 is tried (checked with curl 7.88.1).
+ */
 function curlTarget(url: string): CurlTarget | Parsed<CurlOptions> {
-  const m = /^(?:(\w+):\/\/)?([^/:?#]+)(?::(\d+))?([/?][^#]*)?$/.exec(url);
-  if (m === null) return fail('curl: (3) URL using bad/illegal format or missing URL\n', 3);
+  const m = /^(?:(\w+):\/\/)?([^/:?#]+)(?::(\d*))?([/?][^#]*)?$/.exec(url);
+  const badUrl = (): Parsed<CurlOptions> =>
+    fail('curl: (3) URL using bad/illegal format or missing URL\n', 3);
+  if (m === null) return badUrl();
+  const port = m[3] === undefined || m[3] === '' ? 80 : Number(m[3]);
+  if (port > 65535) return badUrl();
   const scheme = (m[1] ?? 'http').toLowerCase();
   if (scheme !== 'http') return fail(labNote('curl.scheme', { scheme }), 1);
   const path = m[4] === undefined ? '/' : m[4].startsWith('/') ? m[4] : `/${m[4]}`;
   const host = m[2] ?? '';
   const effectiveUrl = `http://${host}${m[3] === undefined ? '' : `:${m[3]}`}${path}`;
-  return { url, effectiveUrl, host, port: m[3] === undefined ? 80 : Number(m[3]), path };
+  return { url, effectiveUrl, host, port, path };
 }
 
 /** The long options the lab's curl takes, by the short letter they stand for. */
@@ -141,7 +150,8 @@ export function parseCurlArgs(argv: readonly string[]): Parsed<CurlOptions> {
   const targets: CurlTarget[] = [];
   for (const [k, url] of urls.entries()) {
     const t = curlTarget(url);
-    if ('ok' in t) return t;
+    // A transfer error (3): -s keeps it quiet unless -S shows it again, as for any error.
+    if ('ok' in t) return !t.ok && t.exitCode === 3 && silent && !showError ? fail('', 3) : t;
     targets.push(outputs[k] === undefined ? t : { ...t, output: outputs[k] });
   }
   const [first, ...more] = targets as [CurlTarget, ...CurlTarget[]];
