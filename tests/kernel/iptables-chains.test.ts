@@ -275,4 +275,17 @@ describe.skipIf(reason !== undefined)('iptables chains and rules against the ker
       ipt('-h'),
     ]);
   });
+
+  it('refuses an empty chain name and reads mark values as xtables_parse_val_mask() does', () => {
+    // "" is the standard target's name to xtables_find_target(); a number out of range is a
+    // bad value, one followed by anything but /MASK trailing garbage.
+    expectSameAsKernel([
+      { iptables: ['-N', ''] },
+      { iptables: ['-A', '', '-j', 'ACCEPT'] },
+      ...['0xfffffffff', '4294967296', '0x1/0xfffffffff', '0x1z', '0x1/0x2z', '08', '0x', '1/', 'x']
+        .map((mark) => ({ iptables: ['-A', 'INPUT', '-m', 'mark', '--mark', mark, '-j', 'ACCEPT'] })), // prettier-ignore
+      ipt('-A INPUT -m mark --mark 4294967295/0xffffffff -j ACCEPT'),
+      ipt('-S INPUT'),
+    ]);
+  });
 });

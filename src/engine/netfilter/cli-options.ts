@@ -183,7 +183,8 @@ export function assertValidChainName(name: string): void {
   if (name.startsWith('-') || name.startsWith('!')) {
     throw XtError.param(`chain name not allowed to start with \`${name[0] ?? ''}'`);
   }
-  if (targetParser(name) !== undefined || isUnmodelledTarget(name))
+  // xtables_find_target() takes "" for the standard target, as it takes ACCEPT, DROP…
+  if (name === '' || targetParser(name) !== undefined || isUnmodelledTarget(name))
     throw XtError.param('chain name may not clash with target name');
   if (/\s/.test(name)) throw XtError.param(`Invalid chain name \`${name}'`);
 }

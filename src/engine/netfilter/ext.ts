@@ -97,7 +97,22 @@ export function makeExt<S, T>(h: ExtHandlers<S, T>): ExtParser<T> {
  * `-0` stays in range.
  */
 export function strtoui(text: string, min = 0, max = 0xffffffff): number | undefined {
-  let i = /^[ \t\n\v\f\r]*/.exec(text)?.[0].length ?? 0;
+  const r = strtouiAt(text, 0, min, max);
+  // Something left after the number: xtables_strtoui() without an end pointer fails.
+  return r !== undefined && r.end === text.length ? r.value : undefined;
+}
+
+/**
+ * xtables_strtoui() with an end pointer: the number strtoumax() reads from text[start] on and
+ * where it stopped, or undefined (nothing read, or out of [min, max]).
+ */
+export function strtouiAt(
+  text: string,
+  start: number,
+  min = 0,
+  max = 0xffffffff,
+): { value: number; end: number } | undefined {
+  let i = start + (/^[ \t\n\v\f\r]*/.exec(text.slice(start))?.[0].length ?? 0);
   let negative = false;
   if (text[i] === '+' || text[i] === '-') negative = text[i++] === '-';
   let base = 10;
@@ -113,10 +128,10 @@ export function strtoui(text: string, min = 0, max = 0xffffffff): number | undef
     // Beyond any max it can only fail (strtoumax's ERANGE, or too large): keep it there.
     value = Math.min(value * base + d, Number.MAX_SAFE_INTEGER);
   }
-  // Nothing read, or something left after the number: xtables_strtoui() fails.
-  if (read === 0 || i !== text.length) return undefined;
+  // (`0x` with no hex digit after it: base 8, the 0 read alone, as strtoumax() does.)
+  if (read === 0) return undefined;
   if (negative && value !== 0) return undefined;
-  return value >= min && value <= max ? value : undefined;
+  return value >= min && value <= max ? { value, end: i } : undefined;
 }
 
 /** XTTYPE_UINT32 (and friends): the "bad value … or out of range" error on failure. */
@@ -142,19 +157,17 @@ export function parseMarkMask(
   option: string,
   arg: string,
 ): { value: number; mask: number } {
-  const slash = arg.indexOf('/');
-  const valueText = slash < 0 ? arg : arg.slice(0, slash);
+  // A number out of range is a bad value; one followed by anything but `/MASK` is garbage.
   const bad = (): XtError =>
     XtError.param(`${ext}: bad integer value for option "--${option}", or out of range.\n`);
-  const value = strtoui(valueText);
-  if (value === undefined) {
-    if (/^(0[xX][0-9a-fA-F]+|[0-9]+)/.test(valueText)) {
-      throw XtError.param(`${ext}: trailing garbage after value for option "--${option}".\n`);
-    }
-    throw bad();
-  }
-  if (slash < 0) return { value, mask: 0xffffffff };
-  const mask = strtoui(arg.slice(slash + 1));
+  const garbage = (): XtError =>
+    XtError.param(`${ext}: trailing garbage after value for option "--${option}".\n`);
+  const value = strtouiAt(arg, 0);
+  if (value === undefined) throw bad();
+  if (value.end === arg.length) return { value: value.value, mask: 0xffffffff };
+  if (arg[value.end] !== '/') throw garbage();
+  const mask = strtouiAt(arg, value.end + 1);
   if (mask === undefined) throw bad();
-  return { value, mask };
+  if (mask.end !== arg.length) throw garbage();
+  return { value: value.value, mask: mask.value };
 }
