@@ -75,4 +75,37 @@ describe('kubectl apply -f', () => {
     expect(r.err).toContain('Error from server (NotFound): services "api" not found');
     expect(r.status).not.toBe(0);
   });
+
+  it('a file with no object is an error; a ConfigMap (not simulated) is an object', async () => {
+    // kubectl apply.go: `if len(infos) == 0 && len(errs) == 0 { return fmt.Errorf("no objects
+    // passed to apply") }`, printed as "error: …" with exit 1.
+    const r = await run(
+      [
+        'node-1$ kubectl apply -f empty.yaml',
+        'node-1$ echo "# nothing" | kubectl apply -f -',
+        'node-1$ kubectl apply -f list.yaml',
+        'node-1$ kubectl apply -f cm.yaml',
+      ].join('\n'),
+      {
+        'empty.yaml': '---\n# only a comment\n---\n',
+        'list.yaml': 'apiVersion: v1\nkind: List\nitems: []\n',
+        'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n',
+      },
+    );
+    // Three refusals (the script's status is the failures'); the ConfigMap adds nothing to them.
+    expect(r.err).toBe('error: no objects passed to apply\n'.repeat(3));
+    expect(r.status).toBe(1);
+  });
+
+  it('applies the items of a v1 List, as kubectl get -o yaml prints them', async () => {
+    const list = `apiVersion: v1\nkind: List\nmetadata:\n  resourceVersion: ""\nitems:\n- ${NEW_SERVICE.trimEnd().replace(/\n/g, '\n  ')}\n`; // prettier-ignore
+    const r = await run(
+      'node-1$ kubectl apply -f list.yaml\nnode-1$ kubectl get svc api --no-headers',
+      {
+        'list.yaml': list,
+      },
+    );
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(/^service\/api created\napi +ClusterIP +10\.96\.0\.50 /);
+  });
 });

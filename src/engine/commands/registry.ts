@@ -34,6 +34,8 @@ export interface ApplyResult {
   readonly applied: readonly AppliedObject[];
   /** Error lines exactly as kubectl prints them (e.g. `The Service "web" is invalid: …`). */
   readonly errors: readonly string[];
+  /** Objects read but left aside (kinds the lab does not simulate: a ConfigMap…). */
+  readonly ignored?: number;
 }
 
 /**

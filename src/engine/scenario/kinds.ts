@@ -82,7 +82,6 @@ const NOT_SIMULATED: Readonly<Record<string, readonly string[]>> = {
     'LimitRange',
     'ResourceQuota',
     'ReplicationController',
-    'List',
   ],
   'apps/v1': ['ReplicaSet', 'StatefulSet', 'DaemonSet'],
   'networking.k8s.io/v1': ['Ingress', 'IngressClass', 'NetworkPolicy'],

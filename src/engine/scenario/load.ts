@@ -11,6 +11,7 @@ import type { Desired } from './drafts';
 import { emptyDesired, keyOf } from './drafts';
 import { Diagnostics, ObjectReport } from './report';
 import { DocumentStream } from './yaml-stream';
+import type { ParsedDoc } from './yaml-tree';
 import type { LineCounter } from 'yaml';
 
 /** Larger files are refused before parsing: room for the 10,000-Service scale scenario (12 MB). */
@@ -61,8 +62,10 @@ export function parseManifests(text: unknown): ParsedManifests {
       );
       break;
     }
-    const item = decodeDocument(diags, doc);
-    if (item) decoded.push({ doc: doc.index, item });
+    for (const object of listItems(diags, doc)) {
+      const item = decodeDocument(diags, object);
+      if (item) decoded.push({ doc: doc.index, item });
+    }
   }
   if (stream.fatal) {
     diags = new Diagnostics(stream.lines);
@@ -71,6 +74,34 @@ export function parseManifests(text: unknown): ParsedManifests {
       diags.add(p.severity, { doc: p.doc, offset: p.offset }, p.message);
   }
   return { decoded, lines: stream.lines, diags };
+}
+
+/**
+ * A `v1 List` (what `kubectl get … -o yaml` prints) stands for its items, each an object of
+ * its own, as kubectl apply reads it (resource.Builder flattens lists); anything else is one
+ * object. An item keeps the document's index and its own offsets, so errors point into it.
+ */
+function listItems(diags: Diagnostics, doc: ParsedDoc): ParsedDoc[] {
+  const root = doc.root;
+  if (root?.kind !== 'map') return [doc];
+  const scalar = (key: string) => root.entries.find((e) => e.key === key)?.value;
+  const apiVersion = scalar('apiVersion');
+  const kind = scalar('kind');
+  const isList =
+    apiVersion?.kind === 'scalar' && apiVersion.value === 'v1' &&
+    kind?.kind === 'scalar' && kind.value === 'List'; // prettier-ignore
+  if (!isList) return [doc];
+  const items = scalar('items');
+  if (items === undefined || (items.kind === 'scalar' && items.value === null)) return [];
+  if (items.kind !== 'seq') {
+    const type = items.kind === 'map' ? 'object' : typeof items.value === 'boolean' ? 'bool' : typeof items.value; // prettier-ignore
+    diags.error(
+      { doc: doc.index, offset: items.start },
+      `unable to decode List: json: cannot unmarshal ${type} into Go struct field List.items of type []runtime.RawExtension`,
+    );
+    return [];
+  }
+  return items.items.map((item) => ({ index: doc.index, start: item.start, root: item }));
 }
 
 const RESOURCE: Readonly<Record<string, string>> = {

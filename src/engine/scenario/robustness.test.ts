@@ -103,6 +103,34 @@ describe('bad input', () => {
     expect(r.cluster.services).toHaveLength(1);
   });
 
+  it('reads a v1 List as its items (kubectl get -o yaml), errors placed inside the item', () => {
+    const list = [
+      'apiVersion: v1',
+      'kind: List',
+      'items:',
+      '- apiVersion: v1',
+      '  kind: Service',
+      '  metadata: {name: a}',
+      '  spec: {ports: [{port: 80}]}',
+      '- apiVersion: v1',
+      '  kind: Service',
+      '  metadata: {name: b}',
+      '  spec: {ports: [{port: 99999}]}',
+    ].join('\n');
+    const r = loadScenario(list);
+    expect(r.cluster.services.map((s) => s.meta.name)).toEqual(['a']);
+    expect(messages(r.diagnostics)).toEqual([
+      '11:25 The Service "b" is invalid: spec.ports[0].port: Invalid value: 99999: must be between 1 and 65535, inclusive',
+      // targetPort defaults to the port (SetDefaults_Service), and fails the same check.
+      '11:25 The Service "b" is invalid: spec.ports[0].targetPort: Invalid value: 99999: must be between 1 and 65535, inclusive',
+    ]);
+    // kubectl's decoder on an items field that is no list (runtime.RawExtension slice).
+    const bad = loadScenario('apiVersion: v1\nkind: List\nitems: 5\n');
+    expect(messages(bad.diagnostics)).toEqual([
+      '3:8 unable to decode List: json: cannot unmarshal number into Go struct field List.items of type []runtime.RawExtension',
+    ]);
+  });
+
   it('reads YAML as kubectl does (1.1 booleans, merge keys, empty documents)', () => {
     const text = [
       '# only a comment',

@@ -238,6 +238,7 @@ export function hostView(
           action: r.action,
         })),
         errors: result.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
+        ignored: result.diagnostics.filter((d) => d.severity === 'warning').length,
       };
     },
   };

@@ -21,6 +21,7 @@ export function runApply(ctx: CommandContext, files: readonly string[]): Command
     return { stdout: '', stderr: 'error: must specify one of -f and -k\n', exitCode: 1 };
   let stdout = '';
   let stderr = '';
+  let objects = 0;
   for (const file of files) {
     const text = file === '-' ? ctx.stdin : ctx.world.readFile(file);
     if (text === undefined) {
@@ -28,10 +29,13 @@ export function runApply(ctx: CommandContext, files: readonly string[]): Command
       return { stdout, stderr: `${stderr}${message}`, exitCode: 1 };
     }
     const result = ctx.world.applyManifests(text);
+    objects += result.applied.length + result.errors.length + (result.ignored ?? 0);
     for (const a of result.applied)
       stdout += `${kindPrefix(a.kind, groupOf(a.kind, a.apiVersion))}/${a.name} ${a.action}\n`;
     stderr += apiErrorsText(result.errors);
   }
+  // apply.go: files that hold no object at all (empty, only `---` or comments).
+  if (objects === 0) return { stdout, stderr: 'error: no objects passed to apply\n', exitCode: 1 };
   return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
 }
 
