@@ -28,6 +28,7 @@ import { ipIsValid } from '../model/ip';
 import { serviceName } from '../netfilter/services';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
+import { labNote } from '../model/lab-notes';
 
 const fail = (msg: string, code = 2): CommandResult => ({
   stdout: '',
@@ -75,6 +76,15 @@ const LONG: Readonly<Record<string, string>> = {
   '--ipip': 'i',
 };
 const WITH_ARG = new Set(['t', 'u', 's', 'r', 'w', 'sctp']);
+
+/**
+ * ipvsadm 1.31's other options (its getopt table): real, but not modelled here — the lab says
+ * so rather than calling them invalid.
+ */
+const UNMODELLED_SHORT = new Set([...'RSZhvfMxyob6j']);
+const UNMODELLED_LONG = new Set(['--restore', '--save', '--zero', '--help', '--version', '--fwmark-service', '--netmask', '--u-threshold', '--l-threshold', '--daemon', '--thresholds', '--persistent-conn', '--nosort', '--sort', '--ipv6', '--ops', '--pe', '--sched-flags', '--start-daemon', '--stop-daemon', '--mcast-interface', '--syncid', '--tun-type']); // prettier-ignore
+const unmodelled = (option: string): CommandResult =>
+  fail(labNote('ipvsadm.option', { option }).trimEnd(), 2);
 const COMMAND_OF: Readonly<Record<string, Cmd>> = {
   L: 'list',
   l: 'list',
@@ -136,6 +146,7 @@ function parse(argv: readonly string[]): Parsed | CommandResult {
     if (arg === '--sctp-service') letters = ['sctp'];
     else if (arg.startsWith('--')) {
       const l = LONG[arg];
+      if (l === undefined && UNMODELLED_LONG.has(arg.split('=')[0]!)) return unmodelled(arg);
       if (l === undefined) return fail(`${arg}: unknown option`, 2);
       letters = [l];
     } else if (arg.startsWith('-') && arg.length > 1) letters = [...arg.slice(1)];
@@ -211,6 +222,7 @@ function parse(argv: readonly string[]): Parsed | CommandResult {
           p.fwd = 'Tunnel';
           break;
         default:
+          if (UNMODELLED_SHORT.has(l)) return unmodelled(`-${l}`);
           return fail(`invalid option \`-${l}'`);
       }
     }

@@ -38,6 +38,10 @@ export const LAB_NOTES = {
   'ip.unmodelled':
     'lab: `ip {what}` is not modelled in kube-proxy-lab (its ip shows addresses, links, routes and rules, and changes none of them)',
   'ip.no-host': 'lab: this host is not in the lab topology',
+  'nft.option':
+    'lab: nft {option} is not modelled in kube-proxy-lab (its nft lists rulesets, tables, chains, sets and maps, with -a, -n and -s)',
+  'ipvsadm.option':
+    'lab: ipvsadm {option} is not modelled in kube-proxy-lab (its ipvsadm lists, adds, edits, deletes and clears services and servers, and sets timeouts)',
   'nft.unmodelled':
     'lab: `nft {what}` is not modelled in kube-proxy-lab (nft here lists what kube-proxy and iptables-nft made)',
   'awk.program':

@@ -61,6 +61,13 @@ function listedNft(t: NftTable, nowMs: number): ListedTable {
 }
 
 /**
+ * nft 1.0.6's other options (its getopt table): real, not modelled here (-j's JSON, -t's
+ * terse listing, -f's files…): the lab says so rather than calling them invalid.
+ */
+const NFT_OTHER_SHORT = new Set([...'hVcfiIDNSuypTedjto']);
+const NFT_OTHER_LONG = new Set(['--help', '--check', '--file', '--interactive', '--includepath', '--define', '--reversedns', '--service', '--guid', '--numeric-priority', '--numeric-protocol', '--numeric-time', '--echo', '--debug', '--json', '--terse', '--optimize']); // prettier-ignore
+
+/**
  * `iptablesNft`: the host's iptables-nft tables (netfilter/nft-view), listed with the tables
  * of `state` in handle order.
  */
@@ -77,6 +84,11 @@ export function nftCommand(
     if (a === '-a' || a === '--handle') handles = true;
     else if (a === '-v' || a === '--version') return { stdout: VERSION, stderr: '', exitCode: 0 };
     else if (a === '-n' || a === '--numeric' || a === '-s' || a === '--stateless') continue;
+    else if (
+      NFT_OTHER_LONG.has(a.split('=')[0]!) ||
+      (/^-[^-]/.test(a) && NFT_OTHER_SHORT.has(a[1]!))
+    )
+      return { stdout: '', stderr: labNote('nft.option', { option: a }), exitCode: 1 };
     else if (a.startsWith('--'))
       return { stdout: '', stderr: `nft: unrecognized option '${a}'\n`, exitCode: 1 };
     else if (a.startsWith('-') && a.length > 1)

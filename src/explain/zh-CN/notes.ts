@@ -34,6 +34,10 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'ip.unmodelled':
     'lab: 实验台没有模拟 `ip {what}`（这里的 ip 只显示地址、链路、路由和策略规则，不修改它们）',
   'ip.no-host': 'lab: 这台主机不在实验台的拓扑中',
+  'nft.option':
+    'lab: 实验台没有模拟 nft {option}（这里的 nft 可列出规则集、表、链、集合与映射，支持 -a、-n 和 -s）',
+  'ipvsadm.option':
+    'lab: 实验台没有模拟 ipvsadm {option}（这里的 ipvsadm 可列出、添加、修改、删除和清空虚拟服务与真实服务器，并设置超时）',
   'nft.unmodelled':
     'lab: 实验台没有模拟 `nft {what}`（这里的 nft 只列出 kube-proxy 和 iptables-nft 写入的内容）',
   'awk.program':
