@@ -71,6 +71,21 @@ describe('traffic', () => {
     expect(r.err).toBe('curl: (3) URL using bad/illegal format or missing URL\n'.repeat(2));
   });
 
+  it('0.0.0.0 as a destination is this host, over lo to 127.0.0.1, as Linux routes it', async () => {
+    // Seen in a namespace with curl 7.88.1, iputils ping 20221126 and tcpdump on lo: the SYN to
+    // 0.0.0.0:81 leaves as 127.0.0.1 > 127.0.0.1.81 and the host refuses it at once (7);
+    // `ping 0.0.0.0` prints `PING 0.0.0.0 (127.0.0.1)` and gets its reply.
+    const r = await runCli(
+      [
+        'laptop$ curl -sS http://0.0.0.0:81/; echo "exit $?"',
+        'node-1$ curl -s 0.0.0.0:10256/healthz | grep -c nodeEligible',
+        'node-1$ ping -c 1 0.0.0.0 | head -2',
+      ].join('\n'),
+    );
+    expect(r.err).toBe("curl: (7) Failed to connect to 0.0.0.0 port 81 after 0 ms: Couldn't connect to server\n"); // prettier-ignore
+    expect(r.out).toMatch(/^exit 7\n1\nPING 0\.0\.0\.0 \(127\.0\.0\.1\) 56\(84\) bytes of data\.\n64 bytes from 127\.0\.0\.1: icmp_seq=1 ttl=64 /); // prettier-ignore
+  });
+
   it('DNS through kube-dns: the textbook query from 10.244.0.5 to 10.96.0.10:53/UDP', async () => {
     const r = await run(
       'pod/client$ dig +short kube-dns.kube-system.svc.cluster.local\nnode-1$ conntrack -L -p udp',

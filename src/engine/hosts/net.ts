@@ -53,6 +53,15 @@ export function nextSocketId(hosts: HostsState): number {
  * longest prefix match; the route's preferred source, else the device's first address). A
  * destination that is one of the host's own addresses goes over `lo` with itself as source.
  */
+/**
+ * Where a connect() or sendto() to `addr` goes: 0.0.0.0 means this host, and Linux sends it to
+ * 127.0.0.1 over lo (ip_route_output_key_hash_rcu: no destination → the source, else
+ * INADDR_LOOPBACK on the loopback device); `curl 0.0.0.0:81` is refused by the host itself.
+ */
+export function connectDestination<A extends { readonly addr: string }>(dst: A): A {
+  return dst.addr === '0.0.0.0' ? { ...dst, addr: '127.0.0.1' } : dst;
+}
+
 export function routeFor(
   stack: HostStack,
   dst: string,

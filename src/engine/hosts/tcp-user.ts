@@ -16,7 +16,7 @@
  *   closes at once sends one `F.` that also acknowledges the peer's FIN.
  */
 import type { Op } from './net';
-import { event, nextSocketId, routeFor, send, tcpEphemeralPort } from './net';
+import { connectDestination, event, nextSocketId, routeFor, send, tcpEphemeralPort } from './net';
 import { dataSegment, seqAdd, synSegment, SYN_WINDOW } from './tcp-segment';
 import type { HostStack, Owner, Payload, SockAddr, TcpSocket } from './types';
 import { payloadBytes } from './net';
@@ -93,9 +93,10 @@ export interface ConnectOptions {
 export function tcpConnect(
   op: Op,
   stack: HostStack,
-  dst: SockAddr,
+  to: SockAddr,
   opts: ConnectOptions,
 ): TcpSocket | { readonly errno: 'ENETUNREACH' | 'EADDRNOTAVAIL' } {
+  const dst = connectDestination(to);
   const route = routeFor(stack, dst.addr);
   if (route === undefined) return { errno: 'ENETUNREACH' };
   const port = tcpEphemeralPort(stack, op.ctx.rng.nextU32());

@@ -19,7 +19,15 @@
  *   delivered as `unexpected-source` (BIND 9.16 dig's check: `reply from unexpected source`).
  */
 import type { Op } from './net';
-import { event, isLocalAddress, nextSocketId, payloadBytes, routeFor, send } from './net';
+import {
+  connectDestination,
+  event,
+  isLocalAddress,
+  nextSocketId,
+  payloadBytes,
+  routeFor,
+  send,
+} from './net';
 import { udpEphemeralPort } from './net';
 import { removeSocket } from './tcp-user';
 import type { HostPacket, HostStack, Owner, Payload, SockAddr, UdpSocket } from './types';
@@ -57,8 +65,9 @@ export function udpOpen(
   stack: HostStack,
   opts: UdpOpenOptions,
 ): UdpSocket | { readonly errno: string } {
-  const route = opts.connect === undefined ? undefined : routeFor(stack, opts.connect.addr);
-  if (opts.connect !== undefined && route === undefined) return { errno: 'ENETUNREACH' };
+  const connect = opts.connect === undefined ? undefined : connectDestination(opts.connect);
+  const route = connect === undefined ? undefined : routeFor(stack, connect.addr);
+  if (connect !== undefined && route === undefined) return { errno: 'ENETUNREACH' };
   const port = opts.port ?? udpEphemeralPort(stack, op.ctx.rng.nextU32());
   if (port === undefined) return { errno: 'EADDRNOTAVAIL' };
   const sock: UdpSocket = {
@@ -66,7 +75,7 @@ export function udpOpen(
     proto: 'udp',
     owner: opts.owner,
     local: { addr: route?.src ?? '0.0.0.0', port },
-    ...(opts.connect === undefined ? {} : { remote: opts.connect }),
+    ...(connect === undefined ? {} : { remote: connect }),
     iface: route?.dev ?? '',
     closed: false,
   };
@@ -89,7 +98,7 @@ export function udpSend(
     sock.pendingError = undefined;
     return { errno };
   }
-  const dst = to ?? sock.remote;
+  const dst = to === undefined ? sock.remote : connectDestination(to);
   if (dst === undefined) return { errno: 'EDESTADDRREQ' };
   const route = routeFor(stack, dst.addr);
   if (route === undefined) return { errno: 'ENETUNREACH' };

@@ -6,7 +6,7 @@
  * `acknowledge()` keeps the largest number of requests in flight (`pipe N`).
  */
 import type { Op } from '../net';
-import { routeFor, send } from '../net';
+import { connectDestination, routeFor, send } from '../net';
 import type { HostPacket, HostStack } from '../types';
 import type { PingState } from './types';
 
@@ -65,7 +65,9 @@ function schedule(op: Op, prog: PingState): void {
   prog.wakeAt = deadline === undefined ? next : Math.min(next, deadline);
 }
 
-export function pingStart(op: Op, stack: HostStack, prog: PingState, addr: string): void {
+export function pingStart(op: Op, stack: HostStack, prog: PingState, target: string): void {
+  // `ping 0.0.0.0` pings this host: `PING 0.0.0.0 (127.0.0.1)` (iputils 20221126).
+  const addr = connectDestination({ addr: target }).addr;
   if (routeFor(stack, addr) === undefined) {
     prog.transcript.push({ t: op.ctx.now, kind: 'connect-failed', errno: 'ENETUNREACH' });
     prog.done = true;
