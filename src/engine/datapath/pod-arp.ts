@@ -30,7 +30,7 @@ import {
 import { hostNet, primaryAddress } from './net';
 import { hostLabel, newSkb, type Skb } from './packet';
 import { place, why } from './recorder';
-import { icmpLength, quotedHeader } from './reject';
+import { ICMP_ERRORS, icmpLength, quotedHeader } from './reject';
 import type { Ctx, Outcome } from './types';
 
 /** A packet of the pod's waiting for its next hop's MAC. */
@@ -123,7 +123,10 @@ function hostUnreachable(ctx: Ctx, pod: HostRef, ip: string, skb: Skb): Outcome 
   const h = skb.header;
   const net = hostNet(ctx.world.cluster, pod);
   const self = net === undefined ? undefined : primaryAddress(net, 'eth0');
-  if (h.proto === 'icmp' || self === undefined)
+  // __icmp_send() answers no ICMP error, but an echo request gets one: ping prints `From SELF
+  // icmp_seq=N Destination Host Unreachable` (iputils, checked on Linux).
+  const aboutIcmpError = h.proto === 'icmp' && ICMP_ERRORS.has(h.icmp?.type ?? 3);
+  if (aboutIcmpError || self === undefined)
     return dropped(ctx, pod, skb, 'eth0', 'neighbour', why('datapath.drop.neighbour', { ip, iface: 'eth0' }), 'LOST'); // prettier-ignore
   const header: PacketHeader = {
     src: self,

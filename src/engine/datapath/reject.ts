@@ -40,7 +40,7 @@ const UNREACH_CODE: Partial<Record<RejectWith, number>> = {
 };
 
 /** ICMP types that are errors (icmp_pointers[].error). */
-const ICMP_ERRORS = new Set([3, 4, 5, 11, 12]);
+export const ICMP_ERRORS: ReadonlySet<number> = new Set([3, 4, 5, 11, 12]);
 
 /** An IP header + ICMP header + the quoted packet, at most 576 bytes (RFC 1812, __icmp_send). */
 export function icmpLength(rejectedLength: number): number {
