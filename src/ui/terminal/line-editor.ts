@@ -1,0 +1,144 @@
+/**
+ * The terminal's line editing, without a screen: what each key (as xterm's onData sends it)
+ * does to the typed line and its cursor, with bash's (readline's emacs mode) meaning for the
+ * keys the lab supports. The panel draws the result (screen-layout.ts). The line is kept as
+ * code points, so that the cursor never splits a character outside the Basic Multilingual Plane.
+ */
+
+export type KeyOutcome =
+  /** The line or the cursor changed (or a key did nothing): draw the line again. */
+  | { readonly kind: 'edit' }
+  /** Text was typed at the end of the line: writing it is enough. */
+  | { readonly kind: 'append'; readonly text: string }
+  | { readonly kind: 'run'; readonly command: string }
+  | { readonly kind: 'interrupt' }
+  | { readonly kind: 'clear-screen' }
+  | { readonly kind: 'ignored' };
+
+type Motion = (chars: readonly string[], cursor: number) => number;
+
+const isSpace = (char: string | undefined) => char !== undefined && /\s/.test(char);
+
+/** Where bash's unix-word-rubout (Ctrl+W) starts: back over blanks, then over a word. */
+const wordStart: Motion = (chars, cursor) => {
+  let at = cursor;
+  while (at > 0 && isSpace(chars[at - 1])) at--;
+  while (at > 0 && !isSpace(chars[at - 1])) at--;
+  return at;
+};
+
+/** Cursor keys as xterm sends them, in normal and application cursor mode (CSI and SS3). */
+const MOTIONS: Record<string, Motion> = {
+  '\x1b[D': (_, cursor) => Math.max(0, cursor - 1),
+  '\x1bOD': (_, cursor) => Math.max(0, cursor - 1),
+  '\x02': (_, cursor) => Math.max(0, cursor - 1),
+  '\x1b[C': (chars, cursor) => Math.min(chars.length, cursor + 1),
+  '\x1bOC': (chars, cursor) => Math.min(chars.length, cursor + 1),
+  '\x06': (chars, cursor) => Math.min(chars.length, cursor + 1),
+  '\x1b[H': () => 0,
+  '\x1bOH': () => 0,
+  '\x1b[1~': () => 0,
+  '\x01': () => 0,
+  '\x1b[F': (chars) => chars.length,
+  '\x1bOF': (chars) => chars.length,
+  '\x1b[4~': (chars) => chars.length,
+  '\x05': (chars) => chars.length,
+};
+
+/** Keys that delete the characters between the cursor and where the motion goes. */
+const DELETIONS: Record<string, Motion> = {
+  '\x7f': (_, cursor) => Math.max(0, cursor - 1),
+  '\b': (_, cursor) => Math.max(0, cursor - 1),
+  '\x1b[3~': (chars, cursor) => Math.min(chars.length, cursor + 1),
+  '\x15': () => 0,
+  '\x0b': (chars) => chars.length,
+  '\x17': wordStart,
+};
+
+/**
+ * Typed or pasted text as one line: line breaks (a pasted block) and tabs become a space, as
+ * before, and other control characters are dropped, since the screen would not show them.
+ */
+export function printable(data: string): string {
+  return (
+    data
+      .replace(/[\r\n]+/g, ' ')
+      .replace(/\t/g, ' ')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\x00-\x1f\x7f-\x9f]/g, '')
+  );
+}
+
+export class LineEditor {
+  private chars: string[] = [];
+  private cursorAt = 0;
+  private readonly history: string[] = [];
+  /** How many entries back in history the line is (0: the line being typed). */
+  private back = 0;
+
+  get line(): readonly string[] {
+    return this.chars;
+  }
+
+  get cursor(): number {
+    return this.cursorAt;
+  }
+
+  /** The cursor to the end of the line (before Enter's output is written below the line). */
+  moveToEnd(): void {
+    this.cursorAt = this.chars.length;
+  }
+
+  /** Starts a new, empty line (after a command ran or Ctrl+C). */
+  reset(): void {
+    this.chars = [];
+    this.cursorAt = 0;
+    this.back = 0;
+  }
+
+  press(data: string): KeyOutcome {
+    if (data === '\r') {
+      const command = this.chars.join('').trim();
+      if (command !== '') this.history.push(command);
+      return { kind: 'run', command };
+    }
+    if (data === '\x03') return { kind: 'interrupt' };
+    if (data === '\x0c') return { kind: 'clear-screen' };
+    if (data === '\x1b[A' || data === '\x1bOA') return this.recall(this.back + 1);
+    if (data === '\x1b[B' || data === '\x1bOB') return this.recall(this.back - 1);
+    const motion = MOTIONS[data];
+    if (motion) {
+      this.cursorAt = motion(this.chars, this.cursorAt);
+      return { kind: 'edit' };
+    }
+    const deletion = DELETIONS[data];
+    if (deletion) {
+      const to = deletion(this.chars, this.cursorAt);
+      const [from, end] = to < this.cursorAt ? [to, this.cursorAt] : [this.cursorAt, to];
+      this.chars.splice(from, end - from);
+      this.cursorAt = from;
+      return { kind: 'edit' };
+    }
+    // Other escape sequences (function keys, Alt+key) and a lone Tab (no completion here).
+    if (data.startsWith('\x1b') || data === '\t') return { kind: 'ignored' };
+    return this.insert(printable(data));
+  }
+
+  private insert(text: string): KeyOutcome {
+    if (text === '') return { kind: 'ignored' };
+    const chars = [...text];
+    const atEnd = this.cursorAt === this.chars.length;
+    this.chars.splice(this.cursorAt, 0, ...chars);
+    this.cursorAt += chars.length;
+    return atEnd ? { kind: 'append', text } : { kind: 'edit' };
+  }
+
+  /** Up/Down: the history entry `back` steps back, or the empty line at 0. */
+  private recall(back: number): KeyOutcome {
+    if (back < 0 || back > this.history.length) return { kind: 'ignored' };
+    this.back = back;
+    this.chars = back === 0 ? [] : [...(this.history[this.history.length - back] ?? '')];
+    this.cursorAt = this.chars.length;
+    return { kind: 'edit' };
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The terminal's line editing keys, as xterm's onData sends them, with readline's (emacs mode)
+ * meaning: bash(1), "Commands for Moving", "Killing and Yanking" (unix-line-discard,
+ * kill-line, unix-word-rubout), and history.
+ */
+import { describe, expect, it } from 'vitest';
+import { LineEditor, printable } from '../../src/ui/terminal/line-editor';
+
+function typed(...keys: string[]): LineEditor {
+  const editor = new LineEditor();
+  for (const key of keys) editor.press(key);
+  return editor;
+}
+const text = (editor: LineEditor) => editor.line.join('');
+
+describe('LineEditor', () => {
+  it('appends typed text at the end, and says that writing it is enough', () => {
+    const editor = new LineEditor();
+    expect(editor.press('echo 你好')).toEqual({ kind: 'append', text: 'echo 你好' });
+    expect(editor.cursor).toBe(7);
+  });
+
+  it('Backspace deletes one character, a wide one or a surrogate pair included', () => {
+    const editor = typed('echo 你好𠀀世界', '\x7f', '\x7f', '\x7f', '\x7f');
+    expect(text(editor)).toBe('echo 你');
+    expect(editor.press('\x7f')).toEqual({ kind: 'edit' });
+    expect(typed('\x7f').line).toEqual([]);
+  });
+
+  it('moves with ←/→, Home/End (CSI and SS3) and Ctrl+A/E/B/F, and inserts at the cursor', () => {
+    const editor = typed('echo 世界', '\x1b[D', '\x1bOD', '\x02');
+    expect(editor.cursor).toBe(4);
+    expect(editor.press('你')).toEqual({ kind: 'edit' });
+    expect(text(editor)).toBe('echo你 世界');
+    for (const [key, at] of [
+      ['\x1b[H', 0],
+      ['\x1b[C', 1],
+      ['\x06', 2],
+      ['\x1b[F', 8],
+      ['\x1b[C', 8],
+      ['\x01', 0],
+      ['\x1b[D', 0],
+      ['\x05', 8],
+      ['\x1b[1~', 0],
+      ['\x1b[4~', 8],
+    ] as const) {
+      editor.press(key);
+      expect(editor.cursor, JSON.stringify(key)).toBe(at);
+    }
+  });
+
+  it('Delete removes the character under the cursor', () => {
+    expect(text(typed('abc', '\x01', '\x1b[3~'))).toBe('bc');
+  });
+
+  it('Ctrl+U cuts to the start, Ctrl+K to the end, Ctrl+W the blank-delimited word before', () => {
+    const u = typed('echo one two', '\x1b[D', '\x1b[D', '\x1b[D', '\x15');
+    expect([text(u), u.cursor]).toEqual(['two', 0]);
+    const k = typed('echo one two', '\x01', '\x1b[C', '\x0b');
+    expect([text(k), k.cursor]).toEqual(['e', 1]);
+    // unix-word-rubout: back over the trailing blanks, then over "a/b" (one word: no blank in it).
+    const w = typed('echo a/b  ', '\x17');
+    expect([text(w), w.cursor]).toEqual(['echo ', 5]);
+  });
+
+  it('↑/↓ walk the history of run commands (trimmed, empty ones left out)', () => {
+    const editor = typed('first ', '\r');
+    editor.reset();
+    editor.press('\r');
+    editor.press('second');
+    expect(editor.press('\r')).toEqual({ kind: 'run', command: 'second' });
+    editor.reset();
+    expect(editor.press('\x1b[B')).toEqual({ kind: 'ignored' });
+    editor.press('\x1b[A');
+    expect([text(editor), editor.cursor]).toEqual(['second', 6]);
+    editor.press('\x1bOA');
+    expect(text(editor)).toBe('first');
+    expect(editor.press('\x1b[A')).toEqual({ kind: 'ignored' });
+    editor.press('\x1b[B');
+    editor.press('\x1b[B');
+    expect(text(editor)).toBe('');
+  });
+
+  it('Ctrl+C and Ctrl+L are the panel’s; Tab and unknown escape sequences do nothing', () => {
+    const editor = typed('ls');
+    expect(editor.press('\x03')).toEqual({ kind: 'interrupt' });
+    expect(editor.press('\x0c')).toEqual({ kind: 'clear-screen' });
+    expect(editor.press('\t')).toEqual({ kind: 'ignored' });
+    expect(editor.press('\x1b[15~')).toEqual({ kind: 'ignored' });
+    expect(text(editor)).toBe('ls');
+  });
+});
+
+describe('printable', () => {
+  it('makes a pasted block one line and drops control characters the screen would not show', () => {
+    expect(printable('echo 一\r\n\r\n二\t三\x07\x1b\x9b')).toBe('echo 一 二 三');
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * The terminal's redraw, checked on @xterm/xterm 6 itself (its core runs in Node): after each
+ * edit the screen's logical line is the prompt and the typed line, and xterm's cursor is where
+ * cursorPlace() says, across wraps, wide characters at a row's end and a prompt that starts
+ * after output.
+ */
+import { Terminal } from '@xterm/xterm';
+import { describe, expect, it } from 'vitest';
+import {
+  cursorPlace,
+  drawLine,
+  layout,
+  redrawLine,
+  type PromptLine,
+} from '../../src/ui/terminal/screen-layout';
+
+const write = (term: Terminal, data: string) =>
+  new Promise<void>((resolve) => term.write(data, resolve));
+
+/** The logical line the prompt is on (rows joined; empty and second halves of wide cells skipped). */
+function promptRowText(term: Terminal, firstRow: number): string {
+  const buffer = term.buffer.active;
+  let text = '';
+  for (let y = firstRow; y < buffer.length; y++) {
+    const row = buffer.getLine(y)!;
+    if (y > firstRow && !row.isWrapped) break;
+    for (let x = 0; x < term.cols; x++) {
+      const cell = row.getCell(x)!;
+      if (cell.getWidth() > 0) text += cell.getChars();
+    }
+  }
+  return text;
+}
+
+function line(chars: string, cursor: number, startCol = 0, cols = 12): PromptLine {
+  return {
+    cols,
+    startCol,
+    prompt: 'n$ ',
+    styledPrompt: '\x1b[32mn$ \x1b[0m',
+    chars: [...chars],
+    cursor,
+  };
+}
+
+/** Draws `steps[0]`, redraws each next one, and checks the screen after every step. */
+async function checkSteps(steps: PromptLine[], before = ''): Promise<void> {
+  const first = steps[0]!;
+  const term = new Terminal({ cols: first.cols, rows: 8, allowProposedApi: true });
+  await write(term, before);
+  const promptRow = term.buffer.active.cursorY;
+  await write(term, drawLine(first));
+  let shown = first;
+  for (const step of steps) {
+    if (step !== first) await write(term, redrawLine(shown, step));
+    shown = step;
+    expect(promptRowText(term, promptRow)).toBe(before + step.prompt + step.chars.join(''));
+    const place = cursorPlace(step);
+    const buffer = term.buffer.active;
+    expect({ row: buffer.cursorY - promptRow, col: buffer.cursorX }).toEqual(place);
+  }
+  term.dispose();
+}
+
+describe('layout', () => {
+  it('moves a wide character that does not fit to the next row (xterm leaves the cell empty)', () => {
+    expect(layout([...'abc你'], 0, 4)).toEqual([
+      { row: 0, col: 0 },
+      { row: 0, col: 1 },
+      { row: 0, col: 2 },
+      { row: 1, col: 0 },
+      { row: 1, col: 2 },
+    ]);
+  });
+
+  it('ends a full row with the cursor pending on it, not on the next', () => {
+    expect(layout([...'abcd'], 0, 4).at(-1)).toEqual({ row: 0, col: 4 });
+  });
+});
+
+describe('drawLine and redrawLine on xterm', () => {
+  it('Backspace back over a wrapped line', async () => {
+    const typed = 'abcdefghijklmnopqrstu';
+    const steps = [line(typed, typed.length)];
+    for (let n = typed.length - 1; n >= 0; n--) steps.push(line(typed.slice(0, n), n));
+    await checkSteps(steps);
+  });
+
+  it('Backspace over wide characters, then typing', async () => {
+    await checkSteps([
+      line('echo 你好世界', 9),
+      line('echo 你好世', 8),
+      line('echo 你好', 7),
+      line('echo 你', 6),
+      line('echo ', 5),
+      line('echo ok', 7),
+    ]);
+  });
+
+  it('moves the cursor inside a wrapped line of wide characters and edits there', async () => {
+    const text = 'ab你好世界中文字符';
+    const steps = [line(text, text.length)];
+    for (let at = text.length - 1; at >= 0; at--) steps.push(line(text, at));
+    steps.push(line('ab你好X世界中文字符', 5), line('abc你好X世界中文字符', 3));
+    await checkSteps(steps);
+  });
+
+  it('fills a row exactly, and the prompt after output that did not end its line', async () => {
+    // "n$ " + 9 characters fill 12 columns: the cursor stays pending on row 0.
+    await checkSteps([line('123456789', 9), line('1234567890', 10), line('123456789', 9)]);
+    await checkSteps(
+      [line('你好世界', 4, 5), line('你好世界', 1, 5), line('你世界', 1, 5), line('', 0, 5)],
+      'done.',
+    );
+  });
+});
