@@ -149,7 +149,7 @@ export const EN = {
   terminal: {
     host: 'Host',
     input: 'Terminal input',
-    hint: 'The same commands as the kube-proxy-lab CLI. ↑/↓ history.',
+    hint: 'The same commands as the kube-proxy-lab CLI. ↑/↓ history; ←/→, Home/End, Ctrl+U/K/W edit the line.',
     podTools:
       "A pod runs the lab's programs whatever its image, as a node does: Debian 12's bash, curl 7.88, iputils ping, BIND 9.18 dig, OpenBSD nc. An Alpine image such as agnhost has busybox's ping and curl 8, which word some lines differently.",
   },

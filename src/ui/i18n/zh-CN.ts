@@ -145,7 +145,7 @@ export const ZH: Catalogue = {
   terminal: {
     host: '主机',
     input: '终端输入',
-    hint: '与 kube-proxy-lab 命令行相同的命令。↑/↓ 浏览历史。',
+    hint: '与 kube-proxy-lab 命令行相同的命令。↑/↓ 浏览历史；←/→、Home/End、Ctrl+U/K/W 编辑当前行。',
     podTools:
       '无论 Pod 用什么镜像，实验台在 Pod 里运行的都是与节点上相同的程序：Debian 12 的 bash、curl 7.88、iputils ping、BIND 9.18 dig、OpenBSD nc。Alpine 镜像（如 agnhost）带的是 busybox 的 ping 和 curl 8，有些输出行的措辞不同。',
   },

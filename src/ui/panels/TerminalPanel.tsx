@@ -1,7 +1,9 @@
 /**
  * The lab's terminal (@xterm/xterm): the CLI's commands on a host you pick, against the same
- * running cluster. Line editing, history (↑/↓), Ctrl+C and Ctrl+L; output exactly as the tool
- * prints it. Loaded lazily, with xterm, when the tab first opens.
+ * running cluster. Line editing as bash's (../terminal/line-editor.ts: ←/→, Home/End,
+ * Ctrl+U/K/W, history with ↑/↓), Ctrl+C and Ctrl+L; output exactly as the tool prints it. After
+ * an edit the prompt and line are redrawn from the line buffer (../terminal/screen-layout.ts),
+ * so the screen shows what will run. Loaded lazily, with xterm, when the tab first opens.
  */
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
@@ -9,6 +11,15 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { terminalText } from '../i18n';
 import { useLab } from '../store';
+import { LineEditor } from '../terminal/line-editor';
+import { drawLine, redrawLine, type PromptLine } from '../terminal/screen-layout';
+
+declare global {
+  interface Window {
+    /** The terminal, for the end-to-end tests to read its buffer (what the screen shows). */
+    __labTerminal?: Terminal;
+  }
+}
 
 const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
 
@@ -21,6 +32,8 @@ export default function TerminalPanel() {
   hostRef.current = host;
   const box = useRef<HTMLDivElement>(null);
   const term = useRef<Terminal | undefined>(undefined);
+  // A new host's prompt, with the line typed so far (set once the terminal is made).
+  const onHostChange = useRef<(next: string) => void>(() => undefined);
 
   useEffect(() => {
     if (box.current === null) return;
@@ -49,56 +62,88 @@ export default function TerminalPanel() {
     observer.observe(box.current);
     xterm.textarea?.setAttribute('aria-label', t('terminal.input'));
     term.current = xterm;
-    let line = '';
-    const history: string[] = [];
-    let back = 0;
+    window.__labTerminal = xterm;
+    const editor = new LineEditor();
     let busy = false;
-    const prompt = () => xterm.write(`\x1b[32m${hostRef.current}$\x1b[0m `);
-    const replace = (text: string) => {
-      xterm.write('\b \b'.repeat(line.length));
-      line = text;
-      xterm.write(text);
+    // Where the prompt starts: its column, and (rows counted from there) the rest follows.
+    let startCol = 0;
+    const promptLine = (): PromptLine => {
+      const prompt = `${hostRef.current}$ `;
+      return {
+        cols: xterm.cols,
+        startCol,
+        prompt,
+        styledPrompt: `\x1b[32m${prompt}\x1b[0m`,
+        chars: [...editor.line],
+        cursor: editor.cursor,
+      };
     };
-    prompt();
+    // What the screen shows now, to move back over it at the next edit.
+    let shown = promptLine();
+    const draw = (text: string) => {
+      xterm.write(text);
+      shown = promptLine();
+    };
+    /** A fresh prompt where the cursor is (column `col`), and the line after it. */
+    const prompt = (col: number) => {
+      startCol = col;
+      draw(drawLine(promptLine()));
+    };
+    /** Moves to the end of the line, so that what follows is written below all of it. */
+    const toEnd = () => {
+      editor.moveToEnd();
+      redraw();
+    };
+    // After a resize xterm has reflowed the rows at the new width: count the old line at it.
+    const redraw = () => draw(redrawLine({ ...shown, cols: xterm.cols }, promptLine()));
+    onHostChange.current = (next) => {
+      // While a command runs there is no prompt: the one after it names the new host.
+      if (busy) return;
+      toEnd();
+      hostRef.current = next;
+      xterm.write('\r\n');
+      prompt(0);
+    };
+    prompt(0);
     const sub = xterm.onData((data) => {
       if (busy) return;
-      if (data === '\r') {
-        xterm.write('\r\n');
-        const cmd = line.trim();
-        line = '';
-        back = 0;
-        if (cmd === '') return prompt();
-        history.push(cmd);
-        busy = true;
-        void runTerminal(hostRef.current, cmd, xterm.cols).then((answer) => {
-          if (answer) xterm.write(crlf(terminalText(answer, i18n.language)));
-          busy = false;
-          prompt();
-        });
-      } else if (data === '\x7f') {
-        if (line.length > 0) {
-          line = line.slice(0, -1);
-          xterm.write('\b \b');
-        }
-      } else if (data === '\x03') {
-        xterm.write('^C\r\n');
-        line = '';
-        prompt();
-      } else if (data === '\x0c') {
-        xterm.clear();
-      } else if (data === '\x1b[A') {
-        if (back < history.length) replace(history[history.length - ++back] ?? '');
-      } else if (data === '\x1b[B') {
-        if (back > 0) replace(--back === 0 ? '' : (history[history.length - back] ?? ''));
-      } else if (!data.startsWith('\x1b')) {
-        const printable = data.replace(/[\r\n]+/g, ' ');
-        line += printable;
-        xterm.write(printable);
+      const outcome = editor.press(data);
+      if (outcome.kind === 'append') return draw(outcome.text);
+      if (outcome.kind === 'edit') return redraw();
+      if (outcome.kind === 'clear-screen') {
+        // Ctrl+L: scrollback and screen erased (CSI 3 J, CSI 2 J), the line redrawn at the top.
+        xterm.write('\x1b[3J\x1b[H\x1b[2J');
+        return prompt(0);
       }
+      if (outcome.kind === 'interrupt') {
+        toEnd();
+        xterm.write('^C\r\n');
+        editor.reset();
+        return prompt(0);
+      }
+      if (outcome.kind !== 'run') return;
+      toEnd();
+      xterm.write('\r\n');
+      editor.reset();
+      if (outcome.command === '') return prompt(0);
+      busy = true;
+      void runTerminal(hostRef.current, outcome.command, xterm.cols).then((answer) => {
+        const output = answer ? crlf(terminalText(answer, i18n.language)) : '';
+        // The prompt follows the output on its last row, as in a shell; the write callback
+        // runs once xterm has parsed the output, so its cursor is where the prompt starts.
+        xterm.write(output, () => {
+          const col = xterm.buffer.active.cursorX;
+          // Just past the last column (pending wrap) the prompt starts the next row.
+          if (col >= xterm.cols) xterm.write('\r\n');
+          busy = false;
+          prompt(col >= xterm.cols ? 0 : col);
+        });
+      });
     });
     return () => {
       observer.disconnect();
       sub.dispose();
+      if (window.__labTerminal === xterm) delete window.__labTerminal;
       xterm.dispose();
     };
   }, [runTerminal]);
@@ -124,8 +169,8 @@ export default function TerminalPanel() {
             aria-label={t('terminal.host')}
             value={host}
             onChange={(e) => {
+              onHostChange.current(e.target.value);
               setHost(e.target.value);
-              term.current?.write(`\r\n\x1b[32m${e.target.value}$\x1b[0m `);
             }}
           >
             {hosts.map((h) => (

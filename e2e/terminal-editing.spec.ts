@@ -1,0 +1,140 @@
+/**
+ * The terminal's line editing: what the prompt line shows is what runs, also when the line
+ * wraps past the terminal's width or holds double-width (CJK) characters. Read from xterm's
+ * buffer, cell by cell; `echo` prints back what ran. (A lone "\b \b" per Backspace used to
+ * leave the screen behind: it cannot move back to the row above, and moves one cell of two.)
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { LabPage } from './lab-page';
+
+// 1600×900: the terminal is about 55 columns wide, so an 80-character line wraps.
+test.use({ viewport: { width: 1600, height: 900 } });
+
+const PROMPT = 'node-1$ ';
+
+/**
+ * The screen's logical lines (wrapped rows joined). Cell by cell: a wide character's second
+ * cell has width 0 and an unwritten or erased cell no characters, so neither adds to the text,
+ * while a typed space does (translateToString would pad or trim both alike).
+ */
+async function screenLines(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const term = window.__labTerminal!;
+    // After what the keys pressed so far wrote: xterm parses writes in order, later.
+    await new Promise<void>((resolve) => term.write('', resolve));
+    const buffer = term.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < buffer.length; y++) {
+      const row = buffer.getLine(y)!;
+      let text = '';
+      for (let x = 0; x < term.cols; x++) {
+        const cell = row.getCell(x)!;
+        if (cell.getWidth() > 0) text += cell.getChars();
+      }
+      if (row.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
+      else lines.push(text);
+    }
+    return lines;
+  });
+}
+
+function lastIndexWhere(lines: string[], test: (line: string) => boolean): number {
+  for (let i = lines.length - 1; i >= 0; i--) if (test(lines[i]!)) return i;
+  return -1;
+}
+
+/** The line after the last prompt: what the screen shows as typed. */
+async function shownInput(page: Page): Promise<string> {
+  const lines = await screenLines(page);
+  const last = lastIndexWhere(lines, (line) => line.startsWith(PROMPT));
+  return (lines[last] ?? '').slice(PROMPT.length);
+}
+
+/** Presses Enter after an `echo`; returns what the screen showed and what echo printed. */
+async function runEcho(page: Page): Promise<{ shown: string; printed: string }> {
+  const shown = await shownInput(page);
+  expect(shown).toMatch(/^echo /);
+  await page.keyboard.press('Enter');
+  // Done when a new, empty prompt follows the output.
+  await expect
+    .poll(async () => (await screenLines(page)).filter((line) => line !== '').at(-1))
+    .toBe(PROMPT);
+  const lines = await screenLines(page);
+  const ran = lastIndexWhere(lines, (line) => line === `${PROMPT}${shown}`);
+  expect(ran, `the line ${JSON.stringify(shown)} stays on the screen`).toBeGreaterThanOrEqual(0);
+  return { shown, printed: lines[ran + 1] ?? '' };
+}
+
+async function openTerminal(page: Page): Promise<void> {
+  const lab = new LabPage(page);
+  await lab.open();
+  await lab.tab(/Terminal/);
+  await page.getByTestId('terminal').click();
+  await expect.poll(() => page.evaluate(() => window.__labTerminal?.cols ?? 0)).toBeLessThan(70);
+}
+
+test('Backspace back over a wrapped line: the screen shows what runs', async ({ page }) => {
+  await openTerminal(page);
+  const typed = 'abcdefghij'.repeat(8);
+  await page.keyboard.type(`echo ${typed}`);
+  expect(await shownInput(page)).toBe(`echo ${typed}`);
+  for (let i = 0; i < 45; i++) await page.keyboard.press('Backspace');
+  const { shown, printed } = await runEcho(page);
+  expect(shown).toBe(`echo ${typed.slice(0, 35)}`);
+  expect(printed).toBe(typed.slice(0, 35));
+});
+
+test('Backspace over double-width characters: the screen shows what runs', async ({ page }) => {
+  await openTerminal(page);
+  await page.keyboard.insertText('echo 你好世界');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('Backspace');
+  await page.keyboard.type('ok');
+  const { shown, printed } = await runEcho(page);
+  expect(shown).toBe('echo ok');
+  expect(printed).toBe('ok');
+});
+
+test('the other editing keys on a wrapped line of wide characters, history, a pasted block', async ({
+  page,
+}) => {
+  await openTerminal(page);
+  const cjk = '中文'.repeat(15); // 30 characters, 60 cells: with "echo " the line wraps
+  await page.keyboard.insertText(`echo ${cjk}`);
+  // Back 10 (across the wrap), delete 3 before the cursor, type 2 there.
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowLeft');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Backspace');
+  await page.keyboard.type('ab');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.type('X');
+  // Ctrl+W takes back the word typed at the end (readline's unix-word-rubout), Backspace its blank.
+  await page.keyboard.press('End');
+  await page.keyboard.type(' tail');
+  await page.keyboard.press('Control+w');
+  await page.keyboard.press('Backspace');
+  const edited = `echo X${cjk.slice(0, 17)}ab${cjk.slice(20)}`;
+  expect(await shownInput(page)).toBe(edited);
+  expect(await runEcho(page)).toEqual({ shown: edited, printed: edited.slice(5) });
+
+  // ↑ recalls it; Ctrl+K cuts from the cursor to the end.
+  await page.keyboard.press('ArrowUp');
+  expect(await shownInput(page)).toBe(edited);
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Control+k');
+  expect(await runEcho(page)).toEqual({ shown: 'echo X', printed: 'X' });
+
+  // ↑↑ the older command, ↓ the newer, Ctrl+U empties the line.
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  expect(await shownInput(page)).toBe(edited);
+  await page.keyboard.press('ArrowDown');
+  expect(await shownInput(page)).toBe('echo X');
+  await page.keyboard.press('Control+u');
+  expect(await shownInput(page)).toBe('');
+  // A pasted block is one line (its line breaks and tabs become blanks), inserted at the cursor.
+  await page.keyboard.insertText('echo 甲');
+  await page.keyboard.press('ArrowLeft');
+  await page.evaluate(() => window.__labTerminal!.paste('一\n二\t三 '));
+  expect(await runEcho(page)).toEqual({ shown: 'echo 一 二 三 甲', printed: '一 二 三 甲' });
+});
