@@ -138,3 +138,22 @@ test('the other editing keys on a wrapped line of wide characters, history, a pa
   await page.evaluate(() => window.__labTerminal!.paste('一\n二\t三 '));
   expect(await runEcho(page)).toEqual({ shown: 'echo 一 二 三 甲', printed: '一 二 三 甲' });
 });
+
+test('Ctrl+L clears the screen and redraws a wrapped line at the top, still editable', async ({
+  page,
+}) => {
+  await openTerminal(page);
+  await page.keyboard.type('echo before');
+  await page.keyboard.press('Enter');
+  await page.keyboard.insertText(`echo ${'世界'.repeat(16)}`);
+  await page.keyboard.press('Control+l');
+  await expect
+    .poll(async () => (await screenLines(page))[0])
+    .toBe(`${PROMPT}echo ${'世界'.repeat(16)}`);
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Backspace');
+  // The 29th of the 32 characters (a 世) is gone.
+  const edited = `echo ${'世界'.repeat(14)}界世界`;
+  expect(await runEcho(page)).toEqual({ shown: edited, printed: edited.slice(5) });
+  expect((await screenLines(page)).join('\n')).not.toContain('before');
+});
