@@ -12,9 +12,11 @@ import type { TraceStep } from './trace';
  * v4: a send may be ICMP (`protocol: 'icmp'`, a ping). v5: a command's answer carries
  * `terminal`, stdout and stderr in the order a terminal shows them. v6: and `notes`, the
  * lab's own lines in it, so the UI can show them in the user's language. v7: `run` takes the
- * terminal's width (`ss` spreads its table over it).
+ * terminal's width (`ss` spreads its table over it). v8: an apply's rule diff is per table
+ * (iptables, ipset, IPVS, nftables), each listing compared with itself; a scenario with no
+ * objects or no Node is refused (`refused`).
  */
-export const LAB_PROTOCOL_VERSION = 7;
+export const LAB_PROTOCOL_VERSION = 8;
 
 /** A scenario problem, positioned as the engine reports it (1-based line and column). */
 export interface LabDiagnostic {
@@ -85,12 +87,30 @@ export interface Topology {
   readonly proxyErrors: readonly string[];
 }
 
-/** What changed in one node's rules after an apply (lines of the mode's rules view). */
-export interface RuleDiff {
-  readonly node: string;
+/** The kernel tables whose listings an apply compares (each with its own listing). */
+export type RuleTable = 'iptables' | 'ipset' | 'ipvs' | 'nftables';
+
+/** What changed in one table's listing (`command`'s output lines) after an apply. */
+export interface TableDiff {
+  readonly table: RuleTable;
+  /** The listing compared, as a terminal would run it: `iptables-save`, `ipvsadm -Ln`, … */
+  readonly command: string;
   readonly added: readonly string[];
   readonly removed: readonly string[];
 }
+
+/** What changed in one node's tables after an apply; only tables that changed are listed. */
+export interface RuleDiff {
+  readonly node: string;
+  readonly tables: readonly TableDiff[];
+}
+
+/**
+ * Why a document without errors was still refused: `noObjects`, nothing but comments (as
+ * `kubectl apply` says "no objects passed to apply"); `noNodes`, objects but no Node, so there
+ * is nowhere for kube-proxy to run. The last good cluster keeps running either way.
+ */
+export type ScenarioRefusal = 'noObjects' | 'noNodes';
 
 export interface LoadAnswer {
   /** False: the document has errors and the last good cluster keeps running. */
@@ -98,6 +118,8 @@ export interface LoadAnswer {
   readonly diagnostics: readonly LabDiagnostic[];
   readonly topology: Topology;
   readonly ruleDiffs: readonly RuleDiff[];
+  /** Set when the document had no errors but was refused all the same. */
+  readonly refused?: ScenarioRefusal;
 }
 
 /** A trace step with its explanation already rendered in English (the id is in `why`). */

@@ -29,8 +29,8 @@ import type {
   LabApi,
   LabDiagnostic,
   LoadAnswer,
-  RuleDiff,
   ScaleFigures,
+  ScenarioRefusal,
   SendAnswer,
   SendRequest,
   Setting,
@@ -41,6 +41,8 @@ import { LAB_PROTOCOL_VERSION } from '../protocol/lab';
 import type { CheckResult } from '../protocol/lessons';
 import { findLesson } from '../lessons/catalog';
 import { LessonTracker } from '../lessons/checks';
+import { diffNodeTables, listTables, type NodeTables } from './rule-diff';
+import { refusalDiagnostic, refusalOf } from './scenario-refusal';
 import { commandForSend } from './send-command';
 import { withSetting } from './settings';
 import { topologyOf } from './topology';
@@ -85,12 +87,17 @@ export class LabSession implements LabApi {
   }
 
   validate(text: string): LabDiagnostic[] {
-    return toLabDiagnostics(loadScenario(text).diagnostics);
+    const { cluster, diagnostics } = loadScenario(text);
+    const refusal = hasErrors(diagnostics) ? undefined : refusalOf(text, cluster.nodes.length);
+    const found = toLabDiagnostics(diagnostics);
+    return refusal === undefined ? found : [refusalDiagnostic(refusal), ...found];
   }
 
   load(text: string): LoadAnswer {
     const { world, diagnostics } = World.fromScenario(text);
     if (hasErrors(diagnostics)) return this.rejected(diagnostics);
+    const refusal = refusalOf(text, world.cluster.nodes.length);
+    if (refusal !== undefined) return this.rejected(diagnostics, refusal);
     this.world = world;
     return {
       accepted: true,
@@ -105,19 +112,15 @@ export class LabSession implements LabApi {
     // ClusterIPs, NodePorts and pod IPs; kube-proxy on every node syncs the change.
     const { cluster, diagnostics } = loadScenario(text, { previous: this.world.cluster });
     if (hasErrors(diagnostics)) return this.rejected(diagnostics);
-    const before = this.ruleLinesByNode();
+    const refusal = refusalOf(text, cluster.nodes.length);
+    if (refusal !== undefined) return this.rejected(diagnostics, refusal);
+    const before = this.tablesByNode();
     this.world.setCluster(cluster);
-    const after = this.ruleLinesByNode();
-    const ruleDiffs: RuleDiff[] = [];
-    for (const [node, lines] of after) {
-      const diff = diffLines(before.get(node) ?? [], lines);
-      if (diff.added.length > 0 || diff.removed.length > 0) ruleDiffs.push({ node, ...diff });
-    }
     return {
       accepted: true,
       diagnostics: toLabDiagnostics(diagnostics),
       topology: this.topology(),
-      ruleDiffs,
+      ruleDiffs: diffNodeTables(before, this.tablesByNode()),
     };
   }
 
@@ -217,12 +220,14 @@ export class LabSession implements LabApi {
     return topologyOf(this.world, errors);
   }
 
-  private rejected(diagnostics: readonly Diagnostic[]): LoadAnswer {
+  private rejected(diagnostics: readonly Diagnostic[], refusal?: ScenarioRefusal): LoadAnswer {
+    const found = toLabDiagnostics(diagnostics);
     return {
       accepted: false,
-      diagnostics: toLabDiagnostics(diagnostics),
+      diagnostics: refusal === undefined ? found : [refusalDiagnostic(refusal), ...found],
       topology: this.topology(),
       ruleDiffs: [],
+      ...(refusal === undefined ? {} : { refused: refusal }),
     };
   }
 
@@ -232,17 +237,14 @@ export class LabSession implements LabApi {
     return runCommandLine(this.registry, { world: view }, line);
   }
 
-  /** The rule lines of every node in the current mode, without counters and comments. */
-  private ruleLinesByNode(): Map<string, string[]> {
-    const out = new Map<string, string[]>();
+  /** Every node's kernel tables (rule-diff.ts), listed outside the terminal's history. */
+  private tablesByNode(): Map<string, NodeTables> {
+    const out = new Map<string, NodeTables>();
     for (const node of this.world.cluster.nodes) {
-      const text = this.views(node.meta.name).rules;
+      const name = node.meta.name;
       out.set(
-        node.meta.name,
-        text
-          .split('\n')
-          .filter((l) => l !== '' && !l.startsWith('#'))
-          .map((l) => l.replace(/^\[\d+:\d+\] /, '').replace(/ \[\d+:\d+\]$/, '')),
+        name,
+        listTables((line) => this.quiet(name, line)),
       );
     }
     return out;
@@ -259,28 +261,4 @@ function failed(host: HostTarget, stderr: string): CommandAnswer {
     exitCode: 1,
     steps: [],
   };
-}
-
-/** Lines only in `after` (added) and only in `before` (removed), counting repeats. */
-export function diffLines(
-  before: readonly string[],
-  after: readonly string[],
-): { added: string[]; removed: string[] } {
-  const left = new Map<string, number>();
-  for (const l of before) left.set(l, (left.get(l) ?? 0) + 1);
-  const added: string[] = [];
-  for (const l of after) {
-    const n = left.get(l) ?? 0;
-    if (n > 0) left.set(l, n - 1);
-    else added.push(l);
-  }
-  const removed: string[] = [];
-  const right = new Map<string, number>();
-  for (const l of after) right.set(l, (right.get(l) ?? 0) + 1);
-  for (const l of before) {
-    const n = right.get(l) ?? 0;
-    if (n > 0) right.set(l, n - 1);
-    else removed.push(l);
-  }
-  return { added, removed };
 }

@@ -80,6 +80,31 @@ describe('app store', () => {
     expect(second.getState().diagnostics.some((d) => d.severity === 'error')).toBe(true);
   });
 
+  it('refuses an empty apply (the cluster and the good text stay); Start over rebuilds a cluster even from an empty saved good text', async () => {
+    const storage = memoryStorage();
+    const first = createAppStore({ lab: inline(new LabSession()), storage });
+    await first.getState().start();
+    const good = first.getState().goodText;
+    first.getState().setText('');
+    await first.getState().applyText();
+    expect(first.getState().lastApply).toMatchObject({ accepted: false, refused: 'noObjects' });
+    expect(first.getState().goodText).toBe(good);
+    expect(first.getState().topology?.nodes).toHaveLength(2);
+    await first.getState().restartCluster();
+    expect(first.getState().topology?.nodes).toHaveLength(2);
+    expect(first.getState().text).toBe('');
+    // A good text an older lab saved after applying nothing but comments: Start over falls
+    // back to the built-in scenario rather than to a cluster without nodes.
+    const saved = JSON.parse(storage.m.get(STORAGE_KEY)!) as Record<string, unknown>;
+    storage.setItem(STORAGE_KEY, JSON.stringify({ ...saved, goodText: '# nothing\n', text: '' }));
+    const second = createAppStore({ lab: inline(new LabSession()), storage });
+    await second.getState().start();
+    expect(second.getState().goodText).toContain('kind: Node');
+    expect(second.getState().topology?.nodes).toHaveLength(2);
+    await second.getState().restartCluster();
+    expect(second.getState().topology?.nodes).toHaveLength(2);
+  });
+
   it("hands out the lab's scenarios with comments in the learner's language; switching keeps the learner's text", async () => {
     const storage = memoryStorage();
     let lang: Language = 'zh-CN';

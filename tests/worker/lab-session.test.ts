@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCENARIO } from '../../src/engine';
-import { diffLines, LabSession } from '../../src/worker/lab-session';
+import { LabSession } from '../../src/worker/lab-session';
+import { diffLines } from '../../src/worker/rule-diff';
 
 const dnsQuery = {
   from: 'pod/default/client',
@@ -69,8 +70,9 @@ describe('LabSession', () => {
     const ok = lab.apply(changed);
     expect(ok.accepted).toBe(true);
     const node1 = ok.ruleDiffs.find((d) => d.node === 'node-1')!;
-    expect(node1.added.join('\n')).toContain('--dport 8080');
-    expect(node1.removed.join('\n')).toContain('--dport 80 ');
+    const iptables = node1.tables.find((t) => t.table === 'iptables')!;
+    expect(iptables.added.join('\n')).toContain('--dport 8080');
+    expect(iptables.removed.join('\n')).toContain('--dport 80 ');
     const bad = lab.apply(
       changed.replace(
         'kind: Service\nmetadata:\n  name: web\n',

@@ -107,7 +107,16 @@ export const EN = {
     problems: 'Problems',
     rejected: 'Not applied: {{n}} error(s). The last good cluster keeps running.',
     noRuleChange: 'Applied. No rule changed.',
-    ruleDiff: '{{node}}: +{{added}} −{{removed}} rule lines',
+    ruleDiff: '{{node}}: {{tables}}',
+    tableDiff: '{{table}} +{{added}} −{{removed}} lines',
+    tableDiffSeparator: '; ',
+    refused: {
+      noObjects:
+        'Not applied: the scenario is empty (no objects). The last good cluster keeps running.',
+      noNodes:
+        'Not applied: the scenario has no Node, so kube-proxy has nowhere to run. The last good cluster keeps running.',
+    },
+    loadBuiltin: 'Load the built-in scenario',
     open: 'Open file…',
     link: 'Copy link',
     linkCopied: 'Link copied: the scenario is in the link itself (after #), nothing was uploaded.',

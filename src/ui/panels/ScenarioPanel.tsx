@@ -1,11 +1,12 @@
 /**
  * The scenario: the editor (lazy Monaco), Apply, open and save as a file, the problems the
- * engine found (positioned), and after an apply the rule lines that changed on each node.
+ * engine found (positioned), and the answer to the last apply (ApplyResult).
  */
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAfterFirstPaint } from '../app/after-first-paint';
 import { useLab } from '../store';
+import { ApplyResult } from './ApplyResult';
 import { ScenarioFiles } from './ScenarioFiles';
 
 const ScenarioEditor = lazy(() => import('../editor/ScenarioEditor'));
@@ -14,12 +15,10 @@ export function ScenarioPanel() {
   const { t } = useTranslation();
   const applyText = useLab((s) => s.applyText);
   const diagnostics = useLab((s) => s.diagnostics);
-  const lastApply = useLab((s) => s.lastApply);
   const dirty = useLab((s) => s.text !== s.goodText);
   const busy = useLab((s) => s.engine !== 'ready');
   // Monaco loads once the shell is on screen (after-first-paint.ts).
   const editorNow = useAfterFirstPaint();
-  const errors = diagnostics.filter((d) => d.severity === 'error');
   return (
     <div className="scenario-panel">
       <div className="panel-tools">
@@ -59,41 +58,7 @@ export function ScenarioPanel() {
           ))}
         </ul>
       )}
-      {lastApply !== undefined && (
-        <div className="apply-result" role="status" data-testid="apply-result">
-          {!lastApply.accepted ? (
-            <p className="warn">{t('editor.rejected', { n: errors.length })}</p>
-          ) : lastApply.ruleDiffs.length === 0 ? (
-            <p>{t('editor.noRuleChange')}</p>
-          ) : (
-            lastApply.ruleDiffs.map((d) => (
-              <details key={d.node} open>
-                <summary>
-                  {t('editor.ruleDiff', {
-                    node: d.node,
-                    added: d.added.length,
-                    removed: d.removed.length,
-                  })}
-                </summary>
-                <pre className="diff" tabIndex={0}>
-                  {d.removed.map((l, i) => (
-                    <span key={`r${i}`} className="del">
-                      - {l}
-                      {'\n'}
-                    </span>
-                  ))}
-                  {d.added.map((l, i) => (
-                    <span key={`a${i}`} className="add">
-                      + {l}
-                      {'\n'}
-                    </span>
-                  ))}
-                </pre>
-              </details>
-            ))
-          )}
-        </div>
-      )}
+      <ApplyResult />
     </div>
   );
 }

@@ -59,6 +59,18 @@ export function createAppStore(deps: StoreDeps): AppStore {
       if (!nodes.includes(get().viewNode) && nodes[0] !== undefined) set({ viewNode: nodes[0] });
       persist();
     };
+    /**
+     * Loads the last good text; if the engine refuses it (a text an older lab accepted, such
+     * as an empty scenario), the built-in scenario instead, so Start over always gives a
+     * cluster. The editor's text is left alone either way.
+     */
+    const loadGood = async () => {
+      const good = get().goodText;
+      const answer = await deps.lab.call('load', good);
+      if (answer.accepted) return took(answer, good);
+      const builtin = await localize(await deps.lab.call('defaultScenario'));
+      took(await deps.lab.call('load', builtin), builtin);
+    };
     const stopTimer = () => {
       if (timer !== undefined) clearTimer(timer);
       timer = undefined;
@@ -81,9 +93,8 @@ export function createAppStore(deps: StoreDeps): AppStore {
         }
         // A text saved while the lab spoke the other language.
         await get().relocalizeScenario();
+        await loadGood();
         good = get().goodText;
-        const answer = await deps.lab.call('load', good);
-        took(answer, good);
         if (get().text !== good) set({ diagnostics: await deps.lab.call('validate', get().text) });
         set({ engine: 'ready' });
         await get().refreshViews();
@@ -92,8 +103,8 @@ export function createAppStore(deps: StoreDeps): AppStore {
         stopTimer();
         set({ engine: 'busy', trace: undefined, cursor: -1, playing: false, lastApply: undefined });
         try {
+          await loadGood();
           const good = get().goodText;
-          took(await deps.lab.call('load', good), good);
           // The editor's own (unapplied) text keeps its problems on screen.
           if (get().text !== good)
             set({ diagnostics: await deps.lab.call('validate', get().text) });
@@ -148,8 +159,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
       async workerRestarted(detail) {
         // The new worker knows nothing: rebuild the last good cluster; the editor's text stays.
         set({ notice: { kind: 'restarted', detail }, engine: 'busy' });
-        const answer = await deps.lab.call('load', get().goodText);
-        took(answer, get().goodText);
+        await loadGood();
         set({ engine: 'ready' });
         await get().refreshViews();
       },

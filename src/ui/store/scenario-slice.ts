@@ -79,7 +79,11 @@ export function scenarioSlice(kit: SliceKit): ScenarioSlice {
           set({ trace: undefined, cursor: -1, playing: false });
         }
         set({
-          lastApply: { accepted: answer.accepted, ruleDiffs: answer.ruleDiffs },
+          lastApply: {
+            accepted: answer.accepted,
+            ruleDiffs: answer.ruleDiffs,
+            ...(answer.refused === undefined ? {} : { refused: answer.refused }),
+          },
           engine: 'ready',
         });
         await get().refreshViews();

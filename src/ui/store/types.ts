@@ -3,6 +3,7 @@ import type {
   LabApi,
   LabDiagnostic,
   RuleDiff,
+  ScenarioRefusal,
   SendRequest,
   Setting,
   Topology,
@@ -27,7 +28,13 @@ export interface ScenarioSlice {
   goodText: string;
   presetId: string;
   diagnostics: readonly LabDiagnostic[];
-  lastApply: { readonly accepted: boolean; readonly ruleDiffs: readonly RuleDiff[] } | undefined;
+  lastApply:
+    | {
+        readonly accepted: boolean;
+        readonly ruleDiffs: readonly RuleDiff[];
+        readonly refused?: ScenarioRefusal;
+      }
+    | undefined;
   setText(text: string): void;
   applyText(): Promise<void>;
   /** Loads a preset; `text` undefined = the built-in scenario. */
