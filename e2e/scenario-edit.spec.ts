@@ -30,7 +30,7 @@ test('edit YAML, apply, the new rule shows; a bad document keeps the cluster; re
   await expect(page.getByTestId('apply-state')).toHaveText('Edited, not applied yet.');
   await page.getByRole('button', { name: 'Apply' }).click();
   const result = page.getByTestId('apply-result');
-  await expect(result).toContainText('node-1: +');
+  await expect(result).toContainText('node-1: iptables +');
   // kube-proxy's rule for the new ClusterIP port, as iptables-save prints it.
   await expect(result).toContainText(
     '-A KUBE-SERVICES -d 10.96.1.3/32 -p tcp -m comment --comment "default/echo cluster IP" -m tcp --dport 7777 -j KUBE-SVC-',
