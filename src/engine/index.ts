@@ -6,7 +6,13 @@ export type * from './model/cluster';
 export type { Diagnostic } from './model/diagnostic';
 export { diagnosticToString } from './model/diagnostic';
 export { mergeWrites, type StdioWrite } from './model/stdio';
-export { LAB_NOTES, readLabNotes, type FoundNote, type LabNoteId } from './model/lab-notes';
+export {
+  LAB_NOTES,
+  labNote,
+  readLabNotes,
+  type FoundNote,
+  type LabNoteId,
+} from './model/lab-notes';
 export { ManualClock, rngFromSeed, type Clock, type Rng } from './model/runtime';
 export { DEFAULT_SCENARIO, DEFAULT_SCENARIO_NAME, loadScenario, applyManifests } from './scenario';
 export { World, LAB_EPOCH_SECONDS, type WorldOptions } from './sim/world';
@@ -29,6 +35,7 @@ export { buildTopology, hostNetwork } from './routing/topology';
 export type { CommandResult } from './commands/registry';
 export { runCommandLine } from './commands/shell-run';
 export { createLabRegistry } from './commands';
+export { parseScript, resolveTarget } from './commands/script';
 export { generateScaleScenario } from './testing/scale-scenario';
 export {
   measureScale,

@@ -12,9 +12,12 @@ import {
   DEFAULT_SCENARIO,
   explainText,
   hostView,
+  labNote,
   loadScenario,
   measureScale,
   mergeWrites,
+  parseScript,
+  resolveTarget,
   runCommandLine,
   runScript,
   traceCursor,
@@ -138,6 +141,11 @@ export class LabSession implements LabApi {
   run(host: HostTarget, line: string, columns?: number): CommandAnswer {
     const prompt = `${host}$ ${line}`;
     if (line.includes('\n')) return failed(host, 'kube-proxy-lab: one command line at a time\n');
+    // A terminal on a host the cluster no longer has (a node or pod deleted meanwhile): say so
+    // as the terminal's own note, not as the CLI's "script line 1:" error.
+    const target = parseScript(prompt).lines[0]?.target;
+    if (target !== undefined && typeof resolveTarget(this.world.cluster, target) === 'string')
+      return { ...failed(host, labNote('terminal.no-host', { host })), prompt };
     this.world.terminalColumns = columns;
     const cursor = traceCursor(this.world);
     let stdout = '';

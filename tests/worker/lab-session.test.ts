@@ -101,12 +101,24 @@ describe('LabSession', () => {
     expect(ipvs.topology.mode).toBe('ipvs');
   });
 
-  it('runs terminal lines on a host and reports unknown hosts as the CLI does', () => {
+  it('runs terminal lines on a host and reports unknown hosts as a terminal note', () => {
     const lab = new LabSession();
     expect(lab.run('node-1', 'iptables -t nat -L KUBE-SERVICES -n | head -1').stdout).toBe(
       'Chain KUBE-SERVICES (2 references)\n',
     );
-    expect(lab.run('nowhere', 'ip addr').stderr).toContain('no node or external client named');
+    // A host the cluster does not have: the terminal's own note (shown in zh-CN too), not
+    // the CLI's `kube-proxy-lab: script line 1: …` error.
+    const nowhere = lab.run('nowhere', 'ip addr');
+    expect(nowhere.terminal).toBe(
+      'lab: the running cluster has no host nowhere (deleted, or not in the applied scenario); choose another host for this terminal\n',
+    );
+    expect(nowhere).toMatchObject({ prompt: 'nowhere$ ip addr', exitCode: 1 });
+    expect(nowhere.notes).toEqual([
+      { line: 0, id: 'terminal.no-host', params: { host: 'nowhere' } },
+    ]);
+    expect(lab.run('pod/default/gone', 'ip addr').notes[0]?.params).toEqual({
+      host: 'pod/default/gone',
+    });
   });
 
   it('gives the terminal stdout and stderr in the order a terminal shows them', () => {

@@ -18,6 +18,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   keys: 'net.bridge.bridge-nf-call-iptables, net.ipv4.ip_forward, net.ipv4.vs.conntrack',
   format: 'jsonpath={.items[*]}',
   verb: 'get',
+  host: 'pod/default/gone',
   type: 'daemonsets',
   scheme: 'https',
   ports: '80-90',

@@ -161,6 +161,8 @@ export const LAB_NOTES = {
   'sleep.infinite': "sleep: the lab's virtual clock moves by a finite time only ('{value}')",
   'kubectl.grace-clock-end':
     'lab: the virtual clock ends at 9999-12-31 23:59:59 UTC; a grace period of {seconds} s would end after it, so nothing was deleted',
+  'terminal.no-host':
+    'lab: the running cluster has no host {host} (deleted, or not in the applied scenario); choose another host for this terminal',
   'sleep.clock-end':
     "lab: the virtual clock ends at 9999-12-31 23:59:59 UTC; 'sleep {value}' would go past it, so the clock did not move",
 } as const;

@@ -150,6 +150,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'sleep.infinite': "sleep: 实验台的虚拟时钟只能前进有限的时间（'{value}'）",
   'kubectl.grace-clock-end':
     'lab: 虚拟时钟止于 UTC 9999-12-31 23:59:59；{seconds} 秒的宽限期会在此之后才结束，因此没有删除任何对象',
+  'terminal.no-host':
+    'lab: 运行中的集群里没有主机 {host}（已被删除，或不在已应用的场景里）；请为这个终端选择其他主机',
   'sleep.clock-end':
     "lab: 虚拟时钟止于 UTC 9999-12-31 23:59:59；'sleep {value}' 会越过这一刻，时钟没有前进",
 };
