@@ -6,7 +6,7 @@
  */
 import type { CommandAnswer, LabStep } from '../protocol/lab';
 import type { PacketHeader } from '../protocol/trace';
-import { headerLine, stepTitle } from './format';
+import { ENGLISH_STEP_WORDS, headerLine, stepTitle, type StepWords } from './format';
 
 export interface TraceEntry {
   readonly step: LabStep;
@@ -44,7 +44,26 @@ export interface TraceWords {
   readonly output: (run: Pick<CommandAnswer, 'terminal' | 'notes'>) => string;
   /** Why a step happened. */
   readonly explain: (step: LabStep) => string;
+  /** How each step is numbered and named (default: the CLI's, STEP_LABELS_BY_SEQ). */
+  readonly labels?: StepLabels;
 }
+
+/** How a block names its step: its number and the lab's words in its title. */
+export interface StepLabels {
+  /** The step's number; `index` is its place in the whole list of entries (0-based). */
+  readonly number: (entry: TraceEntry, index: number) => number;
+  readonly words: StepWords;
+}
+
+/**
+ * The CLI's: a step is numbered by its seq, the number `run --json` gives the same step, and
+ * titled in English. The web lab numbers steps as its player counts them instead
+ * (src/ui/packets/trace-text.ts).
+ */
+export const STEP_LABELS_BY_SEQ: StepLabels = {
+  number: (entry) => entry.step.seq,
+  words: ENGLISH_STEP_WORDS,
+};
 
 export interface TraceForText {
   readonly runs: readonly Pick<CommandAnswer, 'prompt' | 'terminal' | 'notes'>[];
@@ -63,19 +82,21 @@ export function stepsText(
   run: number,
   allSteps: boolean,
   explain: (step: LabStep) => string,
+  labels: StepLabels = STEP_LABELS_BY_SEQ,
 ): string {
   let out = '';
-  for (const e of entries) {
-    if (e.run !== run || !(allSteps || isKeyStep(e.step))) continue;
+  entries.forEach((e, index) => {
+    if (e.run !== run || !(allSteps || isKeyStep(e.step))) return;
     const s = e.step;
     const header = s.kind === 'nat' ? '' : headerLine(e.header);
-    out += `#${s.seq}  ${e.host}${s.at.iface ? ` (${s.at.iface})` : ''}  ${stepTitle(s)}`;
+    const where = `${e.host}${s.at.iface ? ` (${s.at.iface})` : ''}`;
+    out += `#${labels.number(e, index)}  ${where}  ${stepTitle(s, labels.words)}`;
     out += header === '' ? '\n' : `  ·  ${header}\n`;
     // A chain's end (an implicit RETURN) has no rule text.
     if (s.kind === 'rule' && s.rule !== '') out += `${indent(s.rule)}\n`;
     if (s.kind === 'conntrack' && s.entry !== '') out += `${indent(s.entry)}\n`;
     out += `${indent(explain(s))}\n`;
-  }
+  });
   return out;
 }
 
@@ -84,7 +105,7 @@ export function traceText(trace: TraceForText, allSteps: boolean, words: TraceWo
   trace.runs.forEach((run, r) => {
     const output = words.output(run).replace(/\n*$/, '\n');
     out += `${run.prompt}\n${output === '\n' ? '' : output}\n`;
-    out += stepsText(trace.entries, r, allSteps, words.explain);
+    out += stepsText(trace.entries, r, allSteps, words.explain, words.labels);
     out += '\n';
   });
   return out.replace(/\n+$/, '\n');

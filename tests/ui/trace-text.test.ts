@@ -27,7 +27,8 @@ describe('trace as text', () => {
     expect(text.startsWith(`${run.prompt}\n`)).toBe(true);
     const keys = trace.entries.filter((e) => isKeyStep(e.step));
     const heads = [...text.matchAll(/^#(\d+) {2}(\S+)/gm)];
-    expect(heads.map((m) => Number(m[1]))).toEqual(keys.map((e) => e.step.seq));
+    // Numbered as the player counts (1-based: "Step 1 of N" is the first entry).
+    expect(heads.map((m) => Number(m[1]))).toEqual(keys.map((e) => trace.entries.indexOf(e) + 1));
     expect(heads.map((m) => m[2])).toEqual(keys.map((e) => e.host));
     // The DNAT to a CoreDNS pod, its rule and why it happened.
     expect(text).toMatch(/^#\d+ {2}node-1 .*DNAT UDP 10\.244\.0\.5:\d+ → 10\.96\.0\.10:53 ⇒ UDP 10\.244\.0\.5:\d+ → 10\.244\.0\.[23]:53/m); // prettier-ignore

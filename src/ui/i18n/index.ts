@@ -7,6 +7,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { CommandAnswer, LabStep } from '../../protocol/lab';
 import { explainIn, outputIn, type Texts } from '../../explain/words';
+import type { StepWords } from '../../explain/format';
 import { EN } from './en';
 import { ZH } from './zh-CN';
 
@@ -86,6 +87,15 @@ export function setLanguage(lng: Language): void {
 /** A trace step's explanation in the current language (English comes rendered from the worker). */
 export function explainStep(step: LabStep, lng: string): string {
   return explainIn(step, lng === 'zh-CN' ? zhTexts : undefined);
+}
+
+/**
+ * The lab's own words in step titles and lane stations (send, routing, conntrack's events, a
+ * delivered packet) in the given language; the tools' terms around them stay as printed.
+ * From the catalogues directly: a pure function needs them as one object, not key by key.
+ */
+export function stepWords(lng: string): StepWords {
+  return lng === 'zh-CN' ? ZH.step.words : EN.step.words;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { explainStep } from '../i18n';
+import { explainStep, stepWords } from '../i18n';
 import { useLab } from '../store';
 import { visitAround } from '../store/trace-model';
 import { headerLine } from '../../explain/format';
@@ -45,7 +45,7 @@ export function Lane() {
     );
   }
   const [start, end] = visitAround(entries, cursor);
-  const stations = laneStations(entries, start, end);
+  const stations = laneStations(entries, start, end, stepWords(i18n.language));
   let current = -1;
   stations.forEach((st, i) => {
     if (st.index <= cursor) current = i;

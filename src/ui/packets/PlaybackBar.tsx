@@ -116,7 +116,7 @@ export function PlaybackBar() {
         >
           {SPEEDS.map((v) => (
             <option key={v} value={v}>
-              {t('play.perSecond', { n: v })}
+              {t('play.perSecond', { count: v })}
             </option>
           ))}
         </select>

@@ -3,7 +3,7 @@
  * it jumps to, NAT, routing, conntrack — derived from the trace steps of that visit.
  */
 import type { TraceEntry } from '../../explain/trace-text';
-import { headerLine } from '../../explain/format';
+import { ENGLISH_STEP_WORDS, headerLine, type StepWords } from '../../explain/format';
 
 export interface Station {
   readonly index: number;
@@ -31,6 +31,7 @@ export function laneStations(
   entries: readonly TraceEntry[],
   start: number,
   end: number,
+  words: StepWords = ENGLISH_STEP_WORDS,
 ): Station[] {
   const out: Station[] = [];
   let ctHit = false;
@@ -40,7 +41,7 @@ export function laneStations(
     const s = entries[i]!.step;
     switch (s.kind) {
       case 'send':
-        out.push({ index: i, kind: 'send', label: 'send' });
+        out.push({ index: i, kind: 'send', label: words.send });
         break;
       case 'wire':
         out.push({ index: i, kind: 'wire', label: `${s.at.iface ?? ''} →` });
@@ -69,11 +70,21 @@ export function laneStations(
         });
         break;
       case 'route':
-        out.push({ index: i, kind: 'route', label: 'routing', detail: s.oif ?? s.decision });
+        out.push({
+          index: i,
+          kind: 'route',
+          label: words.routing,
+          detail: s.oif ?? words.decision[s.decision],
+        });
         break;
       case 'conntrack':
         if (s.event === 'hit') ctHit = true;
-        out.push({ index: i, kind: 'ct', label: `conntrack ${s.event}`, detail: s.ctstate });
+        out.push({
+          index: i,
+          kind: 'ct',
+          label: `conntrack ${words.conntrack[s.event]}`,
+          detail: s.ctstate,
+        });
         if (s.event === 'hit' && s.ctstate === 'ESTABLISHED') {
           // The nat table sees only a connection's first packet: later ones are rewritten
           // from the conntrack entry without walking KUBE-SERVICES (nf_nat_inet_fn).
@@ -89,7 +100,7 @@ export function laneStations(
         });
         break;
       case 'verdict':
-        out.push({ index: i, kind: 'verdict', label: s.verdict });
+        out.push({ index: i, kind: 'verdict', label: words.verdict[s.verdict] ?? s.verdict });
         break;
       case 'nft-rule': {
         nft = true;
@@ -121,7 +132,7 @@ export function laneStations(
         out.push({
           index: i,
           kind: 'ipvs',
-          label: `IPVS ${s.action}`,
+          label: `IPVS ${words.ipvs[s.action]}`,
           detail: `${s.service}${s.realServer ? ` → ${s.realServer}` : ''}`,
         });
         break;

@@ -4,11 +4,14 @@
  * learner pastes or saves it.
  */
 import { traceText as text, type TraceForText } from '../../explain/trace-text';
-import { explainStep, terminalText, withoutTerminalStyles } from '../i18n';
+import { explainStep, stepWords, terminalText, withoutTerminalStyles } from '../i18n';
+import { stepNumber } from '../store/trace-model';
 
 export function traceText(trace: TraceForText, allSteps: boolean, lng: string): string {
   return text(trace, allSteps, {
     output: (run) => withoutTerminalStyles(terminalText(run, lng)),
     explain: (step) => explainStep(step, lng),
+    // Numbered as the player and the event list count, so "#17" in a report is "Step 17".
+    labels: { number: (_entry, index) => stepNumber(index), words: stepWords(lng) },
   });
 }

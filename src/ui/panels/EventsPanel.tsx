@@ -5,10 +5,11 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import { isKeyStep, type TraceEntry } from '../../explain/trace-text';
 import { useTranslation } from 'react-i18next';
-import { terminalText, withoutTerminalStyles } from '../i18n';
+import { stepWords, terminalText, withoutTerminalStyles } from '../i18n';
 import { stepTitle } from '../../explain/format';
 import { traceText } from '../packets/trace-text';
 import { useLab } from '../store';
+import { stepNumber } from '../store/trace-model';
 
 /** One row; memoised so a step of playback re-renders two rows, not the list. */
 const EventRow = memo(function EventRow(props: {
@@ -16,10 +17,11 @@ const EventRow = memo(function EventRow(props: {
   index: number;
   done: boolean;
   current: boolean;
+  lng: string;
   seek: (i: number) => void;
   open: (i: number) => void;
 }) {
-  const { entry: e, index: i, done, current, seek, open } = props;
+  const { entry: e, index: i, done, current, lng, seek, open } = props;
   return (
     <li>
       <button
@@ -29,9 +31,9 @@ const EventRow = memo(function EventRow(props: {
         onClick={() => seek(i)}
         onDoubleClick={() => open(i)}
       >
-        <span className="ev-seq">{e.step.seq}</span>
+        <span className="ev-seq">{stepNumber(i)}</span>
         <span className="ev-host">{e.host}</span>
-        <span className="ev-title">{stepTitle(e.step)}</span>
+        <span className="ev-title">{stepTitle(e.step, stepWords(lng))}</span>
       </button>
     </li>
   );
@@ -111,6 +113,7 @@ export function EventsPanel() {
               index={i}
               done={i <= cursor}
               current={i === cursor}
+              lng={i18n.language}
               seek={seek}
               open={open}
             />

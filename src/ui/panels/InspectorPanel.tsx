@@ -6,9 +6,10 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LabStep } from '../../protocol/lab';
 import type { PacketHeader } from '../../protocol/trace';
-import { explainStep } from '../i18n';
+import { explainStep, stepWords } from '../i18n';
 import { headerLine, stepTitle } from '../../explain/format';
 import { useLab } from '../store';
+import { stepNumber } from '../store/trace-model';
 import { ruleService, serviceLine } from './rule-origin';
 
 const FIELDS: (keyof PacketHeader)[] = [
@@ -114,6 +115,9 @@ export function InspectorPanel() {
   if (trace === undefined || entry === undefined)
     return <p className="muted">{t('inspector.none')}</p>;
   const s = entry.step;
+  const words = stepWords(i18n.language);
+  // A kind newer than the catalogue is shown as the trace names it.
+  const kindName = (kind: string) => t(`step.kind.${kind}`, { defaultValue: kind });
   const history = trace.entries
     .map((e, i) => ({ e, i }))
     .filter(
@@ -123,13 +127,13 @@ export function InspectorPanel() {
     );
   return (
     <div className="inspector" data-testid="inspector">
-      <h3>
-        #{s.seq} {s.kind} · {entry.host}
+      <h3 data-testid="inspector-heading">
+        {t('step.number', { n: stepNumber(cursor) })} · {kindName(s.kind)} · {entry.host}
         {s.at.iface ? ` (${s.at.iface})` : ''}
       </h3>
       <p className="why">{explainStep(s, i18n.language)}</p>
       <p>
-        <code>{stepTitle(s)}</code>
+        <code>{stepTitle(s, words)}</code>
       </p>
       {s.kind === 'rule' && <RuleText rule={s.rule} failed={failedCondition(s)} />}
       {s.kind === 'rule' && <RuleOrigin rule={s.rule} />}
@@ -140,7 +144,8 @@ export function InspectorPanel() {
         entry.header && <HeaderTable after={entry.header} />
       )}
       <h4>{t('inspector.history', { id: s.packetId })}</h4>
-      <ol className="header-history">
+      {/* Not an <ol>: its own 1, 2, 3 beside each step's number read as a second count. */}
+      <ul className="header-history">
         {history.map(({ e, i }) => (
           <li key={i}>
             <button
@@ -148,13 +153,13 @@ export function InspectorPanel() {
               onClick={() => seek(i)}
               aria-current={i === cursor ? 'step' : undefined}
             >
-              #{e.step.seq} {e.host}{' '}
-              {e.step.kind === 'nat' ? e.step.manip.toUpperCase() : e.step.kind}:{' '}
+              #{stepNumber(i)} {e.host}{' '}
+              {e.step.kind === 'nat' ? e.step.manip.toUpperCase() : kindName(e.step.kind)}:{' '}
               <code>{headerLine(e.header)}</code>
             </button>
           </li>
         ))}
-      </ol>
+      </ul>
     </div>
   );
 }

@@ -30,6 +30,15 @@ export function nextStop(entries: readonly TraceEntry[], cursor: number, dir: 1 
   return dir === 1 ? entries.length - 1 : -1;
 }
 
+/**
+ * The number every view shows for the step at `index` of the trace: the player's count,
+ * 1-based ("Step 1 of 62" is index 0). Not the step's seq, which counts every step since the
+ * lab started (a second Send's first step is not 0) and which the trace protocol keeps as is.
+ */
+export function stepNumber(index: number): number {
+  return index + 1;
+}
+
 /** The contiguous run of steps on the same host around `index`: one visit of a packet. */
 export function visitAround(entries: readonly TraceEntry[], index: number): [number, number] {
   const here = entries[index];
