@@ -51,6 +51,22 @@ export class LabPage {
     return (await st.count()) > 0 ? ((await st.first().textContent()) ?? '') : '';
   }
 
+  /** Every station of the lane now shown (one host visit), as the learner reads them. */
+  async stations(): Promise<string[]> {
+    return this.page.locator('.station button').allInnerTexts();
+  }
+
+  /** Switches the lab's language with the picker, as a learner does. */
+  async language(lng: 'zh-CN' | 'en'): Promise<void> {
+    await this.page.getByRole('combobox', { name: /^(Language|语言)$/ }).selectOption(lng);
+    await expect(this.page.locator('html')).toHaveAttribute('lang', lng);
+  }
+
+  /** The number in a text such as "Step 17 of 62", "第 17 步" or "#17 …" (the first one). */
+  static stepIn(text: string): number {
+    return Number(/\d+/.exec(text)?.[0] ?? NaN);
+  }
+
   async laneHost(): Promise<string> {
     return (await this.page.locator('.lane-head strong').textContent()) ?? '';
   }

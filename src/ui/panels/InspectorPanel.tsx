@@ -127,7 +127,7 @@ export function InspectorPanel() {
     );
   return (
     <div className="inspector" data-testid="inspector">
-      <h3 data-testid="inspector-heading">
+      <h3>
         {t('step.number', { n: stepNumber(cursor) })} · {kindName(s.kind)} · {entry.host}
         {s.at.iface ? ` (${s.at.iface})` : ''}
       </h3>
