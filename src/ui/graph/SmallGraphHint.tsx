@@ -1,13 +1,14 @@
 /**
- * A hint over the graph for a projector: "Large text" enlarges the panels' text, and on a small
+ * A hint above the graph for a projector: "Large text" enlarges the panels' text, and on a small
  * screen (1280×720) the wider panels leave the graph a box that fitView fills at under half the
  * topology's size (0.42: the 11px labels drawn at 4.6px) — smaller than without Large text. The
  * room for a readable graph comes from closing the side panels and folding the lessons (the
  * graph is then drawn at 1.04 there: app.css, @container center), which the hint says and offers.
  * Shown only with Large text on, while the graph is drawn below SMALL_ZOOM; it can be dismissed
- * until Large text is turned on again.
+ * until Large text is turned on again. It takes its own row above the picture (Graph.tsx), so
+ * fitView draws the cluster below it and it covers no node.
  */
-import { Panel, useStore } from '@xyflow/react';
+import { useStore } from '@xyflow/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLab } from '../store';
@@ -28,7 +29,7 @@ export function SmallGraphHint() {
   }, [largeText]);
   if (!largeText || zoom >= SMALL_ZOOM || dismissed) return null;
   return (
-    <Panel position="top-left" className="small-graph-hint" data-testid="small-graph-hint">
+    <div className="small-graph-hint" data-testid="small-graph-hint">
       <span role="status">
         {t(panelsOpen ? 'graph.small' : 'graph.smallFocused', { pct: Math.round(zoom * 100) })}
       </span>
@@ -45,6 +46,6 @@ export function SmallGraphHint() {
       >
         ×
       </button>
-    </Panel>
+    </div>
   );
 }
