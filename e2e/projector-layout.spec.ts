@@ -101,7 +101,8 @@ test('Large text on a small screen: the graph says it is drawn small and how to 
   await expect(hint).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Large text' }).click();
-  // The wider panels leave the graph 419×200 px: fitView draws it at about 0.42.
+  // The wider panels leave the graph 419×200 px, less the hint's row above it: fitView draws
+  // it at about 0.3.
   await expect.poll(() => graphZoom(page)).toBeLessThan(0.5);
   const pct = Math.round((await graphZoom(page)) * 100);
   await expect(hint).toContainText(`Graph drawn at ${pct}%.`);

@@ -82,10 +82,12 @@ for (const lang of ['en', 'zh-CN'] as const) {
     const { total } = await lab.position();
     expect(total).toBeGreaterThan(40);
     const graphHeights = new Set<number>();
+    // Every cut text of every step, so that a failure lists them all.
+    const cut: string[] = [];
     for (let n = 1; n <= total; n++) {
       await lab.stepForward();
       await expect.poll(async () => (await lab.position()).n).toBe(n);
-      expect(await cutTexts(page), `step ${n}`).toEqual([]);
+      cut.push(...(await cutTexts(page)).map((text) => `step ${n}: ${text}`));
       // Below the lane's bottom edge is hidden text: the lane scrolls to it instead.
       const hidden = await page
         .locator('.lane')
@@ -98,6 +100,7 @@ for (const lang of ['en', 'zh-CN'] as const) {
       const graph = await page.locator('.graph').boundingBox();
       graphHeights.add(Math.round(graph?.height ?? 0));
     }
+    expect(cut).toEqual([]);
     // The picture does not jump as the presenter steps: one height for the whole story.
     expect([...graphHeights]).toHaveLength(1);
   });
@@ -122,13 +125,14 @@ for (const size of [
           if (graphOnly) await page.locator('.top-bar button[aria-pressed]').nth(1).click();
           await settled(page);
           const where = `${lang}${graphOnly ? ', graph only' : ''}`;
-          expect(await nodesCoveredBy(page, '.react-flow__controls'), where).toEqual([]);
+          // Soft: one run reports the controls and the header, each where it fails.
+          expect.soft(await nodesCoveredBy(page, '.react-flow__controls'), where).toEqual([]);
           const header = await page
             .locator('.top-bar')
             .evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
-          expect(header.scroll, where).toBeLessThanOrEqual(size.width);
+          expect.soft(header.scroll, where).toBeLessThanOrEqual(size.width);
           const picker = await page.locator('.top-bar select').last().boundingBox();
-          expect(picker!.x + picker!.width, where).toBeLessThanOrEqual(size.width);
+          expect.soft(picker!.x + picker!.width, where).toBeLessThanOrEqual(size.width);
           if (graphOnly) await page.locator('.top-bar button[aria-pressed]').nth(1).click();
         }
       }

@@ -1,7 +1,7 @@
 /**
  * A hint above the graph for a projector: "Large text" enlarges the panels' text, and on a small
  * screen (1280×720) the wider panels leave the graph a box that fitView fills at under half the
- * topology's size (0.42: the 11px labels drawn at 4.6px) — smaller than without Large text. The
+ * topology's size (0.3 below this hint's row: the 11px labels drawn at 3.3px) — smaller than without Large text. The
  * room for a readable graph comes from closing the side panels and folding the lessons (the
  * graph is then drawn at 1.04 there: app.css, @container center), which the hint says and offers.
  * Shown only with Large text on, while the graph is drawn below SMALL_ZOOM; it can be dismissed
