@@ -77,3 +77,24 @@ describe('compound commands', () => {
     expect(out?.stderr).toMatch(/^lab shell: `\[\[` is not supported; it runs for, while and until loops and if/); // prettier-ignore
   });
 });
+
+// Sizes past what V8 passes as the arguments of one call: the shell once spread a loop's
+// writes and a word's fields into push(...) and ended with "Maximum call stack size exceeded".
+describe('large loops and expansions', () => {
+  it('runs a for loop over 50,000 brace-expanded words, as bash 5.2 does', () => {
+    const [loop, after] = run('for i in {1..50000}; do :; done; echo brace', 'echo after $?');
+    expect(loop).toEqual({ stdout: 'brace\n', stderr: '', exitCode: 0 });
+    expect(after?.stdout).toBe('after 0\n');
+  });
+
+  it('runs a for loop over the 50,000 words of $(seq 50000)', () => {
+    const [loop] = run('for i in $(seq 50000); do :; done; echo $i');
+    expect(loop).toEqual({ stdout: '50000\n', stderr: '', exitCode: 0 });
+  });
+
+  it('prints seq 300000 in full, and seq -w pads to the widest number', () => {
+    const [count, wide] = run('seq 300000 | wc -l', 'seq -w 300000 | head -1');
+    expect(count?.stdout).toBe('300000\n');
+    expect(wide?.stdout).toBe('000001\n');
+  });
+});

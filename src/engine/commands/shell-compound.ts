@@ -8,7 +8,7 @@
  * once it has run MAX_ROUNDS times or for MAX_MINUTES of virtual time, and says so.
  */
 import { labNote } from '../model/lab-notes';
-import type { StdioWrite } from '../model/stdio';
+import { appendWrites, type StdioWrite } from '../model/stdio';
 import type { CommandResult } from './registry';
 import type { CommandList, ForCommand, IfCommand, WhileCommand } from './shell-types';
 import type { ShellEnv } from './shell-expand';
@@ -54,7 +54,7 @@ class Output {
   add(r: ListRan | { result: CommandResult; writes: readonly StdioWrite[] }): void {
     this.stdout += r.result.stdout;
     this.stderr += r.result.stderr;
-    this.writes.push(...r.writes);
+    appendWrites(this.writes, r.writes);
   }
 
   result(exitCode: number, abort?: true, interrupted?: boolean): CompoundResult {

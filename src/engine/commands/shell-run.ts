@@ -4,7 +4,7 @@
  * loops, each word expanded when its command runs (shell-expand.ts), and redirections: `< FILE`
  * here, output ones in shell-redirect.ts.
  */
-import { stdioAround, type StdioWrite } from '../model/stdio';
+import { appendWrites, stdioAround, type StdioWrite } from '../model/stdio';
 import { missingFileMessage } from './files';
 import { runArgv, type CommandRegistry, type CommandResult, type CommandWorld } from './registry';
 import { parseCommandLine } from './shell';
@@ -69,7 +69,8 @@ function expandAll(
     stderr += e.stderr;
     // An expansion error (bash: `1/0: division by 0`) ends the command before it runs.
     if (e.failed === true) return { fields: [], stderr, failed: true };
-    fields.push(...e.fields);
+    // One at a time: spread into push(), `$(seq 200000)`'s fields overflow the stack.
+    for (const field of e.fields) fields.push(field);
   }
   return { fields, stderr };
 }
@@ -220,7 +221,7 @@ function runParsed(
     stdout += r.stdout;
     stderr += r.stderr;
     run.env.status = r.exitCode;
-    writes.push(...writesOf(r));
+    appendWrites(writes, writesOf(r));
     // `break` or `continue`: the rest of the loop's list does not run.
     if (run.control.pending !== undefined) break;
     if (r.abort === true) {

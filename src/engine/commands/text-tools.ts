@@ -43,7 +43,7 @@ function options(
     const a = argv[i]!;
     // seq reads `-1` as a number, not an option.
     if (a === '--') {
-      rest.push(...argv.slice(i + 1));
+      for (const operand of argv.slice(i + 1)) rest.push(operand);
       break;
     }
     if (!a.startsWith('-') || a === '-' || (tool === 'seq' && /^-\d/.test(a))) {
@@ -99,7 +99,9 @@ function seq(_ctx: CommandContext, argv: string[]): CommandResult {
   }
   const sep = lastValue(parsed.opts, 's') ?? '\n';
   const wide = parsed.opts.some(([o]) => o === 'w');
-  const width = Math.max(...values.map((v) => v.length));
+  // A loop, not Math.max(...values): 300,000 arguments overflow the stack.
+  let width = 0;
+  for (const v of values) width = Math.max(width, v.length);
   const shown = wide ? values.map((v) => (v.startsWith('-') ? `-${v.slice(1).padStart(width - 1, '0')}` : v.padStart(width, '0'))) : values; // prettier-ignore
   return out(shown.length === 0 ? '' : `${shown.join(sep)}\n`);
 }

@@ -56,6 +56,15 @@ export function mergeWrites(writes: readonly StdioWrite[], stdoutIsTty: boolean)
     .join('');
 }
 
+/**
+ * Adds `more` to the end of `writes`. One push at a time: `writes.push(...more)` passes every
+ * write as an argument, and a loop of 50,000 rounds gathers more writes than V8's stack holds
+ * arguments ("Maximum call stack size exceeded").
+ */
+export function appendWrites(writes: StdioWrite[], more: readonly StdioWrite[]): void {
+  for (const w of more) writes.push(w);
+}
+
 /** The writes of a tool that prints `before` on stderr, then `stdout`, then `after` on stderr. */
 export function stdioAround(before: string, stdout: string, after: string): StdioWrite[] {
   return [
