@@ -97,4 +97,11 @@ describe('large loops and expansions', () => {
     expect(count?.stdout).toBe('300000\n');
     expect(wide?.stdout).toBe('000001\n');
   });
+
+  it('sets $? to 2 after a syntax error, as bash 5.2 does (report_syntax_error)', () => {
+    // `echo ; ;` then `echo st=$?` in an interactive bash 5.2.15 prints st=2.
+    const [error, status] = run('echo ; ;', 'echo st=$?');
+    expect(error?.stderr).toBe("bash: syntax error near unexpected token `;'\n");
+    expect(status?.stdout).toBe('st=2\n');
+  });
 });

@@ -242,6 +242,8 @@ function runList(
 ): Ran {
   const parsed = parseCommandLine(line);
   if (!parsed.ok) {
+    // bash's report_syntax_error() sets `$?` (2) too; the lab's refusals say their own status.
+    env.status = parsed.exitCode;
     const result = { stdout: '', stderr: parsed.error, exitCode: parsed.exitCode };
     return { result, writes: writesOf(result) };
   }
