@@ -98,6 +98,28 @@ describe('large loops and expansions', () => {
     expect(wide?.stdout).toBe('000001\n');
   });
 
+  it('expands {1..200000} in full', () => {
+    // `bash -c 'echo {1..200000} | wc -c'` prints 1288895 (bash 5.2.15); the lab used to leave
+    // a sequence of more than 100,000 words as typed.
+    const [echo] = run('echo {1..200000} | wc -c');
+    expect(echo?.stdout).toBe('1288895\n');
+  });
+
+  it('refuses a brace expansion or a seq past the lab’s limits with a lab note and status 1', () => {
+    const [brace, status, seq] = run('echo {0..1000000}; echo not-run', 'echo $?', 'seq 2 1000002');
+    expect(brace).toEqual({
+      stdout: '',
+      stderr: 'lab shell: brace expansion here makes at most 1000000 words on a line; {0..1000000} would make more, so the line did not run\n', // prettier-ignore
+      exitCode: 1,
+    });
+    expect(status?.stdout).toBe('1\n');
+    // A sequence bash itself will not make stays as typed (braces.c mkseq: more than
+    // INT_MAX - 2 elements, or an end past intmax_t); bash 5.2.15 prints both words unchanged.
+    const [literal] = run('echo {1..99999999999} {1..99999999999999999999}');
+    expect(literal?.stdout).toBe('{1..99999999999} {1..99999999999999999999}\n');
+    expect(seq).toEqual({ stdout: '', stderr: 'lab: seq here prints at most 1000000 numbers; seq 2 1000002 would print more\n', exitCode: 1 }); // prettier-ignore
+  });
+
   it('sets $? to 2 after a syntax error, as bash 5.2 does (report_syntax_error)', () => {
     // `echo ; ;` then `echo st=$?` in an interactive bash 5.2.15 prints st=2.
     const [error, status] = run('echo ; ;', 'echo st=$?');

@@ -33,17 +33,34 @@ export type Token =
     };
 
 /**
- * bash's brace sequence `PRE{A..B}POST` in an unquoted word: integers or single letters, either
- * direction.
+ * The most words brace expansion makes on one line. bash has no limit of its own but memory;
+ * the lab holds every word, and a sequence beyond this is refused with a lab note.
  */
-function braceSequence(word: string): string[] | undefined {
+export const MAX_BRACE_WORDS = 1_000_000;
+
+/** bash's intmax_t: an end outside it is not a number to legal_number(), and not expanded. */
+const INTMAX = 2n ** 63n;
+/**
+ * bash 5.2 braces.c mkseq() gives up (the word stays as typed) when the sequence has more
+ * than INT_MAX - 2 elements: `(prevn / incr) > INT_MAX - 3`.
+ */
+const BASH_MAX_ELEMENTS = 2 ** 31 - 1 - 2;
+
+/**
+ * bash's brace sequence `PRE{A..B}POST` in an unquoted word: integers or single letters, either
+ * direction; 'too-many' past `room` more words.
+ */
+function braceSequence(word: string, room: number): string[] | 'too-many' | undefined {
   const m = /^([^{}]*)\{(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])\}([^{}]*)$/.exec(word);
   if (m === null) return undefined;
   const letters = /[A-Za-z]/.test(m[2]!);
   if (letters !== /[A-Za-z]/.test(m[3]!)) return undefined;
+  if (!letters && [m[2]!, m[3]!].some((n) => BigInt(n) >= INTMAX || BigInt(n) < -INTMAX)) return undefined; // prettier-ignore
   const a = letters ? m[2]!.charCodeAt(0) : Number(m[2]);
   const b = letters ? m[3]!.charCodeAt(0) : Number(m[3]);
-  if (Math.abs(b - a) > 100_000) return undefined;
+  const count = Math.abs(b - a) + 1;
+  if (count > BASH_MAX_ELEMENTS) return undefined;
+  if (count > room) return 'too-many';
   const out: string[] = [];
   for (let n = a; a <= b ? n <= b : n >= b; n += a <= b ? 1 : -1)
     out.push(`${m[1]}${letters ? String.fromCharCode(n) : n}${m[4]}`);
@@ -105,17 +122,22 @@ function expansion(line: string, i: number, quoted: boolean): [string, number] |
 }
 
 /** Splits a line into words and operators (quotes removed, expansions marked). */
-export function lexLine(line: string): { tokens: Token[] } | { error: string } {
+export function lexLine(line: string): { tokens: Token[] } | { error: string; exitCode?: number } {
   const tokens: Token[] = [];
   let word = '';
   let inWord = false;
   let quoted = false;
   let plain = true;
+  let braceWords = 0;
+  /** The sequence that would make more than MAX_BRACE_WORDS words, as typed. */
+  let tooMany: string | undefined;
   const flush = (): void => {
-    const seq = inWord && plain ? braceSequence(word) : undefined;
-    if (seq !== undefined)
-      for (const w of seq) tokens.push({ kind: 'word', value: w, quoted: false }); // prettier-ignore
-    else if (inWord) tokens.push({ kind: 'word', value: word, quoted });
+    const seq = inWord && plain ? braceSequence(word, MAX_BRACE_WORDS - braceWords) : undefined;
+    if (seq === 'too-many') tooMany ??= word;
+    else if (seq !== undefined) {
+      braceWords += seq.length;
+      for (const w of seq) tokens.push({ kind: 'word', value: w, quoted: false });
+    } else if (inWord) tokens.push({ kind: 'word', value: word, quoted });
     word = '';
     inWord = false;
     quoted = false;
@@ -227,5 +249,7 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string } {
     }
   }
   flush();
+  if (tooMany !== undefined)
+    return { error: labNote('shell.brace-limit', { max: MAX_BRACE_WORDS, word: tooMany }), exitCode: 1 }; // prettier-ignore
   return { tokens };
 }

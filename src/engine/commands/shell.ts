@@ -219,7 +219,7 @@ class Parser {
 /** Parses one command line into pipelines joined by `;`, `&&`, `||`. */
 export function parseCommandLine(line: string): ShellParseResult {
   const lexed = lexLine(line);
-  if ('error' in lexed) return { ok: false, error: lexed.error, exitCode: 2 };
+  if ('error' in lexed) return { ok: false, error: lexed.error, exitCode: lexed.exitCode ?? 2 };
   try {
     return { ok: true, list: new Parser(lexed.tokens).list([]) };
   } catch (e) {

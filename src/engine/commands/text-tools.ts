@@ -75,6 +75,9 @@ function lastValue(opts: readonly [string, string][], o: string): string | undef
   return v;
 }
 
+/** The most numbers the lab's seq prints (`seq 1000000` is 6.9 MB of output). */
+export const MAX_SEQ_NUMBERS = 1_000_000;
+
 function seq(_ctx: CommandContext, argv: string[]): CommandResult {
   const parsed = options('seq', argv, 'w', 's');
   if ('exitCode' in parsed) return parsed;
@@ -92,11 +95,15 @@ function seq(_ctx: CommandContext, argv: string[]): CommandResult {
   const step = Number(incr);
   const b = Number(last);
   const values: string[] = [];
-  for (let k = 0; values.length < 1_000_000; k++) {
+  for (let k = 0; values.length <= MAX_SEQ_NUMBERS; k++) {
     const v = a + k * step;
     if (step > 0 ? v > b + 1e-9 : v < b - 1e-9) break;
     values.push(v.toFixed(decimals));
   }
+  // GNU seq prints any count; the lab holds its output in memory, so it refuses rather than
+  // print a silently shortened sequence.
+  if (values.length > MAX_SEQ_NUMBERS)
+    return { stdout: '', stderr: labNote('seq.limit', { max: MAX_SEQ_NUMBERS, operands: nums.join(' ') }), exitCode: 1 }; // prettier-ignore
   const sep = lastValue(parsed.opts, 's') ?? '\n';
   const wide = parsed.opts.some(([o]) => o === 'w');
   // A loop, not Math.max(...values): 300,000 arguments overflow the stack.

@@ -45,6 +45,8 @@ const SAMPLE: Readonly<Record<string, string>> = {
   conversion: 'f',
   count: '2',
   mask: '255.0.255.0',
+  word: '{1..2000000}',
+  operands: '0 0.5 1e6',
 };
 
 describe('lab notes', () => {

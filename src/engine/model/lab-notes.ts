@@ -35,6 +35,9 @@ export const LAB_NOTES = {
   'shell.arithmetic':
     'lab shell: this arithmetic is not modelled; $((…)) has integers, variables, ( ), + - * / % **, comparisons, ! && || and ?:',
   'shell.background': 'lab shell: background jobs (`&`) are not supported',
+  'shell.brace-limit':
+    'lab shell: brace expansion here makes at most {max} words on a line; {word} would make more, so the line did not run',
+  'seq.limit': 'lab: seq here prints at most {max} numbers; seq {operands} would print more',
   'ip.unmodelled':
     'lab: `ip {what}` is not modelled in kube-proxy-lab (its ip shows addresses, links, routes and rules, and changes none of them)',
   'ip.no-host': 'lab: this host is not in the lab topology',

@@ -31,6 +31,9 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'shell.arithmetic':
     'lab shell: 实验台没有模拟这种算术；$((…)) 支持整数、变量、( )、+ - * / % **、比较、! && || 和 ?:',
   'shell.background': 'lab shell: 不支持后台任务（`&`）',
+  'shell.brace-limit':
+    'lab shell: 这里一行命令的花括号展开最多产生 {max} 个词；{word} 会产生更多，因此这一行没有运行',
+  'seq.limit': 'lab: 这里的 seq 最多输出 {max} 个数；seq {operands} 会输出更多',
   'ip.unmodelled':
     'lab: 实验台没有模拟 `ip {what}`（这里的 ip 只显示地址、链路、路由和策略规则，不修改它们）',
   'ip.no-host': 'lab: 这台主机不在实验台的拓扑中',
