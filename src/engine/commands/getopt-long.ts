@@ -40,7 +40,7 @@ export function getoptLong(
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') {
-      words.push(...args.slice(i + 1));
+      for (const word of args.slice(i + 1)) words.push(word);
       break;
     }
     if (arg.startsWith('--')) {

@@ -97,7 +97,7 @@ function grep(ctx: CommandContext, argv: string[]): CommandResult {
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] ?? '';
     if (a === '--') {
-      operands.push(...argv.slice(i + 1));
+      for (const operand of argv.slice(i + 1)) operands.push(operand);
       break;
     }
     if (a.startsWith('--')) {

@@ -16,9 +16,13 @@ interface Out {
 }
 
 function run(...lines: string[]): Out[] {
+  return runOn('pod/client', ...lines);
+}
+
+function runOn(host: string, ...lines: string[]): Out[] {
   const { world } = World.fromScenario(DEFAULT_SCENARIO);
   const out: Out[] = [];
-  runScript(world, lines.map((l) => `pod/client$ ${l}`).join('\n'), {
+  runScript(world, lines.map((l) => `${host}$ ${l}`).join('\n'), {
     readFile: () => undefined,
     onOutput: (_l, r) => out.push(r),
   });
@@ -118,6 +122,24 @@ describe('large loops and expansions', () => {
     const [literal] = run('echo {1..99999999999} {1..99999999999999999999}');
     expect(literal?.stdout).toBe('{1..99999999999} {1..99999999999999999999}\n');
     expect(seq).toEqual({ stdout: '', stderr: 'lab: seq here prints at most 1000000 numbers; seq 2 1000002 would print more\n', exitCode: 1 }); // prettier-ignore
+  });
+
+  it('passes 200,000 operands after -- to grep, sed, sysctl and kubectl', () => {
+    // Each tool's own message for a missing operand, for the last one (grep 3.8, sed 4.9,
+    // procps sysctl 4.0, kubectl 1.31).
+    const lines = runOn(
+      'node-1',
+      'echo x | grep -- x $(seq 200000) 2>&1 | tail -1',
+      'echo x | sed -n -- p $(seq 200000) 2>&1 | tail -1',
+      'sysctl -- $(seq 200000) 2>&1 | tail -1',
+      'kubectl get pods -- $(seq 200000) 2>&1 | tail -1',
+    );
+    expect(lines.map((l) => l.stdout)).toEqual([
+      'grep: 200000: No such file or directory\n',
+      "sed: can't read 200000: No such file or directory\n",
+      'sysctl: cannot stat /proc/sys/200000: No such file or directory\n',
+      'Error from server (NotFound): pods "200000" not found\n',
+    ]);
   });
 
   it('sets $? to 2 after a syntax error, as bash 5.2 does (report_syntax_error)', () => {

@@ -148,7 +148,7 @@ function parse(args: readonly string[], node: NodeKernelControls): Parsed {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') {
-      keys.push(...args.slice(i + 1));
+      for (const key of args.slice(i + 1)) keys.push(key);
       break;
     }
     if (arg.startsWith('--')) {

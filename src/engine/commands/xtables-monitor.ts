@@ -56,7 +56,8 @@ function parse(args: readonly string[]): Options | CommandResult {
       const hit = Object.hasOwn(LONG, name) ? name : hits.length === 1 ? hits[0] : undefined;
       if (name === '' || hit === undefined) return { stdout: '', stderr: BAD, exitCode: 2 };
       letters.push(LONG[hit]!);
-    } else if (a.startsWith('-') && a.length > 1) letters.push(...a.slice(1));
+    } else if (a.startsWith('-') && a.length > 1)
+      for (const letter of a.slice(1)) letters.push(letter);
     // Operands are ignored (getopt permutes them to the end; nothing reads them).
   }
   for (const c of letters) {

@@ -136,7 +136,7 @@ export function runDescribe(
     .sort((a, b) => (a.meta.name < b.meta.name ? -1 : 1));
   const chosen: Described[] = [];
   let stderr = '';
-  if (names.length === 0) chosen.push(...inNs);
+  if (names.length === 0) for (const object of inNs) chosen.push(object);
   for (const n of names) {
     const d = inNs.find((x) => x.meta.name === n);
     if (d === undefined)

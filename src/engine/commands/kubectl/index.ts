@@ -165,7 +165,7 @@ function parseFlags(
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? '';
     if (a === '--') {
-      positionals.push(...args.slice(i + 1));
+      for (const positional of args.slice(i + 1)) positionals.push(positional);
       break;
     }
     if (a.startsWith('--')) {

@@ -101,7 +101,7 @@ function walk(values: readonly Json[], steps: readonly Step[]): Json[] {
         // client-go fails here, with the object dumped in Go's syntax: not modelled.
         if (item === undefined) throw new Unsupported(`index ${step.n}`);
         next.push(item);
-      } else if (step.kind === 'all') next.push(...v);
+      } else if (step.kind === 'all') for (const item of v) next.push(item);
       else
         for (const item of v) {
           const got = walk([item], step.path).map(text);

@@ -100,7 +100,7 @@ export function parsePingArgs(argv: readonly string[]): Parsed<PingOptions> & { 
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--' || !a.startsWith('-') || a === '-') {
-      rest.push(...(a === '--' ? argv.slice(i + 1) : [a]));
+      for (const operand of a === '--' ? argv.slice(i + 1) : [a]) rest.push(operand);
       if (a === '--') break;
       continue;
     }
