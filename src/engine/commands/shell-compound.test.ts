@@ -8,6 +8,7 @@ import { runScript } from '../sim/run-script';
 import { World } from '../sim/world';
 import { parseCommandLine } from './shell';
 import { MAX_MINUTES, MAX_ROUNDS } from './shell-compound';
+import { MAX_NESTING } from './shell-types';
 
 interface Out {
   readonly stdout: string;
@@ -140,6 +141,28 @@ describe('large loops and expansions', () => {
       'sysctl: cannot stat /proc/sys/200000: No such file or directory\n',
       'Error from server (NotFound): pods "200000" not found\n',
     ]);
+  });
+
+  it('runs loops, if and $(…) nested MAX_NESTING deep, and refuses deeper with a lab note', () => {
+    // bash 5.2.15 runs 1,000 nested for loops and fails to parse 2,000 (its parser's stack);
+    // the lab's own limit is lower, and says so.
+    const fors = (n: number) => `${'for i in 1; do '.repeat(n)}echo ok${'; done'.repeat(n)}`;
+    const subs = (n: number) => `echo ${'$(echo '.repeat(n)}ok${')'.repeat(n)}; echo after`;
+    const note = `lab shell: loops, if and $(…) nest at most ${MAX_NESTING} deep here; this line nests deeper, so the lab stopped it\n`; // prettier-ignore
+    const [loops, deepLoops, status, sub, deepSub, mixed] = run(
+      fors(MAX_NESTING),
+      fors(3000),
+      'echo $?',
+      subs(MAX_NESTING),
+      subs(3000),
+      `if true; then ${fors(MAX_NESTING / 2)}; fi; echo ${'$(echo '.repeat(MAX_NESTING / 2)}x${')'.repeat(MAX_NESTING / 2)}`,
+    );
+    expect(loops).toEqual({ stdout: 'ok\n', stderr: '', exitCode: 0 });
+    expect(deepLoops).toEqual({ stdout: '', stderr: note, exitCode: 1 });
+    expect(status?.stdout).toBe('1\n');
+    expect(sub).toEqual({ stdout: 'ok\nafter\n', stderr: '', exitCode: 0 });
+    expect(deepSub).toEqual({ stdout: '', stderr: note, exitCode: 1 });
+    expect(mixed).toEqual({ stdout: 'ok\nx\n', stderr: '', exitCode: 0 });
   });
 
   it('sets $? to 2 after a syntax error, as bash 5.2 does (report_syntax_error)', () => {

@@ -45,7 +45,12 @@ function special(name: string, env: ShellEnv): string | undefined {
 }
 
 /** Runs a command line (for `$(…)`): its stdout, and what it wrote to stderr. */
-export type Substitute = (line: string) => { readonly stdout: string; readonly stderr: string };
+export type Substitute = (line: string) => {
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The lab refused the line (too deep): the command of the word does not run either. */
+  readonly failed?: true;
+};
 
 const MARKS = new RegExp(`[${MARK.var}${MARK.varQuoted}${MARK.sub}${MARK.subQuoted}${MARK.arith}]`);
 
@@ -101,6 +106,7 @@ export function expandWord(
     } else {
       const r = substitute(inner);
       stderr += r.stderr;
+      if (r.failed === true) return { fields: [], stderr, failed: true };
       value = r.stdout.replace(/\n+$/, '');
     }
     if (c === MARK.varQuoted || c === MARK.subQuoted) {

@@ -18,7 +18,8 @@ import {
   type LoopControl,
 } from './shell-compound';
 import { expandWord, newShellEnv, type ShellEnv } from './shell-expand';
-import { MARK, type Command, type CommandList, type Pipeline } from './shell-types';
+import { labNote } from '../model/lab-notes';
+import { MARK, MAX_NESTING, type Command, type CommandList, type Pipeline } from './shell-types';
 
 /** What one run of a list needs: where, which commands, the variables, and the terminal. */
 interface Run {
@@ -27,8 +28,15 @@ interface Run {
   readonly env: ShellEnv;
   /** `break` and `continue` on their way out of the loops (shell-compound.ts). */
   readonly control: LoopControl;
+  /** The lists running around this one in the line, and whether one went past MAX_NESTING. */
+  readonly nesting: Nesting;
   /** The terminal, for a line that is one simple command (CommandContext.stdoutStream). */
   readonly stdoutStream?: (chunk: string) => void;
+}
+
+interface Nesting {
+  depth: number;
+  exceeded: boolean;
 }
 
 interface Ran {
@@ -61,8 +69,9 @@ function expandAll(
   const substitute = (line: string) => {
     // A command substitution runs in a subshell: the same variables, its own `$?`.
     const env: ShellEnv = { vars: new Map(run.env.vars), status: run.env.status };
-    const r = runList(run.registry, run.world, line, env, false);
-    return { stdout: r.result.stdout, stderr: r.result.stderr };
+    const r = runList(run.registry, run.world, line, env, false, run.nesting);
+    const { stdout, stderr } = r.result;
+    return run.nesting.exceeded ? { stdout, stderr, failed: true as const } : { stdout, stderr };
   };
   for (const w of words) {
     const e = expandWord(w, run.env, substitute);
@@ -205,12 +214,28 @@ function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean):
   return { stdout: last.stdout, stderr, exitCode: last.exitCode, writes };
 }
 
-function runParsed(
-  run: Run,
-  list: CommandList,
-  input: string,
-  tty: boolean,
-): Ran & { readonly aborted?: true; readonly interrupted?: true } {
+type ListRan = Ran & { readonly aborted?: true; readonly interrupted?: true };
+
+/**
+ * Runs a list one level deeper: a loop's or an `if`'s, or a `$(…)`'s. Past MAX_NESTING the
+ * line ends with a lab note (the parser refuses deep compound commands before they run; this
+ * catches `$(…)` in `$(…)`, whose inner lines are parsed only as they run).
+ */
+function runParsed(run: Run, list: CommandList, input: string, tty: boolean): ListRan {
+  if (run.nesting.depth > MAX_NESTING) {
+    run.nesting.exceeded = true;
+    const result = { stdout: '', stderr: labNote('shell.nesting', { max: MAX_NESTING }), exitCode: 1 }; // prettier-ignore
+    return { result, writes: writesOf(result), aborted: true };
+  }
+  run.nesting.depth++;
+  try {
+    return runListItems(run, list, input, tty);
+  } finally {
+    run.nesting.depth--;
+  }
+}
+
+function runListItems(run: Run, list: CommandList, input: string, tty: boolean): ListRan {
   let stdout = '';
   let stderr = '';
   const writes: StdioWrite[] = [];
@@ -238,6 +263,7 @@ function runList(
   line: string,
   env: ShellEnv,
   tty: boolean,
+  nesting: Nesting,
   stdoutStream?: (chunk: string) => void,
 ): Ran {
   const parsed = parseCommandLine(line);
@@ -251,6 +277,7 @@ function runList(
     registry,
     world,
     env,
+    nesting,
     control: { depth: 0, pending: undefined },
     ...(stdoutStream !== undefined && isOneSimpleCommand(parsed.list) ? { stdoutStream } : {}),
   };
@@ -271,6 +298,11 @@ function isOneSimpleCommand(list: CommandList): boolean {
   );
 }
 
+/** A line as typed: no list runs around it yet. */
+function topLevel(): Nesting {
+  return { depth: 0, exceeded: false };
+}
+
 /**
  * Tokenizes and runs one command line typed at the host's terminal, with the writes of its
  * commands in order: what a terminal shows is `mergeWrites(writes, true)` (model/stdio.ts),
@@ -284,7 +316,7 @@ export function runCommandLineInOrder(
   line: string,
 ): Ran {
   const env = ctx.world.shellEnv?.() ?? newShellEnv();
-  return runList(registry, ctx.world, line, env, true, ctx.stdoutStream);
+  return runList(registry, ctx.world, line, env, true, topLevel(), ctx.stdoutStream);
 }
 
 /**
@@ -296,5 +328,5 @@ export function runCommandLine(
   ctx: { readonly world: CommandWorld },
   line: string,
 ): CommandResult {
-  return runList(registry, ctx.world, line, newShellEnv(), true).result;
+  return runList(registry, ctx.world, line, newShellEnv(), true, topLevel()).result;
 }

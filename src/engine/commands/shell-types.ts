@@ -60,6 +60,13 @@ export interface CommandList {
 }
 
 /**
+ * How deep loops, `if` and `$(…)` may nest in one line. The lab runs each level as nested
+ * function calls, and JavaScript's stack (smaller in a browser's worker) ends far sooner than
+ * bash's (which runs 1,000 nested for loops); deeper is refused with a lab note.
+ */
+export const MAX_NESTING = 100;
+
+/**
  * Private-use characters that mark an expansion inside a word: `var` + NAME + `end` for `$NAME`,
  * `sub` + COMMAND LINE + `end` for `$(…)`; the `…Quoted` forms were inside double quotes (their
  * results are not split into words).

@@ -9,7 +9,7 @@
  */
 import { labNote } from '../model/lab-notes';
 import { lexLine, type Token } from './shell-lex';
-import { MARK } from './shell-types';
+import { MARK, MAX_NESTING } from './shell-types';
 import type {
   Command,
   CommandList,
@@ -51,6 +51,8 @@ const UNSUPPORTED = new Set(['case', 'select', 'function', '[[']);
 
 class Parser {
   private at = 0;
+  /** Compound commands open around the one being read. */
+  private depth = 0;
   constructor(private readonly tokens: readonly Token[]) {}
 
   private peek(): Token | undefined {
@@ -111,14 +113,26 @@ class Parser {
     const t = this.peek();
     if (t === undefined) throw EOF;
     if (t.kind === 'op') throw near(t.op);
-    if (this.isWord(t, 'for')) return this.forLoop();
-    if (this.isWord(t, 'while') || this.isWord(t, 'until')) return this.whileLoop();
-    if (this.isWord(t, 'if')) return this.ifCommand();
+    if (this.isWord(t, 'for')) return this.nested(() => this.forLoop());
+    if (this.isWord(t, 'while') || this.isWord(t, 'until')) return this.nested(() => this.whileLoop()); // prettier-ignore
+    if (this.isWord(t, 'if')) return this.nested(() => this.ifCommand());
     if (t.kind === 'word' && !t.quoted && RESERVED.has(t.value) && !stops.includes(t.value))
       throw near(t.value);
     if (t.kind === 'word' && !t.quoted && UNSUPPORTED.has(t.value))
       throw new SyntaxError(labNote('shell.compound', { keyword: t.value }));
     return this.simple();
+  }
+
+  /** A compound command inside the ones open: refused past MAX_NESTING, before anything runs. */
+  private nested(parse: () => Command): Command {
+    if (this.depth >= MAX_NESTING)
+      throw new SyntaxError(labNote('shell.nesting', { max: MAX_NESTING }), 1);
+    this.depth++;
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
   }
 
   private redirection(t: Extract<Token, { kind: 'redir' }>): Redirection {
