@@ -6,8 +6,16 @@
  * operators (bitwise, assignment, increment) are not modelled.
  */
 
-/** The value, or bash's message (without `bash: `), or `unsupported`. */
-export type ArithResult = { value: bigint } | { error: string } | { unsupported: true };
+/**
+ * How deep `( )`, unary operators and `**` may nest. bash evaluates 20,000 nested parentheses;
+ * the lab's parser recurses a few calls per level and JavaScript's stack ends near 800, so
+ * deeper is refused with a lab note.
+ */
+export const MAX_ARITH_DEPTH = 200;
+
+/** The value, or bash's message (without `bash: `), or `unsupported`, or nested too deep. */
+export type ArithResult =
+  { value: bigint } | { error: string } | { unsupported: true } | { tooDeep: true };
 
 class Fail {
   constructor(readonly result: ArithResult) {}
@@ -31,6 +39,17 @@ export function arithmetic(expr: string, lookup: (name: string) => string): Arit
     at = TOKEN.lastIndex;
   }
   let k = 0;
+  let depth = 0;
+  /** Parses one level deeper: past MAX_ARITH_DEPTH the expression is refused. */
+  const deeper = (parse: () => bigint): bigint => {
+    // The operand itself is one level: `((1))` nests 2 deep.
+    if (++depth > MAX_ARITH_DEPTH + 1) throw new Fail({ tooDeep: true });
+    try {
+      return parse();
+    } finally {
+      depth--;
+    }
+  };
   const peek = () => tokens[k];
   const operand = (): never => {
     throw new Fail({ error: `${expr.trim()}: syntax error: operand expected (error token is "${tokens.slice(k).join(' ') || expr.trim().slice(-1)}")` }); // prettier-ignore
@@ -59,12 +78,12 @@ export function arithmetic(expr: string, lookup: (name: string) => string): Arit
     k--;
     return operand();
   };
-  const unary = (): bigint => primary();
+  const unary = (): bigint => deeper(primary);
   const power = (): bigint => {
     const base = unary();
     if (peek() !== '**') return base;
     k++;
-    const exp = power();
+    const exp = deeper(power);
     if (exp < 0n) throw new Fail({ error: `${expr.trim()}: exponent less than 0 (error token is "${String(exp)}")` }); // prettier-ignore
     return base ** exp;
   };
@@ -98,10 +117,10 @@ export function arithmetic(expr: string, lookup: (name: string) => string): Arit
     const c = or();
     if (peek() !== '?') return c;
     k++;
-    const yes = ternary();
+    const yes = deeper(ternary);
     if (peek() !== ':') throw new Fail({ unsupported: true });
     k++;
-    const no = ternary();
+    const no = deeper(ternary);
     return c !== 0n ? yes : no;
   }
   try {

@@ -8,6 +8,7 @@ import { runScript } from '../sim/run-script';
 import { World } from '../sim/world';
 import { parseCommandLine } from './shell';
 import { MAX_MINUTES, MAX_ROUNDS } from './shell-compound';
+import { MAX_ARITH_DEPTH } from './shell-arith';
 import { MAX_NESTING } from './shell-types';
 
 interface Out {
@@ -163,6 +164,24 @@ describe('large loops and expansions', () => {
     expect(sub).toEqual({ stdout: 'ok\nafter\n', stderr: '', exitCode: 0 });
     expect(deepSub).toEqual({ stdout: '', stderr: note, exitCode: 1 });
     expect(mixed).toEqual({ stdout: 'ok\nx\n', stderr: '', exitCode: 0 });
+  });
+
+  it('evaluates $((…)) nested MAX_ARITH_DEPTH deep, and refuses deeper with a lab note', () => {
+    // bash 5.2.15 prints 1 for 20,000 nested parentheses; the lab's limit is lower, and says so.
+    const parens = (n: number) => `echo $((${'('.repeat(n)}1${')'.repeat(n)})); echo next`;
+    const note = `lab shell: ( ), unary operators and ** nest at most ${MAX_ARITH_DEPTH} deep in $((…)) here; this expression nests deeper\n`; // prettier-ignore
+    const [ok, minus, deep, powers, status] = run(
+      parens(MAX_ARITH_DEPTH),
+      `echo $((${'- '.repeat(MAX_ARITH_DEPTH - 1)}1))`,
+      parens(20000),
+      `echo $((${'2**'.repeat(20000)}1))`,
+      'echo $?',
+    );
+    expect(ok).toEqual({ stdout: '1\nnext\n', stderr: '', exitCode: 0 });
+    expect(minus?.stdout).toBe('-1\n');
+    expect(deep).toEqual({ stdout: '', stderr: note, exitCode: 1 });
+    expect(powers).toEqual({ stdout: '', stderr: note, exitCode: 1 });
+    expect(status?.stdout).toBe('1\n');
   });
 
   it('sets $? to 2 after a syntax error, as bash 5.2 does (report_syntax_error)', () => {

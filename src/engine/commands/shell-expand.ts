@@ -5,7 +5,7 @@
  * blanks and newlines (IFS unset). Brace expansion was done by the tokenizer (shell-lex.ts).
  * No globbing: a word with `*` stays as it is, as bash leaves a pattern that matches no file.
  */
-import { arithmetic } from './shell-arith';
+import { arithmetic, MAX_ARITH_DEPTH } from './shell-arith';
 import { labNote } from '../model/lab-notes';
 import { MARK } from './shell-types';
 
@@ -99,6 +99,7 @@ export function expandWord(
       const r = arithmetic(inner, (name) => special(name, env) ?? env.vars.get(name) ?? '');
       // An arithmetic error ends the command before it runs (status 1), as in bash.
       if ('error' in r) return { fields: [], stderr: `${stderr}bash: ${r.error}\n`, failed: true };
+      if ('tooDeep' in r) return { fields: [], stderr: stderr + labNote('shell.arithmetic-depth', { max: MAX_ARITH_DEPTH }), failed: true }; // prettier-ignore
       if ('unsupported' in r) return { fields: [], stderr: stderr + labNote('shell.arithmetic'), failed: true }; // prettier-ignore
       value = String(r.value);
     } else if (c === MARK.var || c === MARK.varQuoted) {

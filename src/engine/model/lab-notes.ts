@@ -39,6 +39,8 @@ export const LAB_NOTES = {
     'lab shell: brace expansion here makes at most {max} words on a line; {word} would make more, so the line did not run',
   'shell.nesting':
     'lab shell: loops, if and $(…) nest at most {max} deep here; this line nests deeper, so the lab stopped it',
+  'shell.arithmetic-depth':
+    'lab shell: ( ), unary operators and ** nest at most {max} deep in $((…)) here; this expression nests deeper',
   'seq.limit': 'lab: seq here prints at most {max} numbers; seq {operands} would print more',
   'ip.unmodelled':
     'lab: `ip {what}` is not modelled in kube-proxy-lab (its ip shows addresses, links, routes and rules, and changes none of them)',
