@@ -18,8 +18,8 @@ import {
   type LoopControl,
 } from './shell-compound';
 import { expandWord, newShellEnv, type ShellEnv } from './shell-expand';
-import { labNote } from '../model/lab-notes';
-import { MARK, MAX_NESTING, type Command, type CommandList, type Pipeline } from './shell-types';
+import { deeper, topLevel, type Nesting } from './shell-nesting';
+import { MARK, type Command, type CommandList, type Pipeline } from './shell-types';
 
 /** What one run of a list needs: where, which commands, the variables, and the terminal. */
 interface Run {
@@ -32,11 +32,6 @@ interface Run {
   readonly nesting: Nesting;
   /** The terminal, for a line that is one simple command (CommandContext.stdoutStream). */
   readonly stdoutStream?: (chunk: string) => void;
-}
-
-interface Nesting {
-  depth: number;
-  exceeded: boolean;
 }
 
 interface Ran {
@@ -216,23 +211,16 @@ function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean):
 
 type ListRan = Ran & { readonly aborted?: true; readonly interrupted?: true };
 
-/**
- * Runs a list one level deeper: a loop's or an `if`'s, or a `$(…)`'s. Past MAX_NESTING the
- * line ends with a lab note (the parser refuses deep compound commands before they run; this
- * catches `$(…)` in `$(…)`, whose inner lines are parsed only as they run).
- */
+/** Runs a list one level deeper: a loop's or an `if`'s, or a `$(…)`'s (shell-nesting.ts). */
 function runParsed(run: Run, list: CommandList, input: string, tty: boolean): ListRan {
-  if (run.nesting.depth > MAX_NESTING) {
-    run.nesting.exceeded = true;
-    const result = { stdout: '', stderr: labNote('shell.nesting', { max: MAX_NESTING }), exitCode: 1 }; // prettier-ignore
-    return { result, writes: writesOf(result), aborted: true };
-  }
-  run.nesting.depth++;
-  try {
-    return runListItems(run, list, input, tty);
-  } finally {
-    run.nesting.depth--;
-  }
+  return deeper(
+    run.nesting,
+    () => runListItems(run, list, input, tty),
+    (note) => {
+      const result = { stdout: '', stderr: note, exitCode: 1 };
+      return { result, writes: writesOf(result), aborted: true };
+    },
+  );
 }
 
 function runListItems(run: Run, list: CommandList, input: string, tty: boolean): ListRan {
@@ -296,11 +284,6 @@ function isOneSimpleCommand(list: CommandList): boolean {
     (only.kind === undefined || only.kind === 'simple') &&
     only.redirections.length === 0
   );
-}
-
-/** A line as typed: no list runs around it yet. */
-function topLevel(): Nesting {
-  return { depth: 0, exceeded: false };
 }
 
 /**
