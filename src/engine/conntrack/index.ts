@@ -44,10 +44,16 @@ export {
   kubeProxyConfig,
 } from './model';
 export type { CtPacket, InnerHeader, TcpFlags } from './tuple';
-export { invertTuple, mustInvert, tupleKey } from './tuple';
+export { invertTuple, mustInvert, tupleKey, tupleOf } from './tuple';
 export type { ConfirmResult, CtMatchInfo, CtResult, CtStateName } from './core';
 export { ctConfirm, ctDelete, ctDrop, ctLookupOrCreate, ctMatchInfo, ctSetMark } from './core';
-export { ctExpire, findTuple as ctFind, getEntry, remainingSeconds } from './table';
+export {
+  ctExpire,
+  findTuple as ctFind,
+  getEntry,
+  peekTuple as ctPeek,
+  remainingSeconds,
+} from './table';
 export type {
   NatChange,
   NatHook,

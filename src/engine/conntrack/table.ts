@@ -103,6 +103,18 @@ export function findRef(table: CtTable, tuple: CtTuple, nowMs: number): number {
   return ref;
 }
 
+/**
+ * The live confirmed entry holding `tuple`, read without touching the table: unlike findTuple
+ * an expired entry is not collected. For explanations of a packet that conntrack does not see
+ * (a frame bridged with bridge-nf-call-iptables=0): reading the table must not change it.
+ */
+export function peekTuple(table: CtTable, tuple: CtTuple, nowMs: number): CtHit | undefined {
+  const ref = hashGet(table.hash, tuple);
+  const entry = ref === undefined ? undefined : table.entries[Math.floor(ref / 2)];
+  if (ref === undefined || entry === undefined || isExpired(entry, nowMs)) return undefined;
+  return { entry, dir: ref % 2 === 0 ? 'ORIGINAL' : 'REPLY' };
+}
+
 /** Arms the timeout: relative while unconfirmed, a deadline once confirmed (nf_ct_refresh). */
 export function armTimeout(table: CtTable, entry: CtEntry, timeoutMs: number, nowMs: number): void {
   entry.timeoutMs = timeoutMs;

@@ -25,6 +25,7 @@
 import type { Explanation } from '../../protocol/trace';
 import { cni0Reachable, cni0Resolve, queuedOutcome } from './arp';
 import { fdbPort } from './bridge-fdb';
+import { bridgeToPortWhy } from './bridge-why';
 import { flood } from './bridge-flood';
 import { dropped, nodeCtx, releaseConntrack, settle, type NodeCtx } from './hooks';
 import { forwardHook, postrouting, prerouting } from './ipv4-hooks';
@@ -64,7 +65,9 @@ export function bridgeInput(
       inPort,
       callIptables,
       dst.kind === 'port' ? dst.port : undefined,
-      dst.kind === 'port' ? 'datapath.bridge.to-port' : 'datapath.bridge.to-host',
+      dst.kind === 'port'
+        ? bridgeToPortWhy(ctx, node, skb, inPort, callIptables)
+        : why('datapath.bridge.to-host', { port: inPort }),
     );
 
   let target = dst;
@@ -118,8 +121,10 @@ export function bridgeInput(
         // Routed elsewhere: the destination MAC becomes the bridge's own (PACKET_HOST).
         target = { kind: 'host' };
         skb.llTo = '';
-        if (ctx.rec.on)
-          bridgeStep(ctx, node, skb, inPort, callIptables, undefined, 'datapath.bridge.to-host');
+        if (ctx.rec.on) {
+          const e = why('datapath.bridge.to-host', { port: inPort });
+          bridgeStep(ctx, node, skb, inPort, callIptables, undefined, e);
+        }
       }
     }
   }
@@ -135,12 +140,12 @@ function bridgeStep(
   inPort: string,
   callIptables: boolean,
   outPort: string | undefined,
-  id: string,
+  e: Explanation,
 ): void {
   ctx.rec.add(skb, {
     kind: 'bridge',
     at: place(node.ref, 'cni0'),
-    why: why(id, { port: inPort }),
+    why: e,
     bridge: 'cni0',
     inPort,
     ...(outPort !== undefined ? { outPort } : {}),

@@ -53,7 +53,12 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.route.forward': '{dst} is not local: forwarded by route {route}',
   'datapath.route.output': 'routing decides how {dst} is reached',
   'datapath.route.rerouted': 'the destination changed in OUTPUT: routed again to {dst}',
-  'datapath.bridge.to-port': 'the bridge receives a frame on {port} for another port',
+  'datapath.bridge.to-port':
+    'the bridge receives a frame on {port} for another port; net.bridge.bridge-nf-call-iptables is 1, so br_netfilter hands it to iptables and conntrack before it is bridged: PREROUTING now, FORWARD and POSTROUTING once its port is chosen',
+  'datapath.bridge.to-port.no-netfilter':
+    'the bridge receives a frame on {port} for another port and switches it at layer 2 only: net.bridge.bridge-nf-call-iptables is 0, so br_netfilter hands it neither to iptables (no PREROUTING, FORWARD or POSTROUTING) nor to conntrack',
+  'datapath.bridge.to-port.no-undnat':
+    "the bridge receives a frame on {port} for another port and switches it at layer 2 only: net.bridge.bridge-nf-call-iptables is 0, so br_netfilter hands it neither to iptables nor to conntrack. {node}'s conntrack holds it as the reply of a connection to {service}, but is not consulted: nothing restores the source, which stays {src} (no un-DNAT)",
   'datapath.bridge.to-host': "the frame is for the bridge's own MAC: up to the IP stack",
   'datapath.bridge.bridged-dnat':
     'DNAT to an address behind the same bridge: the frame is bridged, not routed',

@@ -41,7 +41,12 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'datapath.route.forward': '{dst} 不是本机地址：按路由 {route} 转发',
   'datapath.route.output': '路由决定如何到达 {dst}',
   'datapath.route.rerouted': 'OUTPUT 中目的地址被改写：重新路由到 {dst}',
-  'datapath.bridge.to-port': '网桥在 {port} 上收到发往另一端口的帧',
+  'datapath.bridge.to-port':
+    '网桥在 {port} 上收到发往另一端口的帧；net.bridge.bridge-nf-call-iptables 为 1，所以 br_netfilter 在桥接之前把它交给 iptables 和 conntrack：现在经过 PREROUTING，选定端口后再经过 FORWARD 和 POSTROUTING',
+  'datapath.bridge.to-port.no-netfilter':
+    '网桥在 {port} 上收到发往另一端口的帧，只在二层交换：net.bridge.bridge-nf-call-iptables 为 0，br_netfilter 既不把它交给 iptables（不经过 PREROUTING、FORWARD、POSTROUTING），也不交给 conntrack',
+  'datapath.bridge.to-port.no-undnat':
+    '网桥在 {port} 上收到发往另一端口的帧，只在二层交换：net.bridge.bridge-nf-call-iptables 为 0，br_netfilter 既不把它交给 iptables，也不交给 conntrack。{node} 的 conntrack 里记着它是发往 {service} 的连接的回包，但这张表没有被查：没有谁还原源地址，它仍是 {src}（没有反向 DNAT，即 un-DNAT）',
   'datapath.bridge.to-host': '帧的目的 MAC 是网桥自身：上送 IP 协议栈',
   'datapath.bridge.bridged-dnat': 'DNAT 后的地址在同一网桥后面：该帧被桥接而不是路由',
   'datapath.bridge.xmit': 'cni0 把数据包送往 {port} 后面的 Pod',
