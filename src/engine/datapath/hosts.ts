@@ -56,7 +56,7 @@ export function hostReceive(ctx: Ctx, host: HostRef, iface: string, skb: Skb): O
       why('datapath.delivered', { host: hostLabel(host) }),
     );
   }
-  return { kind: 'delivered', host, iface, packet: skb.header };
+  return { kind: 'delivered', host, iface, packet: skb.header, packetId: skb.id };
 }
 
 /** A pod or external client sends: route (source chosen when 0.0.0.0), then eth0 or lo. */

@@ -18,7 +18,7 @@
  * randomness (iptables statistic, NAT ports) the World's seeded Rng. State changed: each node's
  * conntrack table and rule counters, the capture log, the per-node walk store.
  */
-import type { PacketHeader, TraceStep } from '../../protocol/trace';
+import type { Explanation, PacketHeader, TraceStep } from '../../protocol/trace';
 import type { HostRef } from '../routing';
 import type { World } from '../sim/world';
 import { fireNeighbourTimers, nextNeighbourTimer as nextNodeNeighbourTimer } from './arp';
@@ -70,6 +70,11 @@ export interface SendOptions {
   readonly detail?: TraceDetail;
   /** The packet is an exact retransmission (conntrack's TCP window tracking looks at it). */
   readonly retransmission?: boolean;
+  /**
+   * Why the host sends it, when more than "it sends" (a reset: the segment no socket took);
+   * `{host}` is filled in with the sender.
+   */
+  readonly why?: Explanation;
 }
 
 export interface SendResult {
@@ -140,7 +145,10 @@ export function sendPacket(
     rec.add(skb, {
       kind: 'send',
       at: place(from),
-      why: why('datapath.send', { host: hostLabel(from) }),
+      why:
+        opts.why === undefined
+          ? why('datapath.send', { host: hostLabel(from) })
+          : why(opts.why.id, { ...opts.why.params, host: hostLabel(from) }),
       packet: skb.header,
     });
   let outcome: Outcome;

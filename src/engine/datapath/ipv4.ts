@@ -150,7 +150,7 @@ function localDeliver(ctx: Ctx, node: NodeCtx, skb: Skb, iface: string): Outcome
       'DELIVERED',
       why('datapath.delivered', { host: node.name }),
     );
-  return { kind: 'delivered', host: node.ref, iface, packet: skb.header };
+  return { kind: 'delivered', host: node.ref, iface, packet: skb.header, packetId: skb.id };
 }
 
 /**

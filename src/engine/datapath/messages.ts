@@ -21,6 +21,12 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'ipvs.route': 'IPVS routes the rewritten packet to {dst} and re-injects it at LOCAL_OUT',
   'datapath.send': '{host} sends the packet',
   'datapath.send.kernel': "{host}'s kernel generates an answer",
+  'datapath.send.rst.other-peer':
+    "{host}'s kernel answers with a reset (RST): the segment from {remote} found no socket. {host}'s socket on {local} is connected to {peer} and expects its reply from there (tcp_v4_rcv → tcp_v4_send_reset; RFC 793: a segment for a connection that does not exist gets a reset). That socket never sees the segment: it stays {state}",
+  'datapath.send.rst.no-socket':
+    "{host}'s kernel answers with a reset (RST): the segment from {remote} to {local} found no socket (tcp_v4_rcv → tcp_v4_send_reset; RFC 793: a segment for a connection that does not exist gets a reset)",
+  'datapath.send.rst.bad-ack':
+    "{host}'s kernel answers with a reset (RST): its socket {local} ↔ {remote} is in {state} and the segment acknowledges {ack}, which it never sent (RFC 793: an unacceptable ACK in a non-synchronized state gets a reset)",
   'datapath.wire': 'the frame goes from {from} to {to}',
   'datapath.hook': 'netfilter hook {hook} on {host}',
   'datapath.rule.matched': '{trace}: the rule matches',
@@ -89,6 +95,17 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
   'datapath.reject': 'REJECT ({with}): the packet is dropped and the node answers',
   'datapath.reject.no-answer': 'REJECT: the kernel sends no answer to this packet',
   'datapath.delivered': 'delivered to the socket layer of {host}',
+  // What the socket layer's lookup (tcp_v4_rcv) made of a delivered TCP segment (hosts/tcp-lookup.ts).
+  'datapath.delivered.tcp-socket':
+    'delivered to {host}: tcp_v4_rcv looks the segment up by its 4-tuple and finds the socket {local} ↔ {remote} ({state})',
+  'datapath.delivered.tcp-listener':
+    'delivered to {host}: no connection has this 4-tuple, but a socket listens on {local}: the SYN opens a connection (SYN_RECV)',
+  'datapath.delivered.tcp-no-socket-rst':
+    'delivered to {host}: tcp_v4_rcv finds no socket for {remote} → {local}; the segment is itself a reset, which is never answered: discarded',
+  'datapath.delivered.tcp-other-peer':
+    'delivered to {host}, but tcp_v4_rcv finds no socket for {remote} → {local}: the socket on {local} is connected to {peer} ({state}) and takes segments from {peer} only, and nothing listens on that port: the kernel answers with a reset (tcp_v4_send_reset)',
+  'datapath.delivered.tcp-no-socket':
+    'delivered to {host}, but tcp_v4_rcv finds no socket for {remote} → {local}, and no socket listening on port {port} takes it: the kernel answers with a reset (tcp_v4_send_reset)',
   'datapath.drop.netfilter': 'dropped in the {table} table at {hook}',
   'datapath.drop.hairpin':
     'the bridge does not send a frame back out of {port} (hairpin off): silently dropped',

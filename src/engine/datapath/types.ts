@@ -39,6 +39,8 @@ export type Outcome =
       readonly host: HostRef;
       readonly iface: string;
       readonly packet: PacketHeader;
+      /** The trace's packet id: its DELIVERED step is the one of this packet. */
+      readonly packetId: number;
     }
   | {
       readonly kind: 'dropped';

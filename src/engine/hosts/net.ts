@@ -2,6 +2,7 @@
  * Plumbing shared by the protocols: the operation context (where emitted packets and socket
  * events accumulate), source address selection, and ephemeral ports.
  */
+import type { Explanation } from '../../protocol/trace';
 import { cidrContains } from '../model/ip';
 import { dnsWireSize } from './dns/message';
 import { tcpPortInUse } from './socket-index';
@@ -29,8 +30,19 @@ export function newOp(hosts: HostsState, ctx: HostCtx): Op {
   return { hosts, ctx, emit: [], events: [] };
 }
 
-export function send(op: Op, stack: HostStack, iface: string, packet: HostPacket): void {
-  op.emit.push({ host: stack.key, iface, packet });
+/** Emits `packet`; `why`: the reason the trace's send step gives (a reset's), if not plain. */
+export function send(
+  op: Op,
+  stack: HostStack,
+  iface: string,
+  packet: HostPacket,
+  why?: Explanation,
+): void {
+  op.emit.push(
+    why === undefined
+      ? { host: stack.key, iface, packet }
+      : { host: stack.key, iface, packet, why },
+  );
 }
 
 export function event(

@@ -3,6 +3,7 @@
  * calls of an owner. After each, the events the sockets raised are handed to their owners
  * (server applications, client programs) until nothing more happens, all at the same virtual time.
  */
+import type { Explanation } from '../../protocol/trace';
 import { appEvent } from './apps/servers';
 import { stackFor } from './build';
 import type { Op } from './net';
@@ -11,6 +12,7 @@ import type { ProgramSpec } from './programs/run';
 import { pingInput } from './programs/ping';
 import { programEvent, programNextTimer, programStart, programTimers } from './programs/run';
 import { tcpInput } from './tcp-input';
+import { tcpDeliveryWhy, tcpLookup } from './tcp-lookup';
 import { tcpClose, tcpConnect, tcpNextTimer, tcpTimers, tcpWrite } from './tcp-user';
 import type { HostRef } from '../routing/topology';
 import type {
@@ -44,23 +46,28 @@ function step(op: Op): HostStep {
 
 /**
  * A packet the datapath delivered to `host` (its destination is one of the host's addresses).
- * Returns what the host sends in response and the socket events it caused.
+ * Returns what the host sends in response and the socket events it caused; with `explain` (the
+ * caller records a trace), also which socket took a TCP segment, as the socket table was.
  */
 export function hostReceive(
   hosts: HostsState,
   host: HostRef | string,
   packet: HostPacket,
   ctx: HostCtx,
+  explain = false,
 ): HostStep {
   const op = newOp(hosts, ctx);
   const stack = stackFor(hosts, host);
   // ip_local_deliver only hands up packets for the host's own addresses.
   if (stack === undefined || !isLocalAddress(stack, packet.dst)) return step(op);
-  if (packet.proto === 'tcp') tcpInput(op, stack, packet);
-  else if (packet.proto === 'udp') udpInput(op, stack, packet);
+  let received: Explanation | undefined;
+  if (packet.proto === 'tcp') {
+    if (explain) received = tcpDeliveryWhy(stack, packet, tcpLookup(stack, packet), stack.key);
+    tcpInput(op, stack, packet);
+  } else if (packet.proto === 'udp') udpInput(op, stack, packet);
   else if (!pingInput(op, stack, packet)) icmpInput(op, stack, packet);
   dispatch(op);
-  return step(op);
+  return received === undefined ? step(op) : { ...step(op), received };
 }
 
 /**

@@ -8,6 +8,7 @@
  * the kernel resets it (`R`, seq = the SYN-ACK's ack) and the connecting socket, which never saw
  * it, keeps retransmitting its SYN.
  */
+import type { Explanation } from '../../protocol/trace';
 import type { Op } from './net';
 import { event, nextSocketId, routeFor, send, payloadBytes } from './net';
 import type { Flags } from './tcp-segment';
@@ -22,7 +23,8 @@ import {
   sendAck,
   setState,
 } from './tcp-user';
-import { addSocket, findTcpConnection } from './socket-index';
+import { addSocket } from './socket-index';
+import { resetWhy, tcpLookup } from './tcp-lookup';
 import type { HostPacket, HostStack, TcpSocket } from './types';
 
 /** The sequence fields of an arriving segment (absent ones read as 0). */
@@ -33,25 +35,9 @@ interface Seg {
   readonly ts: number | undefined;
 }
 
-function findConnection(stack: HostStack, p: HostPacket): TcpSocket | undefined {
-  return findTcpConnection(stack, p.dst, p.dport ?? 0, p.src, p.sport ?? 0);
-}
-
-function findListener(stack: HostStack, p: HostPacket): TcpSocket | undefined {
-  for (const s of stack.sockets)
-    if (
-      s.proto === 'tcp' &&
-      s.state === 'LISTEN' &&
-      s.local.port === p.dport &&
-      (s.local.addr === '0.0.0.0' || s.local.addr === p.dst)
-    )
-      return s;
-  return undefined;
-}
-
-function replyReset(op: Op, stack: HostStack, p: HostPacket): void {
+function replyReset(op: Op, stack: HostStack, p: HostPacket, why: Explanation): void {
   const rst = resetFor(p);
-  if (rst !== undefined) send(op, stack, routeFor(stack, p.src)?.dev ?? 'eth0', rst);
+  if (rst !== undefined) send(op, stack, routeFor(stack, p.src)?.dev ?? 'eth0', rst, why);
 }
 
 /** A SYN on a listening port: a SYN_RECV child answers with a SYN-ACK. */
@@ -112,7 +98,7 @@ function processAck(op: Op, sock: TcpSocket, ack: number): void {
 function synSent(op: Op, stack: HostStack, sock: TcpSocket, p: HostPacket, f: Flags, tcp: Seg) {
   if (f.ack && tcp.ack !== sock.sndNxt) {
     // tcp_rcv_synsent_state_process: unacceptable ACK → reset_and_undo (the RST is dropped).
-    if (!f.rst) replyReset(op, stack, p);
+    if (!f.rst) replyReset(op, stack, p, resetWhy(stack, p, { kind: 'connection', sock }));
     return;
   }
   if (f.rst) {
@@ -217,8 +203,9 @@ function synchronized(
 export function tcpInput(op: Op, stack: HostStack, p: HostPacket): void {
   const f = parseFlags(p.tcpFlags);
   const tcp: Seg = { seq: p.seq ?? 0, ack: p.ack ?? 0, ts: p.tcpOptions?.ts?.val };
-  const sock = findConnection(stack, p);
-  if (sock !== undefined) {
+  const found = tcpLookup(stack, p);
+  if (found.kind === 'connection') {
+    const sock = found.sock;
     switch (sock.state) {
       case 'SYN_SENT':
         return synSent(op, stack, sock, p, f, tcp);
@@ -230,10 +217,9 @@ export function tcpInput(op: Op, stack: HostStack, p: HostPacket): void {
         return synchronized(op, stack, sock, p, f, tcp);
     }
   }
-  const listener = findListener(stack, p);
-  if (listener !== undefined && !f.rst && f.syn && !f.ack)
-    return passiveOpen(op, stack, listener, p, tcp);
-  replyReset(op, stack, p);
+  if (found.kind === 'listener' && !f.rst && f.syn && !f.ack)
+    return passiveOpen(op, stack, found.sock, p, tcp);
+  replyReset(op, stack, p, resetWhy(stack, p, found));
 }
 
 /** tcp_check_req: the handshake's last ACK (maybe with data), a SYN retransmission, a reset. */
@@ -244,7 +230,8 @@ function synRecv(op: Op, stack: HostStack, sock: TcpSocket, p: HostPacket, f: Fl
     return;
   }
   if (!f.ack) return;
-  if (tcp.ack !== sock.sndNxt) return replyReset(op, stack, p);
+  if (tcp.ack !== sock.sndNxt)
+    return replyReset(op, stack, p, resetWhy(stack, p, { kind: 'connection', sock }));
   processAck(op, sock, tcp.ack);
   setState(op, sock, 'ESTABLISHED');
   event(op, stack, sock, 'accepted', { from: sock.remote ?? { addr: p.src, port: 0 } });

@@ -6,7 +6,7 @@
  * Functions of this module mutate the `HostsState` they are given (like a kernel mutates its
  * tables) and never read the wall clock or Math.random: time and randomness come in `HostCtx`.
  */
-import type { PacketHeader } from '../../protocol/trace';
+import type { Explanation, PacketHeader } from '../../protocol/trace';
 import type { Cluster } from '../model/cluster';
 import type { Rng } from '../model/runtime';
 import type { DnsMessage } from './dns/message';
@@ -47,6 +47,11 @@ export interface Emitted {
   readonly host: string;
   readonly iface: string;
   readonly packet: HostPacket;
+  /**
+   * Why the host sends it, when more than "it sends": a reset names the segment no socket took
+   * (the trace's send step shows it, `{host}` filled in there).
+   */
+  readonly why?: Explanation;
 }
 
 export interface SockAddr {
@@ -261,4 +266,9 @@ export interface SocketEvent {
 export interface HostStep {
   readonly emit: Emitted[];
   readonly events: SocketEvent[];
+  /**
+   * hostReceive with `ctx.explain`: which socket took the delivered packet, or that none did
+   * (the trace's delivery step says it instead of just "delivered").
+   */
+  readonly received?: Explanation;
 }

@@ -36,6 +36,7 @@ import {
 } from '../hosts';
 import type { HostRef } from '../routing/topology';
 import { nextControlPlaneEvent, runControlPlaneEvents } from './control-plane';
+import { explainDelivery } from './delivery-why';
 import type { World } from './world';
 import type { StdioWrite } from '../model/stdio';
 import { LAB_CLOCK_END_UNIX_SECONDS } from '../model/runtime';
@@ -95,6 +96,7 @@ function carry(world: World, net: NetworkState, step: HostStep): void {
     const sent = sendPacket(world, from, emitted.packet, {
       firstSeq: net.nextSeq,
       detail: net.detail,
+      ...(emitted.why === undefined ? {} : { why: emitted.why }),
     });
     record(net, sent.steps);
     deliver(world, net, sent.outcome, queue);
@@ -106,7 +108,9 @@ function deliver(world: World, net: NetworkState, end: Outcome, queue: Emitted[]
   let outcome = end;
   while (outcome.kind === 'answered') outcome = outcome.then;
   if (outcome.kind === 'delivered') {
-    const reply = hostReceive(net.hosts, outcome.host, outcome.packet, hostCtx(world));
+    const traced = net.detail !== 'off';
+    const reply = hostReceive(net.hosts, outcome.host, outcome.packet, hostCtx(world), traced);
+    if (reply.received !== undefined) explainDelivery(net.steps, outcome.packetId, reply.received);
     net.tap?.(reply.events);
     queue.push(...reply.emit);
   }

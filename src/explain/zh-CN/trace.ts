@@ -18,6 +18,12 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'ipvs.route': 'IPVS 把改写后的包路由到 {dst}，并在 LOCAL_OUT 重新注入',
   'datapath.send': '{host} 发出数据包',
   'datapath.send.kernel': '{host} 的内核生成应答',
+  'datapath.send.rst.other-peer':
+    '{host} 的内核回复 RST：来自 {remote} 的段找不到套接字。{host} 在 {local} 上的套接字连接的是 {peer}，等的是从那里来的回包（tcp_v4_rcv → tcp_v4_send_reset；RFC 793：发给不存在的连接的段会收到 RST）。那个套接字根本看不到这个段：它仍处于 {state}',
+  'datapath.send.rst.no-socket':
+    '{host} 的内核回复 RST：从 {remote} 发往 {local} 的段找不到套接字（tcp_v4_rcv → tcp_v4_send_reset；RFC 793：发给不存在的连接的段会收到 RST）',
+  'datapath.send.rst.bad-ack':
+    '{host} 的内核回复 RST：它的套接字 {local} ↔ {remote} 处于 {state}，而这个段确认的是 {ack}，它从没发过这个序号（RFC 793：未同步状态下收到不可接受的 ACK 要回 RST）',
   'datapath.wire': '帧从 {from} 传到 {to}',
   'datapath.hook': '{host} 上的 netfilter 钩子 {hook}',
   'datapath.rule.matched': '{trace}：规则匹配',
@@ -74,6 +80,16 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
   'datapath.reject': 'REJECT（{with}）：数据包被丢弃，节点发回应答',
   'datapath.reject.no-answer': 'REJECT：内核对该包不发送应答',
   'datapath.delivered': '交付给 {host} 的套接字层',
+  'datapath.delivered.tcp-socket':
+    '交付给 {host}：tcp_v4_rcv 按四元组查找，找到套接字 {local} ↔ {remote}（{state}）',
+  'datapath.delivered.tcp-listener':
+    '交付给 {host}：没有连接匹配这个四元组，但有套接字在 {local} 上监听：这个 SYN 建立新连接（SYN_RECV）',
+  'datapath.delivered.tcp-no-socket-rst':
+    '交付给 {host}：tcp_v4_rcv 找不到 {remote} → {local} 的套接字；这个段本身就是 RST，而 RST 从不被回应：直接丢弃',
+  'datapath.delivered.tcp-other-peer':
+    '交付给 {host}，但 tcp_v4_rcv 找不到 {remote} → {local} 的套接字：{local} 上的套接字连接的是 {peer}（{state}），只接收来自 {peer} 的段，这个端口上也没有监听：内核回 RST（tcp_v4_send_reset）',
+  'datapath.delivered.tcp-no-socket':
+    '交付给 {host}，但 tcp_v4_rcv 找不到 {remote} → {local} 的套接字，端口 {port} 上也没有能接收它的监听套接字：内核回 RST（tcp_v4_send_reset）',
   'datapath.drop.netfilter': '在 {hook} 的 {table} 表中被丢弃',
   'datapath.drop.hairpin': '网桥不会把帧从 {port} 原路发回（hairpin 关闭）：静默丢弃',
   'datapath.drop.martian': '{iface} 上的火星源地址 {src}：{detail}',
