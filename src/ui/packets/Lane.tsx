@@ -46,6 +46,7 @@ export function Lane() {
   }
   const [start, end] = visitAround(entries, cursor);
   const stations = laneStations(entries, start, end, stepWords(i18n.language));
+  const why = explainStep(entry.step, i18n.language);
   let current = -1;
   stations.forEach((st, i) => {
     if (st.index <= cursor) current = i;
@@ -82,8 +83,8 @@ export function Lane() {
           </li>
         ))}
       </ol>
-      <p className="why" data-testid="why">
-        {explainStep(entry.step, i18n.language)}
+      <p className="why" data-testid="why" title={why}>
+        {why}
       </p>
       {entry.step.kind === 'nat' && (
         <p className="rewrite" data-testid="rewrite">
