@@ -63,6 +63,38 @@ test('switch proxy mode and the node switches; each edits the scenario and appli
   await lab.shot('21-switches');
 });
 
+test('bridge-nf-call-iptables off: the same-node SYN-ACK steps say why it is reset (中文)', async ({
+  page,
+}) => {
+  const lab = new LabPage(page);
+  await lab.open();
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+  await lab.tab(/设置/);
+  await page.getByRole('switch', { name: 'node-1' }).click();
+  await expect(page.getByRole('switch', { name: 'node-1' })).not.toBeChecked();
+  const to = page.getByLabel(/^目的$/);
+  const web = (await to.locator('option').allTextContents()).find((o) =>
+    o.includes('default/web 10.96.1.1'),
+  );
+  await to.selectOption({ label: web! });
+  await lab.send();
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  // The built-in scenario's seed sends this first connection to the node-1 pod 10.244.0.4:
+  // its SYN-ACK is bridged to the client without br_netfilter, so nothing un-DNATs it.
+  const whys: string[] = [];
+  for (let i = 0; i < 60 && !whys.some((w) => w.includes('内核回复 RST')); i++) {
+    await lab.stepForward();
+    whys.push((await page.getByTestId('why').textContent()) ?? '');
+  }
+  const bridged = whys.find((w) => w.includes('net.bridge.bridge-nf-call-iptables 为 0'));
+  expect(bridged).toContain('它仍是 10.244.0.4:8080（没有反向 DNAT，即 un-DNAT）');
+  expect(whys.some((w) => /连接的是 10\.96\.1\.1:80（SYN_SENT），只接收来自/.test(w))).toBe(true);
+  expect(whys.at(-1)).toMatch(
+    /^pod\/default\/client 的内核回复 RST：来自 10\.244\.0\.4:8080 的段找不到套接字/,
+  );
+  await lab.shot('23-zh-brnf0-rst');
+});
+
 test('switch language: every label follows, the choice is remembered, tool output is not translated', async ({
   page,
 }) => {
