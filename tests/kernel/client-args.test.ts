@@ -35,6 +35,11 @@ const DIG = [
   ['+tries=abc', 'x'], ['+tries=-1', 'x'], ['+tries=1x', 'x'], ['+tries=99999999999', 'x'],
   ['+tri=abc', 'x'], ['+retry=abc', 'x'], ['+ret=abc', 'x'], ['+timeout=abc', 'x'],
   ['+timeout=70000', 'x'], ['+time=abc', 'x'], ['+ti=abc', 'x'],
+  // Unknown +options and dash options, and ones missing their value (dig.c plus_option(),
+  // dash_option()): `Invalid option: …`, usage, exit 1. -h prints the help on stdout, exit 0.
+  ['+bogus', 'x'], ['x', '+bogus'], ['+nobogus', 'x'], ['+a', 'x'], ['+allx', 'x'], ['+no', 'x'],
+  ['+nodomain=x', 'x'], ['+ndots', 'x'], ['+nondots=2', 'x'], ['+timeout', 'x'], ['+timeout=', 'x'],
+  ['+ndots=abc', 'x'], ['-z', 'x'], ['-4z', 'x'], ['-t'], ['x', '-q'], ['-h'], ['-4h'],
 ];
 
 // prettier-ignore

@@ -17,7 +17,7 @@ import type { CommandContext, CommandRegistry, CommandResult } from './registry'
 import { registerCommand } from './registry';
 
 type Failed = { ok: false; stderr: string; exitCode: number; stdout?: string };
-type Parsed = { ok: true; spec: ProgramSpec; stdout?: string } | Failed;
+type Parsed = { ok: true; spec: ProgramSpec; stdout?: string; stderr?: string } | Failed;
 
 function program(parse: (argv: readonly string[], stdin: string) => Parsed) {
   return (ctx: CommandContext, argv: string[]): CommandResult => {
@@ -27,20 +27,29 @@ function program(parse: (argv: readonly string[], stdin: string) => Parsed) {
       return { stdout: parsed.stdout ?? '', stderr: parsed.stderr, exitCode: parsed.exitCode };
     const r = ctx.world.runProgram(parsed.spec, { stdoutIsTty: ctx.stdoutIsTty ?? true });
     // What the tool said about its arguments comes before what it did.
-    if (parsed.stdout === undefined) return r;
-    const said = { fd: 1 as const, text: parsed.stdout };
-    const writes = r.writes === undefined ? {} : { writes: [said, ...r.writes] };
-    return { stdout: parsed.stdout + r.stdout, stderr: r.stderr, exitCode: r.exitCode, ...writes };
+    if (parsed.stdout === undefined && parsed.stderr === undefined) return r;
+    const said = [
+      ...(parsed.stdout === undefined ? [] : [{ fd: 1 as const, text: parsed.stdout }]),
+      ...(parsed.stderr === undefined ? [] : [{ fd: 2 as const, text: parsed.stderr }]),
+    ];
+    const writes = r.writes === undefined ? {} : { writes: [...said, ...r.writes] };
+    const stdout = (parsed.stdout ?? '') + r.stdout;
+    return { stdout, stderr: (parsed.stderr ?? '') + r.stderr, exitCode: r.exitCode, ...writes };
   };
 }
 
 function wrap<T>(
   kind: ProgramSpec['kind'],
-  r: { ok: true; opts: T; stdout?: string } | Failed,
+  r: { ok: true; opts: T; stdout?: string; stderr?: string } | Failed,
 ): Parsed {
   if (!r.ok) return r;
   const spec = { kind, opts: r.opts } as ProgramSpec;
-  return r.stdout === undefined ? { ok: true, spec } : { ok: true, spec, stdout: r.stdout };
+  return {
+    ok: true,
+    spec,
+    ...(r.stdout === undefined ? {} : { stdout: r.stdout }),
+    ...(r.stderr === undefined ? {} : { stderr: r.stderr }),
+  };
 }
 
 export function registerClients(registry: CommandRegistry): void {

@@ -47,6 +47,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   mask: '255.0.255.0',
   word: '{1..2000000}',
   operands: '0 0.5 1e6',
+  dnsClass: 'CH',
 };
 
 describe('lab notes', () => {

@@ -150,6 +150,14 @@ export const LAB_NOTES = {
   'nc.range': "nc: the lab's nc takes one port, not a range ({ports})",
   'dig.server':
     "dig: the lab's dig takes the server as an IPv4 address (@10.96.0.10), not a name to look up: @{server}",
+  'dig.option': "dig: the lab's dig does not model {option}",
+  'dig.class':
+    "dig: the lab's DNS has class IN only (CoreDNS's kubernetes zone is IN); {dnsClass} is not modelled",
+  'dig.ipv6': "dig: kube-proxy-lab's cluster is IPv4-only; dig -6 has no IPv6 transport to use",
+  'dig.type':
+    "dig: the lab's DNS messages carry A, AAAA, CNAME, SOA, PTR, NS, TXT, SRV and ANY questions, not {type}",
+  'dig.srv':
+    "lab: the lab's CoreDNS does not model SRV records (real CoreDNS answers _port._proto.SVC.NS.svc.cluster.local and SVC.NS.svc.cluster.local with one SRV record per port); here the answer is empty",
   'nslookup.interactive': 'nslookup: the lab runs nslookup with a name only (no interactive mode)',
   'nslookup.server':
     "nslookup: the lab's nslookup takes the server as an IPv4 address (10.96.0.10), not a name to look up: {server}",

@@ -140,6 +140,14 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'nc.range': 'nc: 实验台的 nc 只接受一个端口，不接受端口范围（{ports}）',
   'dig.server':
     'dig: 实验台的 dig 只接受 IPv4 地址形式的服务器（@10.96.0.10），不会先解析名字：@{server}',
+  'dig.option': 'dig: 实验台的 dig 没有模拟 {option}',
+  'dig.class':
+    'dig: 实验台的 DNS 只有 IN 类（CoreDNS 的 kubernetes 区域是 IN 类）；没有模拟 {dnsClass}',
+  'dig.ipv6': 'dig: kube-proxy-lab 的集群只有 IPv4；dig -6 没有可用的 IPv6 传输',
+  'dig.type':
+    'dig: 实验台的 DNS 报文只能携带 A、AAAA、CNAME、SOA、PTR、NS、TXT、SRV 和 ANY 类型的问题，不支持 {type}',
+  'dig.srv':
+    'lab: 实验台的 CoreDNS 没有模拟 SRV 记录（真实的 CoreDNS 对 _port._proto.SVC.NS.svc.cluster.local 和 SVC.NS.svc.cluster.local 按每个端口返回一条 SRV 记录）；这里的回答为空',
   'nslookup.interactive': 'nslookup: 实验台的 nslookup 需要给出要查询的名字（没有交互模式）',
   'nslookup.server':
     'nslookup: 实验台的 nslookup 只接受 IPv4 地址形式的服务器（10.96.0.10），不会先解析名字：{server}',

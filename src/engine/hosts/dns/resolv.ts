@@ -89,3 +89,14 @@ export function searchCandidates(name: string, conf: ResolvConf): string[] {
   const searched = conf.search.map((d) => fqdn(`${name}.${d}`));
   return dots >= conf.ndots ? [fqdn(name), ...searched] : [...searched, fqdn(name)];
 }
+
+/**
+ * The names dig +search tries (BIND 9.18 dighost.c setup_lookup() and next_origin()): a name
+ * with at least ndots dots, or a trailing dot, as is and nothing else (unlike glibc, which
+ * tries the search list after it); otherwise each search domain, then the name as is.
+ */
+export function digSearchCandidates(name: string, conf: ResolvConf): string[] {
+  const dots = name.split('.').length - 1;
+  if (name.endsWith('.') || dots >= conf.ndots) return [fqdn(name)];
+  return [...conf.search.map((d) => fqdn(`${name}.${d}`)), fqdn(name)];
+}

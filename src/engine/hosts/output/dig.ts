@@ -18,7 +18,7 @@
  */
 import type { DnsMessage, ResourceRecord } from '../dns/message';
 import { dnsWireSize, rdataText } from '../dns/message';
-import type { DigOptions, TranscriptEntry } from '../programs/types';
+import type { DigDisplayOptions, DigOptions, TranscriptEntry } from '../programs/types';
 import type { ToolOutput } from './curl';
 import { digWhen, unixMs } from './time';
 
@@ -73,12 +73,24 @@ export function questionLine(name: string, type: string): string {
   );
 }
 
-function banner(opts: DigOptions, legacy: boolean): string {
+/** dig.c printgreeting(): the banner, as the parser made it or from the arguments. */
+function greeting(opts: DigOptions, legacy: boolean): string {
+  if (opts.cmdline !== undefined && !legacy) return opts.cmdline;
   if (opts.short) return '';
   const version = legacy ? DIG_LEGACY_VERSION : DIG_VERSION;
   const found = opts.server !== undefined ? '; (1 server found)\n' : '';
   return `\n; <<>> DiG ${version} <<>> ${opts.args.join(' ')}\n${found};; global options: +cmd\n`;
 }
+
+const ALL_SHOWN: DigDisplayOptions = {
+  cmd: true,
+  comments: true,
+  question: true,
+  answer: true,
+  authority: true,
+  additional: true,
+  stats: true,
+};
 
 function flags(m: DnsMessage): string {
   const f = [
@@ -93,11 +105,14 @@ function flags(m: DnsMessage): string {
   return f.flatMap(([n, on]) => (on ? [` ${n}`] : [])).join('');
 }
 
-function section(title: string, rrs: readonly ResourceRecord[]): string {
-  if (rrs.length === 0) return '';
-  return `\n;; ${title} SECTION:\n${rrs.map((rr) => `${rrLine(rr)}\n`).join('')}`;
+/** dns_message_sectiontotext(): title and trailing blank line with comments; empty: nothing. */
+function section(title: string, lines: readonly string[], comments: boolean): string {
+  if (lines.length === 0) return '';
+  const body = lines.map((l) => `${l}\n`).join('');
+  return comments ? `;; ${title} SECTION:\n${body}\n` : body;
 }
 
+/** dig.c printmessage() and received() for the answer, in the order they print. */
 function fullAnswer(
   opts: DigOptions,
   q: Extract<TranscriptEntry, { kind: 'dns-query' }>,
@@ -105,30 +120,40 @@ function fullAnswer(
   epochSeconds: number,
   legacy: boolean,
 ): string {
+  const show = opts.display ?? ALL_SHOWN;
   const m = r.message;
   const name = m.question[0]?.name ?? '.';
-  let out = banner(opts, legacy) + ';; Got answer:\n';
-  if (!legacy && /(^|\.)local\.$/i.test(name))
-    out +=
-      ';; WARNING: .local is reserved for Multicast DNS\n;; You are currently testing what happens when an mDNS query is leaked to DNS\n';
-  out += `;; ->>HEADER<<- opcode: QUERY, status: ${m.rcode}, id: ${m.id}\n`;
-  const additional = m.additional.length + (m.edns === undefined ? 0 : 1);
-  out += `;; flags:${flags(m)}; QUERY: ${m.question.length}, ANSWER: ${m.answer.length}, AUTHORITY: ${m.authority.length}, ADDITIONAL: ${additional}\n`;
-  if (m.rd && !m.ra) out += ';; WARNING: recursion requested but not available\n';
-  out += '\n';
-  if (m.edns !== undefined) {
-    out += `;; OPT PSEUDOSECTION:\n; EDNS: version: 0, flags:; udp: ${m.edns.udpSize}\n`;
-    if (m.edns.cookie !== undefined) {
-      const sent = q.message.edns?.cookie;
-      out += `; COOKIE: ${m.edns.cookie}${m.edns.cookie === sent ? ' (echoed)' : ' (good)'}\n`;
+  let out = show.cmd ? greeting(opts, legacy) : '';
+  if (show.comments) {
+    out += ';; Got answer:\n';
+    if (!legacy && /(^|\.)local\.$/i.test(name))
+      out +=
+        ';; WARNING: .local is reserved for Multicast DNS\n;; You are currently testing what happens when an mDNS query is leaked to DNS\n';
+    out += `;; ->>HEADER<<- opcode: QUERY, status: ${m.rcode}, id: ${m.id}\n`;
+    const additional = m.additional.length + (m.edns === undefined ? 0 : 1);
+    out += `;; flags:${flags(m)}; QUERY: ${m.question.length}, ANSWER: ${m.answer.length}, AUTHORITY: ${m.authority.length}, ADDITIONAL: ${additional}\n`;
+    if (m.rd && !m.ra) out += ';; WARNING: recursion requested but not available\n';
+    out += '\n';
+    // The OPT pseudosection is printed with the comments only (printmessage()).
+    if (m.edns !== undefined) {
+      out += `;; OPT PSEUDOSECTION:\n; EDNS: version: 0, flags:; udp: ${m.edns.udpSize}\n`;
+      if (m.edns.cookie !== undefined) {
+        const sent = q.message.edns?.cookie;
+        out += `; COOKIE: ${m.edns.cookie}${m.edns.cookie === sent ? ' (echoed)' : ' (good)'}\n`;
+      }
     }
   }
-  out += `;; QUESTION SECTION:\n${m.question.map((qq) => `${questionLine(qq.name, qq.type)}\n`).join('')}`;
-  out +=
-    section('ANSWER', m.answer) +
-    section('AUTHORITY', m.authority) +
-    section('ADDITIONAL', m.additional);
-  out += '\n';
+  const c = show.comments;
+  if (show.question)
+    out += section(
+      'QUESTION',
+      m.question.map((qq) => questionLine(qq.name, qq.type)),
+      c,
+    );
+  if (show.answer) out += section('ANSWER', m.answer.map(rrLine), c);
+  if (show.authority) out += section('AUTHORITY', m.authority.map(rrLine), c);
+  if (show.additional) out += section('ADDITIONAL', m.additional.map(rrLine), c);
+  if (!show.stats) return out;
   const ms = Math.floor(r.t - q.t);
   const server = `${r.server.addr}#${r.server.port}(${opts.server ?? r.server.addr})`;
   out += `;; Query time: ${ms} msec\n;; SERVER: ${server} (${r.tcp ? 'TCP' : 'UDP'})\n`;
@@ -142,9 +167,10 @@ export function digOutput(
   env: { readonly epochSeconds: number },
 ): ToolOutput {
   const legacy = opts.legacy === true;
-  const response = tr.find((e) => e.kind === 'dns-response');
+  // With +search only the last name's answer is printed (the NXDOMAINs before it are not).
+  const response = [...tr].reverse().find((e) => e.kind === 'dns-response');
   const query = [...tr].reverse().find((e) => e.kind === 'dns-query');
-  let out = legacy ? banner(opts, true).replace(/^\n/, '') : '';
+  let out = legacy ? greeting(opts, true).replace(/^\n/, '') : '';
   for (const e of tr) {
     if (e.kind === 'dns-unexpected-source' && legacy)
       out += `;; reply from unexpected source: ${e.from.addr}#${e.from.port}, expected ${e.expected.addr}#${e.expected.port}\n`;
@@ -156,7 +182,10 @@ export function digOutput(
   }
   if (response?.kind === 'dns-response' && query?.kind === 'dns-query') {
     if (opts.short) {
-      const lines = response.message.answer.map((rr) => `${rdataText(rr.data)}\n`).join('');
+      // short_answer() prints the answer's data when +answer is on (+short sets it).
+      const shown = opts.display?.answer ?? true;
+      const answer = shown ? response.message.answer : [];
+      const lines = answer.map((rr) => `${rdataText(rr.data)}\n`).join('');
       return { stdout: out + lines, stderr: '', exitCode: 0 };
     }
     const full = fullAnswer(opts, query, response, env.epochSeconds, legacy);
@@ -177,7 +206,8 @@ export function digOutput(
       exitCode: 9,
     };
   return {
-    stdout: `${out}${banner(opts, false)};; no servers could be reached\n`,
+    // dighost prints the greeting with this error whatever +cmd says after the name.
+    stdout: `${out}${greeting(opts, false)};; no servers could be reached\n`,
     stderr: '',
     exitCode: 9,
   };

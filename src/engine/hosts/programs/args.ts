@@ -3,10 +3,9 @@
  * run returns the tool's own complaint where it is known, else a one-line lab message.
  */
 import { ipIsValid } from '../../model/ip';
-import type { RRType } from '../dns/message';
 import { CURL_LONG, CURL_SHORT } from './curl-options';
 import { curlSeconds, digUint, strtonum } from './numbers';
-import type { CurlOptions, CurlTarget, DigOptions, NcOptions, NslookupOptions } from './types';
+import type { CurlOptions, CurlTarget, NcOptions, NslookupOptions } from './types';
 import { labNote } from '../../model/lab-notes';
 
 export type Parsed<T> =
@@ -15,6 +14,8 @@ export type Parsed<T> =
       readonly opts: T;
       /** What the tool prints on stdout about its arguments before it runs (nslookup). */
       readonly stdout?: string;
+      /** What it warns about its arguments on stderr before it runs (dig's extra type). */
+      readonly stderr?: string;
     }
   | {
       readonly ok: false;
@@ -234,88 +235,7 @@ export function parseNcArgs(argv: readonly string[], stdin = ''): Parsed<NcOptio
   return { ok: true, opts: { host, port, udp, zero, verbose, waitMs, stdin } };
 }
 
-/** dig's usage() (after `Invalid option: …`), on stderr. */
-const DIG_USAGE = [
-  'Usage:  dig [@global-server] [domain] [q-type] [q-class] {q-opt}',
-  '            {global-d-opt} host [@local-server] {local-d-opt}',
-  '            [ host [@local-server] {local-d-opt} [...]]',
-  '',
-  'Use "dig -h" (or "dig -h | more") for complete list of options',
-  '',
-].join('\n');
-
-/** dig's parse_uint() failing: the reason on stdout, then fatal() on stderr. */
-function digParseError<T>(desc: string, text: string, reason: string, exitCode: number): Parsed<T> {
-  return fail(`dig: Couldn't parse ${desc}\n`, exitCode, `invalid ${desc} '${text}': ${reason}\n`);
-}
-
-const TYPES: readonly RRType[] = ['A', 'AAAA', 'CNAME', 'SOA', 'PTR', 'NS', 'TXT', 'SRV', 'ANY'];
-
-/** `dig [@SERVER] [-p PORT] NAME [TYPE] [+short] [+tcp] [+tries=N] [+timeout=N] [-x ADDR]`. */
-export function parseDigArgs(argv: readonly string[]): Parsed<DigOptions> {
-  let server: string | undefined;
-  let port = 53;
-  let name: string | undefined;
-  let type: RRType = 'A';
-  let short = false;
-  let tcp = false;
-  let tries = 3;
-  let timeoutMs = 5000;
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i] as string;
-    const upper = a.toUpperCase() as RRType;
-    const setting = /^\+([a-z]+)=(.*)$/i.exec(a);
-    const key = setting?.[1]?.toLowerCase() ?? '';
-    const value = setting?.[2] ?? '';
-    if (a.startsWith('@')) {
-      server = a.slice(1);
-      // Real dig looks a server name up (getaddrinfo) first; the lab's dig does not.
-      if (!ipIsValid(server)) return fail(labNote('dig.server', { server }), 1);
-    } else if (a.startsWith('-p')) {
-      const text = a.length > 2 ? a.slice(2) : argv[++i];
-      if (text === undefined) return fail(`Invalid option: -p\n${DIG_USAGE}`, 1);
-      const r = digUint(text, 0xffff);
-      if (typeof r === 'string') return digParseError('port number', text, r, 1);
-      port = r;
-    } else if (a === '-x') {
-      const ip = argv[++i] ?? '';
-      name = `${ip.split('.').reverse().join('.')}.in-addr.arpa.`;
-      type = 'PTR';
-    } else if (a === '+short') short = true;
-    else if (a === '+tcp' || a === '+vc') tcp = true;
-    // dig takes a unique prefix of an option's name: +ti… is +timeout, +tri… +tries, +ret… +retry.
-    else if (key.length >= 2 && 'timeout'.startsWith(key)) {
-      const r = digUint(value, 0xffff);
-      if (typeof r === 'string') return digParseError('timeout', value, r, 10);
-      timeoutMs = Math.max(1, r) * 1000;
-    } else if (key.length >= 3 && 'tries'.startsWith(key)) {
-      const r = digUint(value, 0xffffffff);
-      if (typeof r === 'string') return digParseError('tries', value, r, 10);
-      tries = Math.max(1, r);
-    } else if (key.length >= 3 && 'retry'.startsWith(key)) {
-      const r = digUint(value, 0xfffffffe);
-      if (typeof r === 'string') return digParseError('retries', value, r, 10);
-      tries = r + 1;
-    } else if (a.startsWith('+')) continue;
-    else if (TYPES.includes(upper) && name !== undefined) type = upper;
-    else if (a.startsWith('-')) return fail(`Invalid option: ${a}\n${DIG_USAGE}`, 1);
-    else name = a;
-  }
-  return {
-    ok: true,
-    opts: {
-      name: name ?? '.',
-      type,
-      server,
-      port,
-      short,
-      tcp,
-      tries,
-      timeoutMs,
-      args: argv.slice(1),
-    },
-  };
-}
+export { parseDigArgs } from './dig-args';
 
 /**
  * `nslookup [-port=N] NAME [SERVER]`. A bad port is not fatal to nslookup: it says so on stdout

@@ -86,7 +86,10 @@ function newQuery(op: Op, stack: HostStack, prog: DnsToolState, name: string, ty
 
 export function dnsToolStart(op: Op, stack: HostStack, prog: DnsToolState): void {
   if (prog.server.addr === '') return finish(prog);
-  const first = prog.kind === 'dig' ? fqdn(prog.dig?.name ?? '.') : (prog.candidates[0] ?? '.');
+  const first =
+    prog.kind === 'dig' && prog.candidates.length === 0
+      ? fqdn(prog.dig?.name ?? '.')
+      : (prog.candidates[0] ?? '.');
   newQuery(op, stack, prog, first, prog.dig?.type ?? 'A');
 }
 
@@ -112,8 +115,13 @@ function onResponse(op: Op, stack: HostStack, prog: DnsToolState, m: DnsMessage,
     tcp,
   });
   closeSock(op, stack, prog);
-  if (prog.kind === 'dig') return finish(prog);
   const [name, type] = prog.queue[0] ?? ['.', 'A'];
+  if (prog.kind === 'dig') {
+    // +search: an NXDOMAIN moves on to the next name (next_origin()); dig prints the last.
+    if (m.rcode !== 'NXDOMAIN' || prog.candidates.length <= 1) return finish(prog);
+    prog.candidates.shift();
+    return newQuery(op, stack, prog, prog.candidates[0] ?? '.', type);
+  }
   if (type === 'A' && m.rcode === 'NXDOMAIN' && prog.candidates.length > 1) {
     prog.candidates.shift();
     return newQuery(op, stack, prog, prog.candidates[0] ?? '.', 'A');

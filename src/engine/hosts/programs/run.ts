@@ -28,7 +28,7 @@ import type {
   ProgramResult,
   ProgramState,
 } from './types';
-import { searchCandidates } from '../dns/resolv';
+import { digSearchCandidates, searchCandidates } from '../dns/resolv';
 import { labNote } from '../../model/lab-notes';
 
 /** What to run. */
@@ -103,7 +103,16 @@ function newState(
     ...(spec.kind === 'dig' ? { dig: spec.opts } : { nslookup: spec.opts }),
     conf,
     queue: [],
-    candidates: spec.kind === 'nslookup' ? searchCandidates(spec.opts.name, conf) : [],
+    candidates:
+      spec.kind === 'nslookup'
+        ? searchCandidates(spec.opts.name, conf)
+        : spec.opts.search === true
+          ? digSearchCandidates(spec.opts.name, {
+              ...conf,
+              ...(spec.opts.domain === undefined ? {} : { search: [spec.opts.domain] }),
+              ...(spec.opts.ndots === undefined ? {} : { ndots: spec.opts.ndots }),
+            })
+          : [],
     tryNo: 0,
     queryId: 0,
     cookie: '',

@@ -130,6 +130,28 @@ export interface DigOptions {
   readonly args: readonly string[];
   /** BIND ≤ 9.16: unconnected UDP sockets, `reply from unexpected source` (default: 9.18). */
   readonly legacy?: boolean | undefined;
+  /** The display options (+[no]cmd, +[no]comments, sections, +[no]stats); default all on. */
+  readonly display?: DigDisplayOptions | undefined;
+  /**
+   * printgreeting()'s text, made at the first name: the banner lines, '' when +nocmd came
+   * before the name. Undefined: the banner from `args`.
+   */
+  readonly cmdline?: string | undefined;
+  /** +search (or +domain=): walk the search list as dighost's next_origin() does. */
+  readonly search?: boolean | undefined;
+  /** +ndots=N (default: resolv.conf's); +domain=NAME replaces the search list. */
+  readonly ndots?: number | undefined;
+  readonly domain?: string | undefined;
+}
+
+export interface DigDisplayOptions {
+  readonly cmd: boolean;
+  readonly comments: boolean;
+  readonly question: boolean;
+  readonly answer: boolean;
+  readonly authority: boolean;
+  readonly additional: boolean;
+  readonly stats: boolean;
 }
 
 /** iputils ping: `-c`, `-i`, `-W`, `-w`, `-q`, `-n`, `-s`, a numeric destination. */
