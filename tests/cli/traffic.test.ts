@@ -96,6 +96,25 @@ describe('traffic', () => {
     );
   });
 
+  it('dig uses the search list with +search only, and +noall +answer prints the answer line', async () => {
+    // BIND 9.18 dig: no search list by default (kube-dns is asked for "kube-dns." and says
+    // NXDOMAIN); +search walks resolv.conf's list (dighost next_origin()) until a name exists.
+    const r = await run(
+      [
+        'pod/client$ dig +short kube-dns',
+        'pod/client$ echo ---',
+        'pod/client$ dig +short +search kube-dns.kube-system',
+        'pod/client$ dig kube-dns.kube-system.svc.cluster.local +noall +answer',
+      ].join('\n'),
+    );
+    const out = r.out.split('\n').filter((l) => !l.startsWith('pod/client$') && l !== '');
+    expect(out).toEqual([
+      '---',
+      '10.96.0.10',
+      'kube-dns.kube-system.svc.cluster.local.\t30 IN A\t10.96.0.10',
+    ]);
+  });
+
   it("NodePort from outside: a pod on the other node sees node-1's address (masquerade)", async () => {
     const r = await run(
       'laptop$ curl -sS http://192.168.1.10:30080/\nnode-1$ tcpdump -n -i eth0 -c 2',
