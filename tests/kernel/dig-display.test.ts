@@ -8,9 +8,13 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DnsMessage } from '../../src/engine/hosts/dns/message';
-import { dnsQuery } from '../../src/engine/hosts/dns/message';
+import { dnsQuery, fqdn } from '../../src/engine/hosts/dns/message';
+import { digSearchCandidates, resolvConfText } from '../../src/engine/hosts/dns/resolv';
 import { digOutput } from '../../src/engine/hosts/output/dig';
 import { parseDigArgs } from '../../src/engine/hosts/programs/args';
 import type { TranscriptEntry } from '../../src/engine/hosts/programs/types';
@@ -40,6 +44,30 @@ const LINES: string[][] = [
   ['+noauthority'], ['+noanswer'], ['A', '+noall', '+answer'], ['-t', 'A', '+noall', '+answer'],
   ['-4', '+noall', '+answer'], ['-c', 'IN', '+noall', '+answer'], ['IN', 'A', '+noall', '+answer'],
   ['+noall', '+answer', 'A', 'A'], ['-t', 'bogus', '+noall', '+answer'],
+  ['+', '+noall', '+answer'], ['+=', '+noall', '+answer'],
+];
+
+// +search with a pod's resolv.conf (kubelet's search list, ndots:5): the real dig reads it from
+// a file bind-mounted over /etc/resolv.conf in a mount namespace of its own.
+const RESOLV_CONF = {
+  nameservers: ['127.0.0.1'],
+  search: ['default.svc.cluster.local', 'svc.cluster.local', 'cluster.local'],
+  ndots: 5,
+  timeoutSec: 5,
+  attempts: 2,
+};
+
+// prettier-ignore
+const SEARCH_LINES: string[][] = [
+  ['web', '+search', '+noall', '+question', '+answer'],
+  ['nope', '+search', '+noall', '+question', '+comments'],
+  ['web', '+noall', '+question', '+comments'],
+  ['web', '+showsearch', '+noall', '+question', '+answer'],
+  ['nope', '+showsearch', '+noall', '+question', '+answer', '+stats'],
+  ['web.default', '+search', '+ndots=1', '+noall', '+question'],
+  ['web.default', '+search', '+ndots=2', '+noall', '+question', '+answer'],
+  ['web', '+domain=default.svc.cluster.local', '+noall', '+question', '+answer'],
+  ['web', '+search', '+short'],
 ];
 
 /** The responder's reply (tests/kernel/pod-server.mjs dnsAnswer()) to `q`. */
@@ -71,24 +99,41 @@ function lab(args: readonly string[]) {
   const parsed = parseDigArgs(['dig', ...args]);
   if (!parsed.ok) return { stdout: parsed.stdout ?? '', stderr: parsed.stderr, status: 1 };
   const opts = parsed.opts;
-  const q = dnsQuery(4242, opts.name, opts.type, {
-    edns: { udpSize: 1232, cookie: '0123456789abcdef' },
-    ad: true,
-  });
+  const conf = {
+    ...RESOLV_CONF,
+    ...(opts.domain === undefined ? {} : { search: [opts.domain] }),
+    ...(opts.ndots === undefined ? {} : { ndots: opts.ndots }),
+  };
+  const names = opts.search === true ? digSearchCandidates(opts.name, conf) : [opts.name];
   const server = { addr: '127.0.0.1', port: 53 };
-  const tr: TranscriptEntry[] = [
-    { t: 0, kind: 'dns-query', server, message: q, tcp: false },
-    { t: 1, kind: 'dns-response', server, message: responderReply(q), tcp: false },
-  ];
+  const tr: TranscriptEntry[] = [];
+  // As the lab's dig does (programs/dnstool.ts): the next name after each NXDOMAIN.
+  for (const [k, name] of names.entries()) {
+    const q = dnsQuery(4242, fqdn(name), opts.type, {
+      edns: { udpSize: 1232, cookie: '0123456789abcdef' },
+      ad: true,
+    });
+    const reply = responderReply(q);
+    tr.push({ t: 2 * k, kind: 'dns-query', server, message: q, tcp: false });
+    tr.push({ t: 2 * k + 1, kind: 'dns-response', server, message: reply, tcp: false });
+    if (reply.rcode !== 'NXDOMAIN') break;
+  }
   const out = digOutput(opts, tr, { epochSeconds: 1_796_227_343 });
-  return { stdout: mask(out.stdout), stderr: (parsed.stderr ?? '') + out.stderr, status: 0 };
+  return {
+    stdout: mask((parsed.stdout ?? '') + out.stdout),
+    stderr: (parsed.stderr ?? '') + out.stderr,
+    status: 0,
+  };
 }
 
 describe.skipIf(reason !== undefined)('dig display options, lab vs BIND 9.18 dig', () => {
   const ns = `kpl-dig-${randomBytes(3).toString('hex')}`;
   let server: ReturnType<typeof spawn> | undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'kpl-dig-'));
+  const resolvConf = join(dir, 'resolv.conf');
 
   beforeAll(async () => {
+    writeFileSync(resolvConf, resolvConfText(RESOLV_CONF));
     expect(sh(['ip', 'netns', 'add', ns]).exitCode).toBe(0);
     sh(['ip', 'netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up']);
     const spec = {
@@ -112,18 +157,30 @@ describe.skipIf(reason !== undefined)('dig display options, lab vs BIND 9.18 dig
   afterAll(() => {
     if (server?.pid !== undefined) server.kill();
     sh(['ip', 'netns', 'delete', ns]);
+    rmSync(dir, { recursive: true, force: true });
   });
+
+  /** The real dig in the namespace, with RESOLV_CONF as its /etc/resolv.conf. */
+  function realDig(argv: readonly string[]) {
+    const script = `mount --bind "$0" /etc/resolv.conf && exec dig "$@"`;
+    const unshare = ['unshare', '-m', 'sh', '-c', script, resolvConf, ...argv];
+    const real = sh(['ip', 'netns', 'exec', ns, ...unshare], '', 10_000);
+    return { stdout: mask(real.stdout), stderr: real.stderr, status: real.exitCode };
+  }
 
   it.each(LINES.map((args) => [args.join(' ') || '(no options)', args] as const))(
     'dig @127.0.0.1 NAME %s',
     (_, args) => {
       const argv = ['@127.0.0.1', NAME, ...args];
-      const real = sh(['ip', 'netns', 'exec', ns, 'dig', ...argv], '', 10_000);
-      expect(lab(argv)).toEqual({
-        stdout: mask(real.stdout),
-        stderr: real.stderr,
-        status: real.exitCode,
-      });
+      expect(lab(argv)).toEqual(realDig(argv));
+    },
+  );
+
+  it.each(SEARCH_LINES.map((args) => [args.join(' '), args] as const))(
+    'dig @127.0.0.1 %s (search list of a pod)',
+    (_, args) => {
+      const argv = ['@127.0.0.1', ...args];
+      expect(lab(argv)).toEqual(realDig(argv));
     },
   );
 });

@@ -48,6 +48,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   word: '{1..2000000}',
   operands: '0 0.5 1e6',
   dnsClass: 'CH',
+  names: 'a b',
 };
 
 describe('lab notes', () => {

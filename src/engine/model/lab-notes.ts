@@ -151,6 +151,9 @@ export const LAB_NOTES = {
   'dig.server':
     "dig: the lab's dig takes the server as an IPv4 address (@10.96.0.10), not a name to look up: @{server}",
   'dig.option': "dig: the lab's dig does not model {option}",
+  'dig.unmodelled': "lab: the lab's dig does not model {option}; it ran as without it",
+  'dig.names':
+    "dig: the lab's dig looks up one name per command (dig would look up each of {names})",
   'dig.class':
     "dig: the lab's DNS has class IN only (CoreDNS's kubernetes zone is IN); {dnsClass} is not modelled",
   'dig.ipv6': "dig: kube-proxy-lab's cluster is IPv4-only; dig -6 has no IPv6 transport to use",

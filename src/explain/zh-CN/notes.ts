@@ -141,6 +141,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'dig.server':
     'dig: 实验台的 dig 只接受 IPv4 地址形式的服务器（@10.96.0.10），不会先解析名字：@{server}',
   'dig.option': 'dig: 实验台的 dig 没有模拟 {option}',
+  'dig.unmodelled': 'lab: 实验台的 dig 没有模拟 {option}；本次按没有该选项运行',
+  'dig.names': 'dig: 实验台的 dig 每条命令只查询一个名字（真实的 dig 会依次查询 {names}）',
   'dig.class':
     'dig: 实验台的 DNS 只有 IN 类（CoreDNS 的 kubernetes 区域是 IN 类）；没有模拟 {dnsClass}',
   'dig.ipv6': 'dig: kube-proxy-lab 的集群只有 IPv4；dig -6 没有可用的 IPv6 传输',

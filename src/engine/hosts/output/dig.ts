@@ -82,6 +82,9 @@ function greeting(opts: DigOptions, legacy: boolean): string {
   return `\n; <<>> DiG ${version} <<>> ${opts.args.join(' ')}\n${found};; global options: +cmd\n`;
 }
 
+type DnsQueryEntry = Extract<TranscriptEntry, { kind: 'dns-query' }>;
+type DnsResponseEntry = Extract<TranscriptEntry, { kind: 'dns-response' }>;
+
 const ALL_SHOWN: DigDisplayOptions = {
   cmd: true,
   comments: true,
@@ -115,15 +118,17 @@ function section(title: string, lines: readonly string[], comments: boolean): st
 /** dig.c printmessage() and received() for the answer, in the order they print. */
 function fullAnswer(
   opts: DigOptions,
-  q: Extract<TranscriptEntry, { kind: 'dns-query' }>,
-  r: Extract<TranscriptEntry, { kind: 'dns-response' }>,
+  q: DnsQueryEntry,
+  r: DnsResponseEntry,
   epochSeconds: number,
   legacy: boolean,
+  first: boolean,
 ): string {
   const show = opts.display ?? ALL_SHOWN;
   const m = r.message;
   const name = m.question[0]?.name ?? '.';
-  let out = show.cmd ? greeting(opts, legacy) : '';
+  // printmessage() prints the greeting once, then clears it.
+  let out = show.cmd && first ? greeting(opts, legacy) : '';
   if (show.comments) {
     out += ';; Got answer:\n';
     if (!legacy && /(^|\.)local\.$/i.test(name))
@@ -167,9 +172,15 @@ export function digOutput(
   env: { readonly epochSeconds: number },
 ): ToolOutput {
   const legacy = opts.legacy === true;
-  // With +search only the last name's answer is printed (the NXDOMAINs before it are not).
-  const response = [...tr].reverse().find((e) => e.kind === 'dns-response');
-  const query = [...tr].reverse().find((e) => e.kind === 'dns-query');
+  // Each answer with the query it answers. With +search only the last name's answer is
+  // printed; +showsearch prints the NXDOMAINs before it too (dighost recv_done()).
+  const answered: [DnsQueryEntry, DnsResponseEntry][] = [];
+  let asked: DnsQueryEntry | undefined;
+  for (const e of tr) {
+    if (e.kind === 'dns-query') asked = e;
+    if (e.kind === 'dns-response' && asked !== undefined) answered.push([asked, e]);
+  }
+  const printed = opts.showSearch === true ? answered : answered.slice(-1);
   let out = legacy ? greeting(opts, true).replace(/^\n/, '') : '';
   for (const e of tr) {
     if (e.kind === 'dns-unexpected-source' && legacy)
@@ -180,15 +191,17 @@ export function digOutput(
     if (e.kind === 'dns-refused')
       out += `;; communications error to ${e.server.addr}#${e.server.port}: connection refused\n`;
   }
-  if (response?.kind === 'dns-response' && query?.kind === 'dns-query') {
+  if (printed.length > 0) {
     if (opts.short) {
       // short_answer() prints the answer's data when +answer is on (+short sets it).
       const shown = opts.display?.answer ?? true;
-      const answer = shown ? response.message.answer : [];
+      const answer = shown ? printed.flatMap(([, r]) => r.message.answer) : [];
       const lines = answer.map((rr) => `${rdataText(rr.data)}\n`).join('');
       return { stdout: out + lines, stderr: '', exitCode: 0 };
     }
-    const full = fullAnswer(opts, query, response, env.epochSeconds, legacy);
+    const full = printed
+      .map(([q, r], k) => fullAnswer(opts, q, r, env.epochSeconds, legacy, k === 0))
+      .join('');
     return {
       stdout:
         out +

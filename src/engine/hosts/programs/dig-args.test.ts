@@ -38,6 +38,22 @@ describe('dig arguments (BIND 9.18 dig.c parse_args, dash_option, plus_option)',
     expect(srv.stderr).toMatch(/^lab: the lab's CoreDNS does not model SRV records/);
   });
 
+  it('says so when an option or a second name is beyond the lab, and runs the defaults silently', () => {
+    // +nocookie would drop the COOKIE line; the lab's dig sends one, so it says it ran without.
+    expect(ok('x', '+nocookie').stderr).toBe(
+      "lab: the lab's dig does not model +nocookie; it ran as without it\n",
+    );
+    expect(ok('x', '+cookie', '+recurse', '+nodnssec', '+split=8').stderr).toBeUndefined();
+    const two = parseDigArgs(['dig', 'web', 'db']);
+    expect(!two.ok && [two.exitCode, two.stderr]).toEqual([
+      1,
+      "dig: the lab's dig looks up one name per command (dig would look up each of web db)\n",
+    ]);
+    // get_reverse(): labels reversed, address or not (real dig: foo.in-addr.arpa. PTR).
+    expect(ok('-x', 'foo').opts).toMatchObject({ name: 'foo.in-addr.arpa.', type: 'PTR' });
+    expect(ok('A', '-x', '10.96.1.1').opts).toMatchObject({ type: 'A' });
+  });
+
   it('asks for . NS when no name is given, as dig does', () => {
     // dig.c parse_args(): "If no lookup specified, search for root" (rdtype NS).
     expect(ok('@10.96.0.10').opts).toMatchObject({ name: '.', type: 'NS' });

@@ -10,8 +10,9 @@ import { labNote } from '../../model/lab-notes';
 import type { RRType } from '../dns/message';
 import type { Parsed } from './args';
 import { DIG_HELP } from './dig-help';
+import { classWord, typeWord } from './dig-words';
 import type { DigPlusState } from './dig-plus';
-import { applyDisplayOption, digKeyword } from './dig-plus';
+import { applyDisplayOption, digKeyword, digOptionUnmodelled } from './dig-plus';
 import { digUint } from './numbers';
 import type { DigOptions } from './types';
 import { DIG_VERSION } from '../output/dig';
@@ -38,36 +39,6 @@ const LAB_TYPES: readonly RRType[] = [
   'SRV',
   'ANY',
 ];
-
-/**
- * The type mnemonics dns_rdatatype_fromtext() knows in BIND 9.18.49 (lib/dns/rdata/…/NAME_N.c
- * and the meta types), besides TYPEnnn.
- */
-const BIND_TYPES = new Set(
-  (
-    'A A6 AAAA AFSDB AMTRELAY APL ATMA AVC BRID CAA CDNSKEY CDS CERT CNAME CSYNC DHCID DLV DNAME ' +
-    'DNSKEY DOA DS DSYNC EID EUI48 EUI64 GPOS HHIT HINFO HIP HTTPS IPSECKEY ISDN KEY KEYDATA KX ' +
-    'L32 L64 LOC LP MB MD MF MG MINFO MR MX NAPTR NID NIMLOC NINFO NS NSAP NSAP-PTR NSEC NSEC3 ' +
-    'NSEC3PARAM NULL NXT OPENPGPKEY OPT PTR PX RESINFO RKEY RP RRSIG RT SIG SINK SMIMEA SOA SPF ' +
-    'SRV SSHFP SVCB TA TALINK TKEY TLSA TSIG TXT URI WALLET WKS X25 ZONEMD ANY AXFR IXFR MAILA MAILB'
-  ).split(' '),
-);
-
-/** dns_rdatatype_fromtext(): the type `word` names (upper case), or undefined. */
-function typeWord(word: string): string | undefined {
-  const upper = word.toUpperCase();
-  if (BIND_TYPES.has(upper)) return upper;
-  const m = /^TYPE(\d{1,5})$/.exec(upper);
-  return m !== null && Number(m[1]) <= 0xffff ? upper : undefined;
-}
-
-/** dns_rdataclass_fromtext(): the class `word` names (upper case), or undefined. */
-function classWord(word: string): string | undefined {
-  const upper = word.toUpperCase();
-  if (['IN', 'CH', 'CHAOS', 'HS', 'HESIOD', 'NONE', 'ANY'].includes(upper)) return upper;
-  const m = /^CLASS(\d{1,5})$/.exec(upper);
-  return m !== null && Number(m[1]) <= 0xffff ? upper : undefined;
-}
 
 function fail<T>(stderr: string, exitCode: number, stdout?: string): Parsed<T> {
   return stdout === undefined
@@ -96,9 +67,14 @@ class DigLine {
   search = false;
   ndots: number | undefined;
   domain: string | undefined;
+  /** The names, in order (-q, -x and words): dig makes one lookup for each. */
+  readonly names: string[] = [];
+  showSearch = false;
   /** printgreeting() at the first name: the banner, or '' when printcmd was off then. */
   cmdline: string | undefined;
   stderr = '';
+  /** plus_option()'s `;; Invalid option` for a word of `=` only (it goes on). */
+  stdout = '';
   readonly plus: DigPlusState = {
     display: {
       question: true,
@@ -150,31 +126,41 @@ class DigLine {
       const c = classWord(a);
       if (c !== undefined) return this.setClass(c);
     }
-    this.name = a;
-    this.greet();
+    this.lookUp(a);
     return undefined;
   }
 
+  lookUp(name: string): void {
+    this.name = name;
+    this.names.push(name);
+    this.greet();
+  }
+
   /** One `+…` word (without the `+`). */
-  plusOption(body: string): Parsed<DigOptions> | undefined {
-    // strtok_r(option, "=") cuts the word at '=': the error shows the part before it.
+  plusOption(word: string): Parsed<DigOptions> | undefined {
+    // strtok_r(option, "=") skips leading '=' (none left: dig says so and goes on) and cuts
+    // the word at the next '=': the error shows the word up to there.
+    const body = word.replace(/^=+/, '');
+    if (body === '') {
+      this.stdout += `;; Invalid option ${word}\n`;
+      return undefined;
+    }
     const eq = body.indexOf('=');
-    const shown = eq < 0 ? body : body.slice(0, eq);
+    const shown = word.slice(0, word.length - body.length) + (eq < 0 ? body : body.slice(0, eq));
     const value = eq < 0 || eq === body.length - 1 ? undefined : body.slice(eq + 1);
     const state = !/^no/i.test(shown);
     const name = digKeyword(state ? shown : shown.slice(2));
     if (name === undefined) return invalid(`+${shown}`);
+    const cmd = shown.replace(/^=+/, '');
     if (applyDisplayOption(name, state, this.plus)) return undefined;
     if (name === 'tcp' || name === 'vc') this.tcp = state;
     else if (name === 'search' || name === 'defname') this.search = state;
-    else if (name === 'showsearch') {
-      if (state) return fail(labNote('dig.option', { option: '+showsearch' }), 1);
-      this.search = false;
-    } else if (['timeout', 'tries', 'retry', 'retries', 'ndots', 'domain'].includes(name)) {
+    else if (name === 'showsearch') this.search = this.showSearch = state;
+    else if (['timeout', 'tries', 'retry', 'retries', 'ndots', 'domain'].includes(name)) {
       if (value === undefined || !state) return invalid(`+${shown}`);
       return this.valued(name, value);
-    }
-    // Any other dig option is taken and, in the lab, changes nothing.
+    } else if (digOptionUnmodelled(name, state, value !== undefined))
+      this.stderr += labNote('dig.unmodelled', { option: `+${cmd}` });
     return undefined;
   }
 
@@ -243,14 +229,13 @@ class DigLine {
           ? void (this.stderr += `;; Warning, ignoring invalid class ${value}\n`)
           : this.setClass(c);
       if (r !== undefined) return r;
-    } else if (letter === 'q') {
-      this.name = value;
-      this.greet();
-    } else if (letter === 'x') {
-      if (!ipIsValid(value)) return fail(`Invalid IP address ${value}\n`, 1);
-      this.name = `${value.split('.').reverse().join('.')}.in-addr.arpa.`;
+    } else if (letter === 'q') this.lookUp(value);
+    else if (letter === 'x') {
+      // get_reverse(): an IPv6 address gives an ip6.arpa name; anything else has its labels
+      // reversed under in-addr.arpa, address or not (dig -x foo asks foo.in-addr.arpa.).
+      if (value.includes(':')) return fail(labNote('dig.ipv6'), 1);
       this.type ??= 'PTR';
-      this.greet();
+      this.lookUp(`${value.split('.').reverse().join('.')}.in-addr.arpa.`);
     } else return invalid(`-${option}`);
     return took;
   }
@@ -273,6 +258,7 @@ export function parseDigArgs(argv: readonly string[]): Parsed<DigOptions> {
     } else r = line.word(a);
     if (r !== undefined && typeof r !== 'number') return r;
   }
+  if (line.names.length > 1) return fail(labNote('dig.names', { names: line.names.join(' ') }), 1);
   // No name: dig asks the root for its name servers, whatever type was given.
   const noName = line.name === undefined;
   line.greet();
@@ -292,8 +278,14 @@ export function parseDigArgs(argv: readonly string[]): Parsed<DigOptions> {
     display: { ...display, cmd: printcmd },
     cmdline: line.cmdline ?? '',
     search: line.search || line.domain !== undefined,
+    ...(line.showSearch ? { showSearch: true } : {}),
     ...(line.ndots === undefined ? {} : { ndots: line.ndots }),
     ...(line.domain === undefined ? {} : { domain: line.domain }),
   };
-  return line.stderr === '' ? { ok: true, opts } : { ok: true, opts, stderr: line.stderr };
+  return {
+    ok: true,
+    opts,
+    ...(line.stdout === '' ? {} : { stdout: line.stdout }),
+    ...(line.stderr === '' ? {} : { stderr: line.stderr }),
+  };
 }

@@ -162,3 +162,49 @@ export function applyDisplayOption(name: string, state: boolean, s: DigPlusState
   } else return false;
   return true;
 }
+
+/**
+ * Options that change nothing the lab's dig could show: behaviour the lab never meets (TCP
+ * fallback, unexpected sources, IDN, SOA-only and AAAA/DNSSEC record formatting…).
+ */
+const NO_EFFECT = new Set([
+  'besteffort',
+  'crypto',
+  'dscp',
+  'expandaaaa',
+  'fuzztime',
+  'idnin',
+  'idnout',
+  'ignore',
+  'keepopen',
+  'onesoa',
+  'rrcomments',
+  'sigchase',
+  'split',
+  'unexpected',
+]);
+
+/** Options dig has on by default, as the lab's dig behaves (dig.c parse_args, dighost.c). */
+const DEFAULT_ON = new Set([
+  'adflag',
+  'badcookie',
+  'class',
+  'cookie',
+  'edns',
+  'ednsnegotiation',
+  'fail',
+  'mapped',
+  'rdflag',
+  'recurse',
+  'ttlid',
+]);
+
+/**
+ * True when a valid option the lab does not model would change what dig sends or prints:
+ * the lab runs without it and says so (a lab note) rather than print what dig would not.
+ */
+export function digOptionUnmodelled(name: string, state: boolean, hasValue: boolean): boolean {
+  if (NO_EFFECT.has(name)) return false;
+  if (hasValue) return true;
+  return state !== DEFAULT_ON.has(name);
+}

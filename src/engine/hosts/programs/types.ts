@@ -139,6 +139,8 @@ export interface DigOptions {
   readonly cmdline?: string | undefined;
   /** +search (or +domain=): walk the search list as dighost's next_origin() does. */
   readonly search?: boolean | undefined;
+  /** +showsearch: print the NXDOMAIN answers of the names tried before the last, too. */
+  readonly showSearch?: boolean | undefined;
   /** +ndots=N (default: resolv.conf's); +domain=NAME replaces the search list. */
   readonly ndots?: number | undefined;
   readonly domain?: string | undefined;
