@@ -12,7 +12,7 @@ import type { Parsed } from './args';
 import { DIG_HELP } from './dig-help';
 import { classWord, typeWord } from './dig-words';
 import type { DigPlusState } from './dig-plus';
-import { applyDisplayOption, digKeyword, digOptionUnmodelled } from './dig-plus';
+import { applyDisplayOption, digKeyword, digOptionUnmodelled, digValueAccepted } from './dig-plus';
 import { digUint } from './numbers';
 import type { DigOptions } from './types';
 import { DIG_VERSION } from '../output/dig';
@@ -148,18 +148,18 @@ class DigLine {
     const eq = body.indexOf('=');
     const shown = word.slice(0, word.length - body.length) + (eq < 0 ? body : body.slice(0, eq));
     const value = eq < 0 || eq === body.length - 1 ? undefined : body.slice(eq + 1);
-    const state = !/^no/i.test(shown);
-    const name = digKeyword(state ? shown : shown.slice(2));
-    if (name === undefined) return invalid(`+${shown}`);
     const cmd = shown.replace(/^=+/, '');
+    const state = !/^no/i.test(cmd);
+    const name = digKeyword(state ? cmd : cmd.slice(2));
+    if (name === undefined || !digValueAccepted(name, state, value !== undefined))
+      return invalid(`+${shown}`);
     if (applyDisplayOption(name, state, this.plus)) return undefined;
     if (name === 'tcp' || name === 'vc') this.tcp = state;
     else if (name === 'search' || name === 'defname') this.search = state;
     else if (name === 'showsearch') this.search = this.showSearch = state;
-    else if (['timeout', 'tries', 'retry', 'retries', 'ndots', 'domain'].includes(name)) {
-      if (value === undefined || !state) return invalid(`+${shown}`);
-      return this.valued(name, value);
-    } else if (digOptionUnmodelled(name, state, value !== undefined))
+    else if (['timeout', 'tries', 'retry', 'retries', 'ndots', 'domain'].includes(name))
+      return this.valued(name, value ?? '');
+    else if (digOptionUnmodelled(name, state, value !== undefined))
       this.stderr += labNote('dig.unmodelled', { option: `+${cmd}` });
     return undefined;
   }
