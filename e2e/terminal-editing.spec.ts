@@ -144,7 +144,8 @@ test('Ctrl+L clears the screen and redraws a wrapped line at the top, still edit
 }) => {
   await openTerminal(page);
   await page.keyboard.type('echo before');
-  await page.keyboard.press('Enter');
+  // Keys pressed while a command runs are not taken: wait for its output and the next prompt.
+  expect(await runEcho(page)).toEqual({ shown: 'echo before', printed: 'before' });
   await page.keyboard.insertText(`echo ${'世界'.repeat(16)}`);
   await page.keyboard.press('Control+l');
   await expect
