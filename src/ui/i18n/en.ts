@@ -1,4 +1,6 @@
 /** English UI strings. Kernel and tool output is shown as printed, never translated. */
+import { ENGLISH_STEP_WORDS } from '../../explain/format';
+
 export const EN = {
   top: {
     preset: 'Scenario',
@@ -96,30 +98,11 @@ export const EN = {
       'nft-rule': 'nft rule',
       ipvs: 'IPVS',
     },
-    /** explain/format.ts StepWords: the lab's own words in step titles and lane stations. */
-    words: {
-      send: 'send',
-      routing: 'routing',
-      route: 'route',
-      noMatch: 'no match',
-      decision: { local: 'local', forward: 'forward', output: 'output' },
-      conntrack: {
-        new: 'new',
-        confirmed: 'confirmed',
-        update: 'update',
-        destroy: 'destroy',
-        hit: 'hit',
-      },
-      verdict: { DELIVERED: 'DELIVERED', LOST: 'LOST' },
-      ipvs: {
-        schedule: 'schedule',
-        persistent: 'persistent',
-        existing: 'existing',
-        reply: 'reply',
-        'no-destination': 'no-destination',
-        expired: 'expired',
-      },
-    },
+    /**
+     * explain/format.ts StepWords: the lab's own words in step titles and lane stations — the
+     * CLI's, with the verdicts the lane shows as words.
+     */
+    words: { ...ENGLISH_STEP_WORDS, verdict: { DELIVERED: 'DELIVERED', LOST: 'LOST' } },
   },
   ct: {
     label: 'Connection tracking',
