@@ -17,18 +17,40 @@ export function useAfterFirstPaint(): boolean {
   const [ready, setReady] = useState(painted);
   useEffect(() => {
     if (ready) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // A frame callback runs just before the next paint; a task it queues runs after it.
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => {
-        painted = true;
-        setReady(true);
-      }, 0);
+    return whenFirstPainted(() => {
+      painted = true;
+      setReady(true);
     });
-    return () => {
-      cancelAnimationFrame(frame);
-      if (timer !== undefined) clearTimeout(timer);
-    };
   }, [ready]);
   return ready;
+}
+
+/**
+ * Calls `done` once the first contentful paint is on screen (Paint Timing's entry, which
+ * Chromium records when the frame is presented — a task queued from a frame callback can run a
+ * few ms before that, and a request made then counts as made before the paint); where the
+ * browser has no paint entries, once a frame has been produced (a frame callback, then a task).
+ * Returns the cancel.
+ */
+function whenFirstPainted(done: () => void): () => void {
+  if (
+    typeof PerformanceObserver !== 'undefined' &&
+    PerformanceObserver.supportedEntryTypes?.includes('paint')
+  ) {
+    const observer = new PerformanceObserver((list) => {
+      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      done();
+    });
+    observer.observe({ type: 'paint', buffered: true });
+    return () => observer.disconnect();
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(done, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    if (timer !== undefined) clearTimeout(timer);
+  };
 }
