@@ -169,3 +169,60 @@ for (const size of [
     }
   });
 }
+
+// XGA (1024×768) is still a common classroom projector. With the panels' and the lessons' fixed
+// widths (440 + 340 px) the graph's column was 244 px there (drawn at 20%), and 164 px with
+// Large text, where the zoom controls lay over the playback buttons and the small-graph hint's
+// text ran under its own button. The graph's column now keeps 36% of the width (400 px from
+// 1,111 px up); at 1280 px and up the panels and the lessons keep their widths.
+for (const size of [
+  { width: 1024, height: 768 },
+  { width: 1280, height: 720 },
+]) {
+  for (const large of [false, true]) {
+    test(`${size.width}×${size.height}${large ? ', Large text' : ''}, panels and lessons open: the graph keeps its share and its controls overlap nothing`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(size);
+      const lab = new LabPage(page);
+      await lab.open();
+      if (large) await page.getByRole('button', { name: 'Large text' }).click();
+      await lab.send();
+      for (let i = 0; i < 6; i++) await lab.stepForward();
+      await settled(page);
+      const box = async (selector: string): Promise<Box> => {
+        const b = await page.locator(selector).first().boundingBox();
+        if (b === null) throw new Error(`${selector} is not rendered`);
+        return b;
+      };
+      const center = await box('.center');
+      expect(center.width).toBeGreaterThanOrEqual(Math.min(400, 0.36 * size.width) - 1);
+      if (size.width >= 1280) {
+        expect((await box('.panels')).width).toBeCloseTo(large ? 520 : 440, -1);
+        expect((await box('[data-testid="side-slot"]')).width).toBeCloseTo(340, 0);
+      }
+      // Each control of the graph's column, pairwise: none lies over another.
+      const parts = [
+        '.send-bar',
+        '.react-flow__controls',
+        '.playback button',
+        '.playback select',
+        ...(large ? ['[data-testid="small-graph-hint"]'] : []),
+      ];
+      const boxes = await Promise.all(parts.map(async (p) => ({ p, b: await box(p) })));
+      const overlapping = boxes.flatMap((a, i) =>
+        boxes.slice(i + 1).flatMap((b) => (intersects(a.b, b.b) ? [`${a.p} × ${b.p}`] : [])),
+      );
+      expect(overlapping).toEqual([]);
+      // The hint's text and its buttons side by side or wrapped, never one over the other.
+      if (large) {
+        const hint = page.getByTestId('small-graph-hint');
+        const text = await hint.locator('span').boundingBox();
+        for (const button of await hint.locator('button').all()) {
+          expect(intersects(text!, (await button.boundingBox())!)).toBe(false);
+        }
+      }
+      await lab.shot(`42-xga-${size.width}x${size.height}${large ? '-large' : ''}`);
+    });
+  }
+}
