@@ -106,6 +106,35 @@ export const DATAPATH_MESSAGES: Readonly<Record<string, string>> = {
     'delivered to {host}, but tcp_v4_rcv finds no socket for {remote} → {local}: the socket on {local} is connected to {peer} ({state}) and takes segments from {peer} only, and nothing listens on that port: the kernel answers with a reset (tcp_v4_send_reset)',
   'datapath.delivered.tcp-no-socket':
     'delivered to {host}, but tcp_v4_rcv finds no socket for {remote} → {local}, and no socket listening on port {port} takes it: the kernel answers with a reset (tcp_v4_send_reset)',
+  // What __udp4_lib_lookup and icmp_rcv made of a delivered datagram (hosts/datagram-why.ts).
+  'datapath.delivered.udp-connected':
+    'delivered to {host}: __udp4_lib_lookup finds the socket {local} connected to {remote}: it takes the datagram',
+  'datapath.delivered.udp-socket':
+    'delivered to {host}: __udp4_lib_lookup finds the socket bound to {local} (not connected: it takes datagrams from anyone)',
+  'datapath.delivered.udp-unexpected':
+    'delivered to {host}: the socket bound to {local} is not connected and takes the datagram, but it sent to {expected} and this comes from {remote}: the program sees a reply from an unexpected source',
+  'datapath.delivered.udp-other-peer':
+    'delivered to {host}, but __udp4_lib_lookup finds no socket for {remote} → {local}: the socket on {local} is connected to {peer} and takes datagrams from {peer} only, and no other socket is bound there: the kernel answers ICMP port unreachable',
+  'datapath.delivered.udp-no-socket':
+    'delivered to {host}, but no socket is bound to {local}: the kernel answers {remote} with ICMP port unreachable',
+  'datapath.delivered.icmp-echo-request':
+    'delivered to {host}: an echo request from {remote}, which the kernel answers itself (icmp_echo): no socket takes part',
+  'datapath.delivered.icmp-echo-reply':
+    'delivered to {host}: an echo reply from {remote} with id {id}, seq {seq}: it goes to the ping whose ICMP socket has id {id}',
+  'datapath.delivered.icmp-echo-reply-none':
+    'delivered to {host}: an echo reply from {remote} with id {id}, but no ping of this host has that id (any more): discarded',
+  'datapath.delivered.icmp-error-ping':
+    'delivered to {host}: ICMP {error} from {remote} quoting {quoted}: it goes to the ping with id {id}, which counts an error',
+  'datapath.delivered.icmp-error-ignored':
+    'delivered to {host}: ICMP {error} from {remote} quoting {quoted}, but no socket connected there sent it (an unconnected socket gets ICMP errors only with IP_RECVERR): ignored',
+  'datapath.delivered.icmp-error-udp':
+    'delivered to {host}: ICMP {error} from {remote} quoting {quoted}: the UDP socket connected there records {errno}, which its next send or receive returns',
+  'datapath.delivered.icmp-error-udp-soft':
+    'delivered to {host}: ICMP {error} from {remote} quoting {quoted}: a soft error ({errno}), which a connected UDP socket reports only with IP_RECVERR: ignored',
+  'datapath.delivered.icmp-error-tcp-abort':
+    'delivered to {host}: ICMP {error} from {remote} quoting {quoted}: the TCP socket is still opening ({state}), so tcp_v4_err aborts it with {errno}',
+  'datapath.delivered.icmp-error-tcp-soft':
+    'delivered to {host}: ICMP {error} from {remote} quoting {quoted}: the connection is {state}, so tcp_v4_err keeps {errno} as a soft error, reported only if the connection times out',
   'datapath.drop.netfilter': 'dropped in the {table} table at {hook}',
   'datapath.drop.hairpin':
     'the bridge does not send a frame back out of {port} (hairpin off): silently dropped',

@@ -13,6 +13,7 @@ import { pingInput } from './programs/ping';
 import { programEvent, programNextTimer, programStart, programTimers } from './programs/run';
 import { tcpInput } from './tcp-input';
 import { tcpDeliveryWhy, tcpLookup } from './tcp-lookup';
+import { icmpDeliveryWhy, udpDeliveryWhy } from './datagram-why';
 import { tcpClose, tcpConnect, tcpNextTimer, tcpTimers, tcpWrite } from './tcp-user';
 import type { HostRef } from '../routing/topology';
 import type {
@@ -64,8 +65,13 @@ export function hostReceive(
   if (packet.proto === 'tcp') {
     if (explain) received = tcpDeliveryWhy(stack, packet, tcpLookup(stack, packet), stack.key);
     tcpInput(op, stack, packet);
-  } else if (packet.proto === 'udp') udpInput(op, stack, packet);
-  else if (!pingInput(op, stack, packet)) icmpInput(op, stack, packet);
+  } else if (packet.proto === 'udp') {
+    if (explain) received = udpDeliveryWhy(stack, packet, stack.key);
+    udpInput(op, stack, packet);
+  } else {
+    if (explain) received = icmpDeliveryWhy(hosts, stack, packet, stack.key);
+    if (!pingInput(op, stack, packet)) icmpInput(op, stack, packet);
+  }
   dispatch(op);
   return received === undefined ? step(op) : { ...step(op), received };
 }

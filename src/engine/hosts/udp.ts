@@ -30,7 +30,7 @@ import {
 } from './net';
 import { udpEphemeralPort } from './net';
 import { removeSocket } from './tcp-user';
-import type { HostPacket, HostStack, Owner, Payload, SockAddr, UdpSocket } from './types';
+import type { HostPacket, HostStack, Owner, Payload, SockAddr, Socket, UdpSocket } from './types';
 
 /** icmp_err_convert[]: destination-unreachable code → errno, and whether the error is hard. */
 const UNREACH_ERRNO: readonly (readonly [string, boolean])[] = [
@@ -122,7 +122,8 @@ export function udpClose(stack: HostStack, sock: UdpSocket): void {
   removeSocket(stack, sock);
 }
 
-function lookup(stack: HostStack, p: HostPacket): UdpSocket | undefined {
+/** __udp4_lib_lookup: the best-scoring socket for datagram `p`, or none. */
+export function udpLookup(stack: HostStack, p: HostPacket): UdpSocket | undefined {
   let best: UdpSocket | undefined;
   let bestScore = -1;
   for (const s of stack.sockets) {
@@ -158,7 +159,7 @@ export function destUnreachable(p: HostPacket, code: number): HostPacket {
 }
 
 export function udpInput(op: Op, stack: HostStack, p: HostPacket): void {
-  const sock = lookup(stack, p);
+  const sock = udpLookup(stack, p);
   if (sock === undefined) {
     const route = routeFor(stack, p.src);
     if (isLocalAddress(stack, p.dst)) send(op, stack, route?.dev ?? 'eth0', destUnreachable(p, 3));
@@ -184,27 +185,46 @@ export function icmpInput(op: Op, stack: HostStack, p: HostPacket): void {
   }
   const inner = p.inner;
   if (p.icmp?.type !== 3 || inner === undefined) return;
-  const [errno, hard] = UNREACH_ERRNO[p.icmp.code] ?? ['EHOSTUNREACH', false];
-  for (const s of [...stack.sockets]) {
+  const [errno, hard] = unreachErrno(p.icmp.code);
+  const s = icmpErrorSocket(stack, inner);
+  if (s === undefined) return;
+  if (s.proto === 'udp') {
+    if (!hard) return;
+    s.pendingError = errno;
+    event(op, stack, s, 'unreachable', { errno });
+    return;
+  }
+  if (s.state !== 'SYN_SENT' && s.state !== 'SYN_RECV') {
+    // tcp_v4_err(): an established socket keeps the error as sk_err_soft (no IP_RECVERR).
+    // (The quoted segment's sequence number is not kept by the lab: the window check,
+    // between(seq, snd_una, snd_nxt), is taken as passed — it is, for a retransmission.)
+    if (s.state !== 'LISTEN') s.softError = errno;
+    return;
+  }
+  if (s.state === 'SYN_SENT')
+    event(op, stack, s, errno === 'ECONNREFUSED' ? 'refused' : 'unreachable', { errno });
+  removeSocket(stack, s);
+}
+
+/** icmp_err_convert[]: the errno of a destination-unreachable code, and whether it is hard. */
+export function unreachErrno(code: number): readonly [string, boolean] {
+  return UNREACH_ERRNO[code] ?? ['EHOSTUNREACH', false];
+}
+
+/**
+ * The socket an ICMP error about `inner` (the packet it quotes) is for: the one that sent it,
+ * connected to its destination (__udp4_lib_err and tcp_v4_err look the quoted packet up
+ * reversed; an unconnected UDP socket does not get the error without IP_RECVERR).
+ */
+export function icmpErrorSocket(
+  stack: HostStack,
+  inner: NonNullable<HostPacket['inner']>,
+): Socket | undefined {
+  for (const s of stack.sockets) {
     if (s.proto !== inner.proto || s.local.port !== inner.sport) continue;
     if (s.remote === undefined || s.remote.addr !== inner.dst || s.remote.port !== inner.dport)
       continue;
-    if (s.proto === 'udp') {
-      if (!hard) return;
-      s.pendingError = errno;
-      event(op, stack, s, 'unreachable', { errno });
-      return;
-    }
-    if (s.state !== 'SYN_SENT' && s.state !== 'SYN_RECV') {
-      // tcp_v4_err(): an established socket keeps the error as sk_err_soft (no IP_RECVERR).
-      // (The quoted segment's sequence number is not kept by the lab: the window check,
-      // between(seq, snd_una, snd_nxt), is taken as passed — it is, for a retransmission.)
-      if (s.state !== 'LISTEN') s.softError = errno;
-      return;
-    }
-    if (s.state === 'SYN_SENT')
-      event(op, stack, s, errno === 'ECONNREFUSED' ? 'refused' : 'unreachable', { errno });
-    removeSocket(stack, s);
-    return;
+    return s;
   }
+  return undefined;
 }

@@ -90,6 +90,34 @@ export const TRACE_MESSAGES_ZH: Readonly<Record<string, string>> = {
     '交付给 {host}，但 tcp_v4_rcv 找不到 {remote} → {local} 的套接字：{local} 上的套接字连接的是 {peer}（{state}），只接收来自 {peer} 的段，这个端口上也没有监听：内核回 RST（tcp_v4_send_reset）',
   'datapath.delivered.tcp-no-socket':
     '交付给 {host}，但 tcp_v4_rcv 找不到 {remote} → {local} 的套接字，端口 {port} 上也没有能接收它的监听套接字：内核回 RST（tcp_v4_send_reset）',
+  'datapath.delivered.udp-connected':
+    '交付给 {host}：__udp4_lib_lookup 找到 {local} 上连接到 {remote} 的套接字，由它接收这个数据报',
+  'datapath.delivered.udp-socket':
+    '交付给 {host}：__udp4_lib_lookup 找到绑定在 {local} 的套接字（未 connect：接收任何来源的数据报）',
+  'datapath.delivered.udp-unexpected':
+    '交付给 {host}：绑定在 {local} 的套接字未 connect，收下了这个数据报；但它发往的是 {expected}，而这个来自 {remote}：程序看到的是“来自意外来源的回答”',
+  'datapath.delivered.udp-other-peer':
+    '交付给 {host}，但 __udp4_lib_lookup 找不到 {remote} → {local} 的套接字：{local} 上的套接字连接的是 {peer}，只接收来自 {peer} 的数据报，这里也没有别的套接字绑定：内核回 ICMP 端口不可达',
+  'datapath.delivered.udp-no-socket':
+    '交付给 {host}，但没有套接字绑定在 {local}：内核向 {remote} 回 ICMP 端口不可达',
+  'datapath.delivered.icmp-echo-request':
+    '交付给 {host}：来自 {remote} 的回显请求，由内核自己回答（icmp_echo），不经过任何套接字',
+  'datapath.delivered.icmp-echo-reply':
+    '交付给 {host}：来自 {remote} 的回显应答，id {id}、seq {seq}：交给 ICMP 套接字 id 为 {id} 的 ping',
+  'datapath.delivered.icmp-echo-reply-none':
+    '交付给 {host}：来自 {remote} 的回显应答，id {id}，但本机（已）没有这个 id 的 ping：丢弃',
+  'datapath.delivered.icmp-error-ping':
+    '交付给 {host}：来自 {remote} 的 ICMP {error}，引用的是 {quoted}：交给 id 为 {id} 的 ping，记一次错误',
+  'datapath.delivered.icmp-error-ignored':
+    '交付给 {host}：来自 {remote} 的 ICMP {error}，引用的是 {quoted}，但没有连接到那里的套接字发过它（未 connect 的套接字只有开了 IP_RECVERR 才收到 ICMP 错误）：忽略',
+  'datapath.delivered.icmp-error-udp':
+    '交付给 {host}：来自 {remote} 的 ICMP {error}，引用的是 {quoted}：连接到那里的 UDP 套接字记下 {errno}，它的下一次发送或接收会返回这个错误',
+  'datapath.delivered.icmp-error-udp-soft':
+    '交付给 {host}：来自 {remote} 的 ICMP {error}，引用的是 {quoted}：这是软错误（{errno}），已连接的 UDP 套接字只有开了 IP_RECVERR 才报告：忽略',
+  'datapath.delivered.icmp-error-tcp-abort':
+    '交付给 {host}：来自 {remote} 的 ICMP {error}，引用的是 {quoted}：TCP 套接字还在建立连接（{state}），tcp_v4_err 以 {errno} 中止它',
+  'datapath.delivered.icmp-error-tcp-soft':
+    '交付给 {host}：来自 {remote} 的 ICMP {error}，引用的是 {quoted}：连接处于 {state}，tcp_v4_err 把 {errno} 记为软错误，只在连接超时时报告',
   'datapath.drop.netfilter': '在 {hook} 的 {table} 表中被丢弃',
   'datapath.drop.hairpin': '网桥不会把帧从 {port} 原路发回（hairpin 关闭）：静默丢弃',
   'datapath.drop.martian': '{iface} 上的火星源地址 {src}：{detail}',
