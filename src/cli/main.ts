@@ -10,7 +10,7 @@
  * its stderr to stderr. Only this file touches the process, the file system and the streams.
  */
 import { isAscii } from 'node:buffer';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { stepsText, traceEntries } from '../explain/trace-text';
 import { explainIn, outputIn, type Texts } from '../explain/words';
 import {
@@ -24,6 +24,7 @@ import {
   TRACE_PROTOCOL_VERSION,
   World,
   type Diagnostic,
+  type DirectoryEntry,
   type TraceStep,
 } from '../engine';
 import { DEFAULT_BASE, linkBase, MAX_LINK_CHARS, scenarioLink } from './link';
@@ -33,6 +34,8 @@ export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly readFile: (path: string) => string | undefined;
+  /** A directory's entries (`kubectl apply -f DIR/`); undefined when path is no directory. */
+  readonly listDirectory?: (path: string) => readonly DirectoryEntry[] | undefined;
   readonly readStdin: () => string;
   /**
    * The width of the terminal the commands print to (`ss` spreads its table over it): the
@@ -96,6 +99,19 @@ function nodeIo(): CliIo {
     readFile: (path) => {
       try {
         return readText(path);
+      } catch {
+        return undefined;
+      }
+    },
+    listDirectory: (path) => {
+      try {
+        // The named directory itself may be a link to one (kubectl's os.Stat follows it);
+        // its entries are typed as lstat sees them, as filepath.Walk does.
+        if (!statSync(path).isDirectory()) return undefined;
+        return readdirSync(path, { withFileTypes: true }).map((e) => ({
+          name: e.name,
+          directory: e.isDirectory(),
+        }));
       } catch {
         return undefined;
       }
@@ -217,6 +233,7 @@ function run(io: CliIo, args: readonly string[]): number {
   const streaming = !json && texts === undefined;
   const failed = runScript(world, script, {
     readFile: io.readFile,
+    ...(io.listDirectory ? { listDirectory: io.listDirectory } : {}),
     ...(streaming ? { stdoutStream: io.stdout } : {}),
     onCommandStart: (line) => {
       if (transcript) io.stdout(`${line}\n`);

@@ -32,7 +32,7 @@ export {
 export * from '../protocol/trace';
 export { explainText, DATAPATH_MESSAGES } from './datapath';
 export { buildTopology, hostNetwork } from './routing/topology';
-export type { CommandResult } from './commands/registry';
+export type { CommandResult, DirectoryEntry } from './commands/registry';
 export { runCommandLine } from './commands/shell-run';
 export { createLabRegistry } from './commands';
 export { parseScript, resolveTarget } from './commands/script';

@@ -38,6 +38,12 @@ export interface ApplyResult {
   readonly ignored?: number;
 }
 
+/** One entry of a user's directory. */
+export interface DirectoryEntry {
+  readonly name: string;
+  readonly directory: boolean;
+}
+
 /**
  * What commands read from and change in the running lab. The sim's World implements it, one view
  * per host a command runs on.
@@ -53,6 +59,12 @@ export interface CommandWorld {
   readonly host: HostRef;
   /** Contents of a file the lab knows (scenario manifests for `kubectl apply -f`); undefined if absent. */
   readFile(path: string): string | undefined;
+  /**
+   * The entries of a user's directory (`kubectl apply -f DIR/`), unsorted; undefined when the
+   * path is not a directory (a file, a missing path) or where the lab has no files to list (the
+   * web lab). Symbolic links are entries that are not directories, as Go's filepath.Walk sees them.
+   */
+  listDirectory?(path: string): readonly DirectoryEntry[] | undefined;
   /**
    * Opens one of this host's own files for a redirection to write (`echo 0 > /proc/sys/…`);
    * undefined for a user's file (the lab writes none).

@@ -49,6 +49,8 @@ const SAMPLE: Readonly<Record<string, string>> = {
   operands: '0 0.5 1e6',
   dnsClass: 'CH',
   names: 'a b',
+  url: 'https://example.com/web.yaml',
+  kind: 'ConfigMap',
 };
 
 describe('lab notes', () => {

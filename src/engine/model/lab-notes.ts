@@ -179,6 +179,12 @@ export const LAB_NOTES = {
   'sleep.infinite': "sleep: the lab's virtual clock moves by a finite time only ('{value}')",
   'kubectl.grace-clock-end':
     'lab: the virtual clock ends at 9999-12-31 23:59:59 UTC; a grace period of {seconds} s would end after it, so nothing was deleted',
+  'kubectl.filename-url':
+    'lab: kube-proxy-lab does not fetch manifests over the network ({url}); save the file where the lab runs and give its path to -f',
+  'kubectl.filename-unreadable':
+    'lab: {path} is listed in its directory but could not be read where the lab runs, so nothing was sent',
+  'kubectl.delete-kind':
+    'lab: `kubectl delete` of a {kind} is not modelled in kube-proxy-lab; {name} was left as it is (the lab deletes Services, Deployments and Pods)',
   'terminal.no-host':
     'lab: the running cluster has no host {host} (deleted, or not in the applied scenario); choose another host for this terminal',
   'sleep.clock-end':

@@ -23,3 +23,4 @@ export {
   matchesSelector,
 } from './endpointslice-controller';
 export { SERVICE_NAME_LABEL } from './decode-endpointslice';
+export { manifestIdentities, type IdentityItem, type ObjectIdentity } from './identities';

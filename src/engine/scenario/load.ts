@@ -81,7 +81,7 @@ export function parseManifests(text: unknown): ParsedManifests {
  * its own, as kubectl apply reads it (resource.Builder flattens lists); anything else is one
  * object. An item keeps the document's index and its own offsets, so errors point into it.
  */
-function listItems(diags: Diagnostics, doc: ParsedDoc): ParsedDoc[] {
+export function listItems(diags: Diagnostics, doc: ParsedDoc): ParsedDoc[] {
   const root = doc.root;
   if (root?.kind !== 'map') return [doc];
   const scalar = (key: string) => root.entries.find((e) => e.key === key)?.value;

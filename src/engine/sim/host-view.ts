@@ -11,7 +11,14 @@ import {
   writeConntrackSysctl,
 } from '../conntrack/sysctls';
 import { createNftState } from '../nftables';
-import type { ApplyResult, CommandWorld, HostRef, NodeKernelControls } from '../commands/registry';
+import type {
+  ApplyResult,
+  CommandWorld,
+  DirectoryEntry,
+  HostRef,
+  NodeKernelControls,
+} from '../commands/registry';
+import { isHostSystemPath } from '../commands/files';
 import {
   captureLog,
   hairpinFlag,
@@ -144,6 +151,7 @@ export function hostView(
   world: World,
   host: HostRef,
   readFile: (path: string) => string | undefined,
+  listDirectory?: (path: string) => readonly DirectoryEntry[] | undefined,
 ): CommandWorld {
   const nodeKernel = () => (host.kind === 'node' ? nodeControls(world, host.name) : undefined);
   return {
@@ -154,8 +162,10 @@ export function hostView(
     epochSeconds: world.epochSeconds,
     host,
     readFile: (path) => hostFile(world, host, path, readFile, nodeKernel),
+    // A host's system directories are not modelled; only a user's directories are listed.
+    listDirectory: (path) => (isHostSystemPath(path) ? undefined : listDirectory?.(path)),
     openFile: (path) => openHostFile(host, path, nodeKernel),
-    onHost: (other) => hostView(world, other, readFile),
+    onHost: (other) => hostView(world, other, readFile, listDirectory),
     shellEnv: () => shellEnvOf(world, host),
     netfilter: () => hostNetfilter(world, host),
     // Pods and external clients have their own, empty nf_tables state.

@@ -4,7 +4,7 @@
  * they occur, in order, and count as failed commands; the rest of the script still runs.
  */
 import { createLabRegistry } from '../commands';
-import type { CommandRegistry, CommandResult } from '../commands/registry';
+import type { CommandRegistry, CommandResult, DirectoryEntry } from '../commands/registry';
 import { runCommandLineInOrder } from '../commands/shell-run';
 import type { StdioWrite } from '../model/stdio';
 import { parseScript, resolveTarget } from '../commands/script';
@@ -13,6 +13,8 @@ import type { World } from './world';
 
 export interface RunScriptOptions {
   readonly readFile: (path: string) => string | undefined;
+  /** A user's directory's entries (`kubectl apply -f DIR/`); absent where there are none. */
+  readonly listDirectory?: (path: string) => readonly DirectoryEntry[] | undefined;
   /**
    * Called for every command (and every script problem, with `line` undefined) in order;
    * `writes` are its output's writes in order (a terminal shows `mergeWrites(writes, true)`).
@@ -60,7 +62,7 @@ export function runScript(world: World, script: string, opts: RunScriptOptions):
       writes = [{ fd: 2, text: stderr }];
     } else {
       beginCommand(world);
-      const view = hostView(world, host, opts.readFile);
+      const view = hostView(world, host, opts.readFile, opts.listDirectory);
       const ctx = { world: view, ...(opts.stdoutStream ? { stdoutStream: opts.stdoutStream } : {}) }; // prettier-ignore
       ({ result, writes } = runCommandLineInOrder(registry, ctx, line.command));
     }

@@ -167,6 +167,12 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'sleep.infinite': "sleep: 实验台的虚拟时钟只能前进有限的时间（'{value}'）",
   'kubectl.grace-clock-end':
     'lab: 虚拟时钟止于 UTC 9999-12-31 23:59:59；{seconds} 秒的宽限期会在此之后才结束，因此没有删除任何对象',
+  'kubectl.filename-url':
+    'lab: kube-proxy-lab 不通过网络获取清单（{url}）；请把文件保存到实验台运行的地方，再把它的路径传给 -f',
+  'kubectl.filename-unreadable':
+    'lab: {path} 出现在目录列表中，但在实验台运行的地方无法读取，因此什么也没有发送',
+  'kubectl.delete-kind':
+    'lab: 实验台没有模拟用 `kubectl delete` 删除 {kind}；{name} 保持原样（实验台可以删除 Service、Deployment 和 Pod）',
   'terminal.no-host':
     'lab: 运行中的集群里没有主机 {host}（已被删除，或不在已应用的场景里）；请为这个终端选择其他主机',
   'sleep.clock-end':

@@ -1,12 +1,13 @@
 /**
- * `kubectl apply -f FILE|-`: reads the manifests (a lab file, or stdin for `-f -`), hands them to
- * the world, and reports each object as kubectl does: `service/web created`, `deployment.apps/web
- * configured`, `endpointslice.discovery.k8s.io/x unchanged`. Errors are printed as the world
+ * `kubectl apply -f FILE|DIR|- [-R]`: reads the manifests (files, the .json/.yaml/.yml files of
+ * a directory, or stdin for `-f -`: ./filenames.ts), hands them to the world, and reports each
+ * object as kubectl does: `service/web created`, `deployment.apps/web configured`,
+ * `endpointslice.discovery.k8s.io/x unchanged`. Errors are printed as the world
  * words them, after the successes, and make the exit status 1.
  */
 import type { CommandContext, CommandResult } from '../registry';
 import { kindPrefix, RESOURCE_TYPES } from './resources';
-import { missingFileMessage } from '../files';
+import { readManifestSources } from './filenames';
 
 function groupOf(kind: string, apiVersion: string | undefined): string {
   const known = RESOURCE_TYPES.find((r) => r.kind === kind);
@@ -16,18 +17,24 @@ function groupOf(kind: string, apiVersion: string | undefined): string {
     : '';
 }
 
-export function runApply(ctx: CommandContext, files: readonly string[]): CommandResult {
-  if (files.length === 0)
+export function runApply(
+  ctx: CommandContext,
+  filenames: readonly string[],
+  recursive: boolean,
+  args: readonly string[] = [],
+): CommandResult {
+  // apply.go:246 ToOptions (before Validate), as cmdutil.UsageErrorf words it.
+  if (args.length > 0)
+    return { stdout: '', stderr: `error: Unexpected args: [${args.join(' ')}]\nSee 'kubectl apply -h' for help and examples\n`, exitCode: 1 }; // prettier-ignore
+  if (filenames.length === 0)
     return { stdout: '', stderr: 'error: must specify one of -f and -k\n', exitCode: 1 };
+  // The builder reads every path first: one that is missing applies nothing (apply.go Run).
+  const sources = readManifestSources(ctx, filenames, recursive);
+  if ('exitCode' in sources) return sources;
   let stdout = '';
   let stderr = '';
   let objects = 0;
-  for (const file of files) {
-    const text = file === '-' ? ctx.stdin : ctx.world.readFile(file);
-    if (text === undefined) {
-      const message = missingFileMessage(file, `error: the path "${file}" does not exist\n`);
-      return { stdout, stderr: `${stderr}${message}`, exitCode: 1 };
-    }
+  for (const { text } of sources) {
     const result = ctx.world.applyManifests(text);
     objects += result.applied.length + result.errors.length + (result.ignored ?? 0);
     for (const a of result.applied)

@@ -15,7 +15,9 @@ import { runLabel } from './label';
 import { runPatch } from './patch';
 import { outputFormat, runGet, type GetOptions } from './get';
 import { LAB_NODE_INFO } from './objects-node';
-import { runDelete, runRollout, runScale } from './workloads';
+import { runRollout, runScale } from './workloads';
+import { runDelete } from './delete';
+import { filenameValues } from './filenames';
 import { labNote } from '../../model/lab-notes';
 
 interface FlagSpec {
@@ -35,13 +37,19 @@ const SUBCOMMAND_FLAGS: Record<string, FlagSpec[]> = {
     { long: 'watch', short: 'w', value: false },
   ],
   describe: [{ long: 'all-namespaces', short: 'A', value: false }],
-  apply: [{ long: 'filename', short: 'f', value: true }],
+  apply: [
+    { long: 'filename', short: 'f', value: true },
+    { long: 'recursive', short: 'R', value: false },
+  ],
   scale: [{ long: 'replicas', value: true }],
   delete: [
     { long: 'wait', value: false },
     { long: 'grace-period', value: true },
     { long: 'now', value: false },
     { long: 'force', value: false },
+    { long: 'ignore-not-found', value: false },
+    { long: 'filename', short: 'f', value: true },
+    { long: 'recursive', short: 'R', value: false },
   ],
   expose: [
     ...['port', 'target-port', 'protocol', 'name', 'type', 'external-ip', 'selector'].map(
@@ -288,7 +296,9 @@ export function kubectl(
       exitCode: 0,
     };
   }
-  if (sub === 'apply') return runApply(ctx, parsed.flags.get('filename') ?? []);
+  const filenames = filenameValues(parsed.flags.get('filename') ?? []);
+  if (sub === 'apply')
+    return runApply(ctx, filenames, isTrue(parsed, 'recursive'), parsed.positionals);
   if (sub === 'scale')
     return runScale(ctx, namespace, parsed.positionals, last(parsed, 'replicas'));
   if (sub === 'delete')
@@ -297,6 +307,10 @@ export function kubectl(
       gracePeriod: last(parsed, 'grace-period'),
       now: isTrue(parsed, 'now'),
       force: isTrue(parsed, 'force'),
+      ignoreNotFound: isTrue(parsed, 'ignore-not-found'),
+      filenames,
+      recursive: isTrue(parsed, 'recursive'),
+      namespaceGiven: last(parsed, 'namespace') !== undefined,
     });
   if (sub === 'rollout') return runRollout(ctx, namespace, parsed.positionals);
   if (sub === 'create') {

@@ -1,13 +1,8 @@
 /**
- * kubectl's workload writes: `scale`, `delete pod|service`, `rollout restart`, with kubectl
- * v1.32's output (`deployment.apps/web scaled`, `pod "web-…" deleted`, `service "web" deleted`,
- * `deployment.apps/web restarted`)
- * and errors. The control plane's reaction (Terminating pods, replacements, the new
- * ReplicaSet) is the world's (sim/control-plane.ts).
- *
- * `kubectl delete` waits by default (--wait=true) until the object is gone — for a pod, its
- * grace period — so the lab's clock moves on as kubectl would block; `--wait=false` returns
- * at once and leaves the pod Terminating.
+ * kubectl's workload writes: `scale`, `rollout restart|status` (`delete` is ./delete.ts), with
+ * kubectl v1.32's output (`deployment.apps/web scaled`, `deployment.apps/web restarted`) and
+ * errors. The control plane's reaction (Terminating pods, replacements, the new ReplicaSet) is
+ * the world's (sim/control-plane.ts).
  */
 import { MAX_REPLICAS } from '../../scenario';
 import type { CommandContext, CommandResult } from '../registry';
@@ -15,11 +10,8 @@ import { parseResourceArgs } from './get';
 import { deploymentPods } from './objects-workloads';
 import type { ResourceType } from './resources';
 import { labNote } from '../../model/lab-notes';
-import { LAB_CLOCK_END_UNIX_SECONDS } from '../../model/runtime';
 
-const INT64_MAX = 2n ** 63n - 1n;
-
-const fail = (stderr: string): CommandResult => ({ stdout: '', stderr, exitCode: 1 });
+export const fail = (stderr: string): CommandResult => ({ stdout: '', stderr, exitCode: 1 });
 
 export const NO_RESOURCES =
   "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'\n";
@@ -28,7 +20,8 @@ export const NO_NAME = 'error: resource(s) were provided, but no name was specif
 export const notFound = (type: ResourceType, name: string): string =>
   `Error from server (NotFound): ${type.group === '' ? type.resource : `${type.resource}.${type.group}`} "${name}" not found\n`;
 
-const notModelled = (what: string): CommandResult => fail(labNote('kubectl.unmodelled', { what }));
+export const notModelled = (what: string): CommandResult =>
+  fail(labNote('kubectl.unmodelled', { what }));
 
 /** Resolves `TYPE NAME…` or `TYPE/NAME…` into (type, name) pairs. */
 export function targets(
@@ -76,103 +69,6 @@ export function runScale(
     else stderr += notFound(type, name);
   }
   return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
-}
-
-/** The flags of `kubectl delete` the lab models. */
-export interface DeleteFlags {
-  readonly wait: boolean;
-  /** --grace-period as given (-1, kubectl's default, when absent). */
-  readonly gracePeriod: string | undefined;
-  readonly now: boolean;
-  readonly force: boolean;
-}
-
-/**
- * The grace period kubectl sends (pkg/cmd/delete/delete.go Complete and Validate): --now is 1;
- * --grace-period=0 without --force is 1 ("to prevent accidental data loss"); --force alone is
- * 0; -1 leaves the pod's own (30 s). The warning for a forced deletion goes to stderr first.
- */
-function gracePeriod(flags: DeleteFlags): { seconds: number; warning: string } | CommandResult {
-  const given = flags.gracePeriod;
-  if (given !== undefined && !/^[+-]?\d+$/.test(given))
-    return fail(`error: invalid argument "${given}" for "--grace-period" flag: strconv.ParseInt: parsing "${given}": invalid syntax\nSee 'kubectl delete --help' for usage.\n`); // prettier-ignore
-  // An int flag (pflag's int64 on 64-bit kubectl): ParseInt's range error.
-  if (given !== undefined && (BigInt(given) > INT64_MAX || BigInt(given) < -INT64_MAX - 1n))
-    return fail(`error: invalid argument "${given}" for "--grace-period" flag: strconv.ParseInt: parsing "${given}": value out of range\nSee 'kubectl delete --help' for usage.\n`); // prettier-ignore
-  let seconds = given === undefined ? -1 : Number(given);
-  if (flags.now) {
-    if (seconds !== -1) return fail('error: --now and --grace-period cannot be specified together\n'); // prettier-ignore
-    seconds = 1;
-  }
-  if (seconds === 0 && !flags.force) seconds = 1;
-  if (flags.force && seconds < 0) seconds = 0;
-  if (flags.force && seconds > 0)
-    return fail('error: --force and --grace-period greater than 0 cannot be specified together\n'); // prettier-ignore
-  const warning =
-    seconds === 0
-      ? 'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n'
-      : '';
-  return { seconds, warning };
-}
-
-/**
- * `kubectl delete pod|service|deployment NAME… [--wait=false] [--grace-period=S] [--now]
- * [--force]`.
- */
-export function runDelete(
-  ctx: CommandContext,
-  namespace: string,
-  args: readonly string[],
-  flags: DeleteFlags,
-): CommandResult {
-  const grace = gracePeriod(flags);
-  if ('exitCode' in grace) return grace;
-  const { world } = ctx;
-  if (world.epochSeconds + world.nowSeconds() + grace.seconds > LAB_CLOCK_END_UNIX_SECONDS)
-    return fail(labNote('kubectl.grace-clock-end', { seconds: grace.seconds }));
-  const found = targets(args);
-  if ('exitCode' in found) return found;
-  const wait = flags.wait;
-  // PrintObj(): "force deleted" whenever the grace period sent is 0.
-  const operation = grace.seconds === 0 ? 'force deleted' : 'deleted';
-  let stdout = '';
-  let stderr = '';
-  let waitMs = 0;
-  for (const { type, name } of found) {
-    if (type.kind === 'Deployment') {
-      // Background propagation: the Deployment is gone at once, its pods terminate after.
-      if (ctx.world.workloads().deleteDeployment(namespace, name))
-        stdout += `deployment.apps "${name}" ${operation}\n`; // prettier-ignore
-      else stderr += notFound(type, name);
-      continue;
-    }
-    if (type.kind === 'Service') {
-      // No finalizers: the Service is gone when the API server answers.
-      if (ctx.world.workloads().deleteService(namespace, name))
-        stdout += `service "${name}" ${operation}\n`; // prettier-ignore
-      else stderr += notFound(type, name);
-      continue;
-    }
-    if (type.kind !== 'Pod') return notModelled(`delete ${type.resource}`);
-    const seconds = grace.seconds < 0 ? undefined : grace.seconds;
-    const goneIn = ctx.world.workloads().deletePod(namespace, name, seconds);
-    if (goneIn === undefined) stderr += notFound(type, name);
-    else {
-      stdout += `pod "${name}" ${operation}\n`;
-      waitMs = Math.max(waitMs, goneIn);
-    }
-  }
-  // --wait: kubectl watches until every deleted object is gone from the API (a forced
-  // deletion: at once, and the lab runs what that sets off now).
-  if (wait && (waitMs > 0 || grace.seconds === 0)) ctx.world.advanceClock(waitMs);
-  const warning = grace.warning;
-  if (warning === '') return { stdout, stderr, exitCode: stderr === '' ? 0 : 1 };
-  return {
-    stdout,
-    stderr: warning + stderr,
-    exitCode: stderr === '' ? 0 : 1,
-    writes: [{ fd: 2, text: warning }, { fd: 1, text: stdout }, ...(stderr === '' ? [] : [{ fd: 2 as const, text: stderr }])], // prettier-ignore
-  };
 }
 
 const ROLLOUT_HELP = `Manage the rollout of one or many resources.

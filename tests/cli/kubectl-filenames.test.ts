@@ -1,0 +1,152 @@
+/**
+ * `kubectl apply -f DIR/` and `kubectl delete -f FILE|DIR|-` through the CLI, against files in
+ * memory laid out as directories. Expected words and order come from kubectl v1.32.4's
+ * sources (k8s.io/cli-runtime and k8s.io/kubectl at tag kubernetes-1.32.4), cited per test.
+ */
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main';
+import type { DirectoryEntry } from '../../src/engine';
+
+const service = (name: string, port: number) =>
+  `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  selector:\n    app: web\n  ports:\n  - port: ${port}\n`;
+
+/** A few files, their directories implied by their paths. */
+const FILES: Record<string, string> = {
+  'm/b.yml': service('svc-b', 8082),
+  'm/a.yaml': service('svc-a', 8081),
+  'm/c.json': JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc-c' }, spec: { ports: [{ port: 8083 }] } }), // prettier-ignore
+  'm/notes.txt': 'not a manifest\n',
+  'm/sub/d.yaml': service('svc-d', 8084),
+  'm/z.yaml': service('svc-z', 8085),
+  'empty/.keep': '',
+  'web-deploy.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n',
+};
+
+function listDirectory(path: string): readonly DirectoryEntry[] | undefined {
+  const dir = path.replace(/\/+$/, '').replace(/^\.\//, '');
+  const names = new Map<string, boolean>();
+  for (const file of Object.keys(FILES)) {
+    if (!file.startsWith(`${dir}/`)) continue;
+    const [first, ...rest] = file.slice(dir.length + 1).split('/');
+    names.set(first!, rest.length > 0);
+  }
+  // Unsorted on purpose: the order must be kubectl's, not the directory's.
+  if (names.size === 0) return undefined;
+  return [...names].reverse().map(([name, directory]) => ({ name, directory }));
+}
+
+async function run(script: string) {
+  let out = '';
+  let err = '';
+  const status = await main(['run'], {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    readFile: (p) => FILES[p.replace(/^\.\//, '')],
+    listDirectory,
+    readStdin: () => script,
+  });
+  return { status, out, err };
+}
+
+describe('kubectl apply -f DIR', () => {
+  it("applies the directory's .json, .yaml and .yml files in lexical order", async () => {
+    // visitor.go:508 ExpandPathsToFileVisitors: filepath.Walk (sorted names), SkipDir for
+    // subdirectories unless -R, extensions from builder.go:45 FileExtensions.
+    const r = await run('node-1$ kubectl apply -f m/');
+    expect(r.err).toBe('');
+    expect(r.out).toBe(
+      'service/svc-a created\nservice/svc-b created\nservice/svc-c created\nservice/svc-z created\n',
+    );
+    // -R walks the subdirectory where its name sorts ("sub" < "z.yaml").
+    const recursive = await run('node-1$ kubectl apply -R -f ./m');
+    expect(recursive.out).toBe(
+      'service/svc-a created\nservice/svc-b created\nservice/svc-c created\nservice/svc-d created\nservice/svc-z created\n',
+    );
+  });
+
+  it('reads several -f and comma lists, and a file named outright whatever its extension', async () => {
+    // filename_flags.go: -f is a StringSlice (comma-separated values, repeatable).
+    const r = await run('node-1$ kubectl apply -f m/z.yaml,m/a.yaml -f m/notes.txt');
+    expect(r.out).toBe('service/svc-z created\nservice/svc-a created\n');
+    // The .txt file is read (builder.go Path: no extension check on the path given) and
+    // holds no object, so only its YAML error, not a refusal of the others.
+    expect(r.status).toBe(1);
+  });
+
+  it('checks every path first: a missing one applies nothing', async () => {
+    // builder.go:49 pathNotExistError, collected by FilenameParam; apply.go Run returns the
+    // builder's error before any object is sent. Two errors: helpers.go MultipleErrors, one a
+    // line without "error: ".
+    const r = await run('node-1$ kubectl apply -f m/a.yaml -f nope.yaml -f gone/\nnode-1$ kubectl get svc svc-a'); // prettier-ignore
+    expect(r.out).toBe('');
+    expect(r.err).toBe(
+      'the path "nope.yaml" does not exist\nthe path "gone/" does not exist\n' +
+        'Error from server (NotFound): services "svc-a" not found\n',
+    );
+    const one = await run('node-1$ kubectl apply -f m/a.yaml -f nope.yaml');
+    expect(one.err).toBe('error: the path "nope.yaml" does not exist\n');
+  });
+
+  it('a directory with no manifest is an error naming the extensions', async () => {
+    // builder.go:448: `error reading %v: recognized file extensions are %v`.
+    const r = await run('node-1$ kubectl apply -f empty/');
+    expect(r.err).toBe('error: error reading [empty/]: recognized file extensions are [.json .yaml .yml]\n'); // prettier-ignore
+    expect(r.status).toBe(1);
+  });
+
+  it('says that the lab does not fetch a URL', async () => {
+    const r = await run('node-1$ kubectl apply -f https://example.com/web.yaml');
+    expect(r.err).toMatch(/^lab: kube-proxy-lab does not fetch manifests over the network/);
+    expect(r.status).toBe(1);
+  });
+});
+
+describe('kubectl delete -f', () => {
+  it('deletes the objects a directory names; kube-proxy removes their rules', async () => {
+    const r = await run(
+      [
+        'node-1$ kubectl apply -f m/',
+        'node-1$ iptables-save -t nat | grep -c svc-',
+        'node-1$ kubectl delete -f m/',
+        'node-1$ iptables-save -t nat | grep -c svc-',
+      ].join('\n'),
+    );
+    // delete.go:523 PrintObj: `%s "%s" %s` with the lower-case kind, in visiting order.
+    const rulesBefore = Number(r.out.split('\n')[4]);
+    expect(rulesBefore).toBeGreaterThan(0);
+    expect(r.out).toContain(
+      'service "svc-a" deleted\nservice "svc-b" deleted\nservice "svc-c" deleted\nservice "svc-z" deleted\n0\n',
+    );
+  });
+
+  it('NotFound names the file, exits 1; --ignore-not-found drops it', async () => {
+    // helpers.go:65 AddSourceToErr("deleting", info.Source, err) inside the server's status.
+    const r = await run('node-1$ kubectl apply -f m/a.yaml\nnode-1$ kubectl delete -f m/a.yaml,m/b.yml'); // prettier-ignore
+    expect(r.out).toBe('service/svc-a created\nservice "svc-a" deleted\n');
+    expect(r.err).toBe('Error from server (NotFound): error when deleting "m/b.yml": services "svc-b" not found\n'); // prettier-ignore
+    expect(r.status).toBe(1);
+    // delete.go DeleteResult: r.IgnoreErrors(errors.IsNotFound).
+    const ignored = await run('node-1$ kubectl delete -f m/ --ignore-not-found');
+    expect(ignored).toEqual({ status: 0, out: '', err: '' });
+    const byName = await run('node-1$ kubectl delete svc nothing --ignore-not-found');
+    expect(byName).toEqual({ status: 0, out: '', err: '' });
+  });
+
+  it('reads stdin for -f -, named STDIN in errors', async () => {
+    // visitor.go:46 constSTDINstr.
+    const r = await run(`node-1$ printf '${service('svc-a', 1).replace(/\n/g, '\\n')}' | kubectl delete -f -`); // prettier-ignore
+    expect(r.err).toBe('Error from server (NotFound): error when deleting "STDIN": services "svc-a" not found\n'); // prettier-ignore
+  });
+
+  it('deletes a Deployment named in a file as `kubectl delete deployment` does', async () => {
+    const r = await run('node-1$ kubectl delete -f web-deploy.yaml\nnode-1$ kubectl get deploy');
+    expect(r.out).toBe('deployment.apps "web" deleted\n');
+    expect(r.err).toBe('No resources found in default namespace.\n');
+  });
+
+  it('refuses resource words beside -f, after checking the paths', async () => {
+    // builder.go:1123 visitByPaths.
+    const r = await run('node-1$ kubectl delete -f m/a.yaml svc');
+    expect(r.err).toBe('error: when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well\n'); // prettier-ignore
+  });
+});
