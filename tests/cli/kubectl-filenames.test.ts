@@ -3,6 +3,10 @@
  * memory laid out as directories. Expected words and order come from kubectl v1.32.4's
  * sources (k8s.io/cli-runtime and k8s.io/kubectl at tag kubernetes-1.32.4), cited per test.
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import type { DirectoryEntry } from '../../src/engine';
@@ -148,5 +152,36 @@ describe('kubectl delete -f', () => {
     // builder.go:1123 visitByPaths.
     const r = await run('node-1$ kubectl delete -f m/a.yaml svc');
     expect(r.err).toBe('error: when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well\n'); // prettier-ignore
+  });
+});
+
+describe('the installed executable', () => {
+  const bin = join(import.meta.dirname, '..', '..', 'bin', 'kube-proxy-lab.cjs');
+  const built = existsSync(join(import.meta.dirname, '..', '..', 'dist-cli', 'kube-proxy-lab.cjs'));
+
+  it.skipIf(!built)('lists a real directory as filepath.Walk does', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kpl-apply-dir-'));
+    try {
+      mkdirSync(join(dir, 'm', 'sub'), { recursive: true });
+      writeFileSync(join(dir, 'm', 'b.yaml'), service('svc-b', 8082));
+      writeFileSync(join(dir, 'm', 'a.yml'), service('svc-a', 8081));
+      writeFileSync(join(dir, 'm', 'sub', 'c.yaml'), service('svc-c', 8083));
+      // An entry that links to a file is a file of the walk (os.Lstat: not a directory).
+      symlinkSync(join(dir, 'm', 'b.yaml'), join(dir, 'm', 'link.yaml'));
+      const r = spawnSync(process.execPath, [bin, 'run'], {
+        cwd: dir,
+        input:
+          'node-1$ kubectl apply -R -f m/\nnode-1$ kubectl delete -R -f m --ignore-not-found\n',
+        encoding: 'utf8',
+      });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe(
+        'service/svc-a created\nservice/svc-b created\nservice/svc-b unchanged\nservice/svc-c created\n' +
+          // link.yaml names svc-b again: gone already, NotFound, ignored.
+          'service "svc-a" deleted\nservice "svc-b" deleted\nservice "svc-c" deleted\n',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
