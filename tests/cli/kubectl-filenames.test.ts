@@ -27,11 +27,12 @@ const FILES: Record<string, string> = {
 };
 
 function listDirectory(path: string): readonly DirectoryEntry[] | undefined {
-  const dir = path.replace(/\/+$/, '').replace(/^\.\//, '');
+  const dir = path.replace(/\/+$/, '').replace(/^\.\/?/, '');
+  const prefix = dir === '' ? '' : `${dir}/`;
   const names = new Map<string, boolean>();
   for (const file of Object.keys(FILES)) {
-    if (!file.startsWith(`${dir}/`)) continue;
-    const [first, ...rest] = file.slice(dir.length + 1).split('/');
+    if (!file.startsWith(prefix)) continue;
+    const [first, ...rest] = file.slice(prefix.length).split('/');
     names.set(first!, rest.length > 0);
   }
   // Unsorted on purpose: the order must be kubectl's, not the directory's.
@@ -89,6 +90,21 @@ describe('kubectl apply -f DIR', () => {
     );
     const one = await run('node-1$ kubectl apply -f m/a.yaml -f nope.yaml');
     expect(one.err).toBe('error: the path "nope.yaml" does not exist\n');
+  });
+
+  it('expands a pattern that names no file, as filepath.Glob does', async () => {
+    // builder.go expandIfFilePattern: filepath.Glob when the path does not exist (the lab's
+    // shell, like bash with no match, leaves the word as it is). Glob sorts each directory.
+    const r = await run("node-1$ kubectl apply -f 'm/*.y*ml'");
+    expect(r.out).toBe('service/svc-a created\nservice/svc-b created\nservice/svc-z created\n');
+    // A match that is a directory is walked like one named outright.
+    const dir = await run('node-1$ kubectl apply -f e*');
+    expect(dir.err).toBe('error: error reading [empty]: recognized file extensions are [.json .yaml .yml]\n'); // prettier-ignore
+    // match.go ErrBadPattern "syntax error in pattern", worded by expandIfFilePattern.
+    const bad = await run("node-1$ kubectl apply -f 'm/[' -f 'none*'");
+    expect(bad.err).toBe(
+      'pattern "m/[" is not valid: syntax error in pattern\nthe path "none*" does not exist\n',
+    );
   });
 
   it('a directory with no manifest is an error naming the extensions', async () => {

@@ -9,6 +9,7 @@
 import type { CommandContext, CommandResult } from '../registry';
 import { missingFileMessage } from '../files';
 import { labNote } from '../../model/lab-notes';
+import { BAD_PATTERN, byCodePoint, cleanPath, goGlob, hasMeta } from './go-filepath';
 
 /** One stream of manifests: a file, or stdin, named as kubectl names it in its errors. */
 export interface ManifestSource {
@@ -43,28 +44,6 @@ export function builderErrorsText(errors: readonly { text: string; server: boole
   return errors.map((e) => `${e.text}\n`).join('');
 }
 
-/** Go's path.Clean, which filepath.Join applies to every path Walk hands out. */
-export function cleanPath(path: string): string {
-  if (path === '') return '.';
-  const rooted = path.startsWith('/');
-  const out: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..' && out.length > 0 && out.at(-1) !== '..') out.pop();
-    else if (part !== '..' || !rooted) out.push(part);
-  }
-  const joined = out.join('/');
-  return rooted ? `/${joined}` : joined === '' ? '.' : joined;
-}
-
-/** Sorts as Go compares strings (UTF-8 bytes): by code point, which is the same order. */
-function byCodePoint(a: string, b: string): number {
-  const x = [...a].map((c) => c.codePointAt(0)!);
-  const y = [...b].map((c) => c.codePointAt(0)!);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
-}
-
 function extensionOf(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);
   const dot = base.lastIndexOf('.');
@@ -96,6 +75,33 @@ function walk(ctx: CommandContext, root: string, recursive: boolean): string[] {
 }
 
 /**
+ * builder.go expandIfFilePattern: a path that exists is itself; one that does not is a
+ * pattern for filepath.Glob (the lab's shell leaves `*.yaml` to kubectl). The error's text,
+ * or the lab's note for a host's system file, when nothing is found.
+ */
+function expandIfFilePattern(
+  ctx: CommandContext,
+  name: string,
+  texts: Map<string, string>,
+): string[] | string | { note: string } {
+  if (ctx.world.listDirectory?.(name) !== undefined) return [name];
+  // Read once: a scenario-sized file is megabytes.
+  const text = ctx.world.readFile(name);
+  if (text !== undefined) {
+    texts.set(name, text);
+    return [name];
+  }
+  const note = missingFileMessage(name, '');
+  if (note !== '') return { note };
+  // builder.go:49 pathNotExistError; a malformed pattern is filepath.ErrBadPattern.
+  const notExist = `the path "${name}" does not exist`;
+  if (!hasMeta(name)) return notExist;
+  const matches = goGlob(name, (dir) => ctx.world.listDirectory?.(dir));
+  if (matches === BAD_PATTERN) return `pattern "${name}" is not valid: ${BAD_PATTERN}`;
+  return matches.length === 0 ? notExist : matches;
+}
+
+/**
  * Reads every `-f` the builder would (in order), or returns the command's failure: the
  * builder's errors, or the lab's note for what it cannot read (a URL, a host's system file).
  */
@@ -107,6 +113,7 @@ export function readManifestSources(
   const sources: ManifestSource[] = [];
   const errors: string[] = [];
   let stdinUsed = false;
+  const texts = new Map<string, string>();
   const fail = (stderr: string): CommandResult => ({ stdout: '', stderr, exitCode: 1 });
   for (const name of filenames) {
     if (name === '-') {
@@ -117,26 +124,26 @@ export function readManifestSources(
     }
     if (name.startsWith('http://') || name.startsWith('https://'))
       return fail(labNote('kubectl.filename-url', { url: name }));
-    const isDirectory = ctx.world.listDirectory?.(name) !== undefined;
-    const text = isDirectory ? undefined : ctx.world.readFile(name);
-    if (!isDirectory && text === undefined) {
-      const missing = missingFileMessage(name, '');
-      if (missing !== '') return fail(missing);
-      // builder.go:49 pathNotExistError (expandIfFilePattern and Path).
-      errors.push(`the path "${name}" does not exist`);
+    const matches = expandIfFilePattern(ctx, name, texts);
+    if (typeof matches === 'string') {
+      errors.push(matches);
       continue;
     }
+    if ('note' in matches) return fail(matches.note);
     const before = sources.length;
-    for (const path of isDirectory ? walk(ctx, name, recursive) : [name]) {
-      const fileText = path === name && text !== undefined ? text : ctx.world.readFile(path);
-      // A link to nowhere, a file without read permission: kubectl would print the system's
-      // reason, which the lab is not told.
-      if (fileText === undefined) return fail(labNote('kubectl.filename-unreadable', { path }));
-      else sources.push({ source: path, text: fileText });
+    for (const match of matches) {
+      const isDirectory = ctx.world.listDirectory?.(match) !== undefined;
+      for (const path of isDirectory ? walk(ctx, match, recursive) : [match]) {
+        const fileText = texts.get(path) ?? ctx.world.readFile(path);
+        // A link to nowhere, a file without read permission: kubectl would print the
+        // system's reason, which the lab is not told.
+        if (fileText === undefined) return fail(labNote('kubectl.filename-unreadable', { path }));
+        sources.push({ source: path, text: fileText });
+      }
     }
     // builder.go:448: only while nothing at all has been found or refused yet.
     if (sources.length === 0 && before === 0 && errors.length === 0)
-      errors.push(`error reading [${name}]: recognized file extensions are [${FILE_EXTENSIONS.join(' ')}]`); // prettier-ignore
+      errors.push(`error reading [${matches.join(' ')}]: recognized file extensions are [${FILE_EXTENSIONS.join(' ')}]`); // prettier-ignore
   }
   if (errors.length > 0) return fail(builderErrorsText(errors.map((text) => ({ text, server: false })))); // prettier-ignore
   return sources;
