@@ -23,6 +23,12 @@ const FILES: Record<string, string> = {
   'm/sub/d.yaml': service('svc-d', 8084),
   'm/z.yaml': service('svc-z', 8085),
   'empty/.keep': '',
+  'other-ns.yaml': service('svc-k', 1).replace(
+    'name: svc-k',
+    'name: svc-k\n  namespace: kube-system',
+  ),
+  'mixed.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n---\n${service('svc-a', 1)}`,
+  'blank.yaml': '---\n# nothing\n',
   'web-deploy.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n',
 };
 
@@ -162,6 +168,27 @@ describe('kubectl delete -f', () => {
     const r = await run('node-1$ kubectl delete -f web-deploy.yaml\nnode-1$ kubectl get deploy');
     expect(r.out).toBe('deployment.apps "web" deleted\n');
     expect(r.err).toBe('No resources found in default namespace.\n');
+  });
+
+  it('-n must be the namespace the file gives; an empty file is not an error', async () => {
+    // visitor.go:679 RequireNamespace (with -n given), one error: "error: " (helpers.go).
+    const r = await run('node-1$ kubectl delete -f other-ns.yaml -n default');
+    expect(r.err).toBe(
+      `error: the namespace from the provided object "kube-system" does not match the namespace "default". You must pass '--namespace=kube-system' to perform this operation.\n`,
+    );
+    // delete.go:438 DeleteResult: nothing visited.
+    const blank = await run('node-1$ kubectl delete -f blank.yaml');
+    expect(blank).toEqual({ status: 0, out: 'No resources found\n', err: '' });
+    // builder.go:130 StdinMultiUseError.
+    const twice = await run('node-1$ echo | kubectl delete -f - -f -');
+    expect(twice.err).toBe('error: standard input cannot be used for multiple arguments\n');
+  });
+
+  it('says which kinds the lab cannot delete and deletes the rest', async () => {
+    const r = await run('node-1$ kubectl apply -f m/a.yaml\nnode-1$ kubectl delete -f mixed.yaml');
+    expect(r.out).toBe('service/svc-a created\nservice "svc-a" deleted\n');
+    expect(r.status).toBe(1);
+    expect(r.err).toMatch(/^lab: `kubectl delete` of a ConfigMap is not modelled in kube-proxy-lab; cfg was left as it is/); // prettier-ignore
   });
 
   it('refuses resource words beside -f, after checking the paths', async () => {

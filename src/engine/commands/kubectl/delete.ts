@@ -188,7 +188,8 @@ export function runDelete(
   // deletion: at once, and the lab runs what that sets off now).
   if (flags.wait && (waitMs > 0 || grace.seconds === 0)) ctx.world.advanceClock(waitMs);
   const stderr = notes + (errors.length === 0 ? '' : builderErrorsText(errors));
-  const failed = errors.length > 0;
+  // A kind the lab could not delete fails the command too, as `delete TYPE NAME` does here.
+  const failed = errors.length > 0 || notes !== '';
   const warning = grace.warning;
   if (warning === '') return { stdout, stderr, exitCode: failed ? 1 : 0 };
   return {
