@@ -56,6 +56,10 @@ export function pingOutput(
     } else if (e.kind === 'echo-error') {
       errors++;
       if (!opts.quiet) stdout += `From ${e.from} icmp_seq=${e.seq} ${errorText(e.type, e.code)}\n`;
+    } else if (e.kind === 'local-error') {
+      // receive_error_msg(): SO_EE_ORIGIN_LOCAL, EMSGSIZE; error() writes to stderr.
+      errors++;
+      stderr += `ping: local error: message too long, mtu=${e.mtu}\n`;
     } else if (e.kind === 'ping-done') {
       const tx = e.transmitted;
       stdout += `\n--- ${opts.host} ping statistics ---\n`;

@@ -28,10 +28,31 @@ function finish(op: Op, prog: PingState): void {
   });
 }
 
+/** The largest IP datagram, and so the largest ICMP message a raw socket sends (0xFFFF). */
+const IP_MAX_BYTES = 0xffff;
+
 function sendProbe(op: Op, stack: HostStack, prog: PingState, addr: string): void {
   const route = routeFor(stack, addr);
   if (route === undefined) return;
   const seq = prog.transmitted + 1;
+  const icmpBytes = 8 + prog.opts.size;
+  if (icmpBytes + 20 > IP_MAX_BYTES) {
+    // Too big for one IP datagram: nothing leaves. An ICMP message over 0xFFFF bytes is refused
+    // by raw_sendmsg() with EMSGSIZE before anything is queued, and iputils, finding no error in
+    // the queue, counts the probe as sent and says nothing ("Hard local error. Pretend we sent
+    // packet"). A smaller one gets as far as ip_append_data(), whose ip_local_error() queues
+    // EMSGSIZE with mtu 0xFFFF: iputils reads it and prints "local error: message too long,
+    // mtu=65535", counted in "+N errors" — except with -q, which skips such errors uncounted.
+    // (iputils 20221126 in a namespace: -s 65507 answered, 65508–65527 local error, 65528 quiet.)
+    if (prog.transmitted === 0) prog.firstSent = op.ctx.now;
+    prog.lastSent = op.ctx.now;
+    prog.transmitted = seq;
+    if (icmpBytes <= IP_MAX_BYTES && !prog.opts.quiet) {
+      prog.errors++;
+      prog.transcript.push({ t: op.ctx.now, kind: 'local-error', seq, mtu: IP_MAX_BYTES });
+    }
+    return;
+  }
   const packet: HostPacket = {
     src: route.src,
     dst: addr,

@@ -68,6 +68,8 @@ export type TranscriptEntry =
   | { readonly t: number; readonly kind: 'echo-reply'; readonly seq: number; readonly from: string; readonly ttl: number } // prettier-ignore
   /** ping: an ICMP error about one of its requests. */
   | { readonly t: number; readonly kind: 'echo-error'; readonly seq: number; readonly from: string; readonly type: number; readonly code: number } // prettier-ignore
+  /** ping: a request the local stack refused (EMSGSIZE), read from the socket's error queue. */
+  | { readonly t: number; readonly kind: 'local-error'; readonly seq: number; readonly mtu: number } // prettier-ignore
   /** ping: the statistics, when it ends. */
   | { readonly t: number; readonly kind: 'ping-done'; readonly transmitted: number; readonly timeMs: number; readonly pipe: number }; // prettier-ignore
 
