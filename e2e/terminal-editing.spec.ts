@@ -144,8 +144,8 @@ test('Ctrl+L clears the screen and redraws a wrapped line at the top, still edit
 }) => {
   await openTerminal(page);
   await page.keyboard.type('echo before');
-  // Keys pressed while a command runs are not taken: wait for its output and the next prompt.
-  expect(await runEcho(page)).toEqual({ shown: 'echo before', printed: 'before' });
+  // No wait for its output: keys pressed while it runs are kept for the next prompt.
+  await page.keyboard.press('Enter');
   await page.keyboard.insertText(`echo ${'世界'.repeat(16)}`);
   await page.keyboard.press('Control+l');
   await expect
@@ -157,4 +157,80 @@ test('Ctrl+L clears the screen and redraws a wrapped line at the top, still edit
   const edited = `echo ${'世界'.repeat(14)}界世界`;
   expect(await runEcho(page)).toEqual({ shown: edited, printed: edited.slice(5) });
   expect((await screenLines(page)).join('\n')).not.toContain('before');
+});
+
+/** The screen's lines once the last one is an empty prompt (every command typed has run). */
+async function linesWhenDone(page: Page): Promise<string[]> {
+  await expect
+    .poll(async () => (await screenLines(page)).filter((line) => line !== '').at(-1))
+    .toBe(PROMPT);
+  return (await screenLines(page)).filter((line) => line !== '');
+}
+
+/**
+ * Presses Enter and then sends `more` in the same task of the page, so that the command is
+ * surely still running when they come (its answer comes from the worker, in a later task).
+ */
+async function enterThen(page: Page, ...more: Array<{ input: string } | { paste: string }>) {
+  await page.evaluate((more) => {
+    const term = window.__labTerminal!;
+    term.input('\r');
+    for (const what of more) {
+      if ('input' in what) term.input(what.input);
+      else term.paste(what.paste);
+    }
+  }, more);
+}
+
+// A tty keeps what is typed while a command runs and echoes it (canonical mode); readline reads
+// it at the next prompt (./../src/ui/terminal/type-ahead.ts).
+test('keys typed while a command runs are kept: the next command runs after it', async ({
+  page,
+}) => {
+  await openTerminal(page);
+  await page.keyboard.type('echo first');
+  await enterThen(page, { input: 'echo second' }, { input: '\r' });
+  expect(await linesWhenDone(page)).toEqual([
+    `${PROMPT}echo first`,
+    'echo second', // the tty's echo, before the first command's output
+    'first',
+    `${PROMPT}echo second`,
+    'second',
+    PROMPT,
+  ]);
+});
+
+test('lines pasted while a command runs run one after another', async ({ page }) => {
+  await openTerminal(page);
+  await page.keyboard.type('echo one');
+  await enterThen(page, { paste: 'echo two\necho three\n' });
+  expect(await linesWhenDone(page)).toEqual([
+    `${PROMPT}echo one`,
+    'echo two',
+    'echo three',
+    'one',
+    `${PROMPT}echo two`,
+    'two',
+    `${PROMPT}echo three`,
+    'three',
+    PROMPT,
+  ]);
+});
+
+test('Ctrl+C while a command runs discards what was typed ahead, and says it cannot stop it', async ({
+  page,
+}) => {
+  await openTerminal(page);
+  await page.keyboard.type('echo one');
+  await enterThen(page, { input: 'echo lost\r' }, { input: '\x03' }, { input: 'echo kept\r' });
+  const lines = await linesWhenDone(page);
+  expect(lines[0]).toBe(`${PROMPT}echo one`);
+  // The echo as typed, then the command's output: it ran to the end.
+  expect(lines[1]).toBe('echo lost');
+  expect(lines[2]).toBe('^Cecho kept');
+  expect(lines[3]).toBe('one');
+  expect(lines[4]).toMatch(/^lab: Ctrl-C came while the command ran; .*cannot interrupt it/);
+  expect(lines.slice(5)).toEqual([`${PROMPT}echo kept`, 'kept', PROMPT]);
+  // `echo lost`, typed ahead before Ctrl+C, never ran.
+  expect(lines).not.toContain('lost');
 });

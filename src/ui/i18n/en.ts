@@ -186,6 +186,10 @@ export const EN = {
     host: 'Host',
     input: 'Terminal input',
     hint: 'The same commands as the kube-proxy-lab CLI. ↑/↓ history; ←/→, Home/End, Ctrl+U/K/W edit the line.',
+    typeAheadInterrupted:
+      'lab: Ctrl-C came while the command ran; the lab runs a command in virtual time and cannot interrupt it, so it ran to the end. What was typed ahead was discarded, as a terminal discards it.',
+    typeAheadDropped:
+      'lab: {{bytes}} bytes typed while the command ran were dropped: the lab keeps at most {{limit}} bytes typed ahead, as much as a terminal line holds.',
     podTools:
       "A pod runs the lab's programs whatever its image, as a node does: Debian 12's bash, curl 7.88, iputils ping, BIND 9.18 dig, OpenBSD nc. An Alpine image such as agnhost has busybox's ping and curl 8, which word some lines differently.",
   },

@@ -3,7 +3,8 @@
  * running cluster. Line editing as bash's (../terminal/line-editor.ts: ←/→, Home/End,
  * Ctrl+U/K/W, history with ↑/↓), Ctrl+C and Ctrl+L; output exactly as the tool prints it. After
  * an edit the prompt and line are redrawn from the line buffer (../terminal/screen-layout.ts),
- * so the screen shows what will run. Loaded lazily, with xterm, when the tab first opens.
+ * so the screen shows what will run. Keys pressed while a command runs are kept and read at the
+ * next prompt, as a tty and readline do (../terminal/type-ahead.ts). Loaded lazily, with xterm, when the tab first opens.
  */
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
@@ -13,6 +14,7 @@ import { terminalText } from '../i18n';
 import { useLab } from '../store';
 import { LineEditor } from '../terminal/line-editor';
 import { drawLine, redrawLine, type PromptLine } from '../terminal/screen-layout';
+import { TYPE_AHEAD_LIMIT, TypeAhead } from '../terminal/type-ahead';
 
 declare global {
   interface Window {
@@ -105,8 +107,27 @@ export default function TerminalPanel() {
       prompt(0);
     };
     prompt(0);
-    const sub = xterm.onData((data) => {
-      if (busy) return;
+    const typeAhead = new TypeAhead();
+    let echoTypeAhead = false;
+    /** What the shell says after the command, on lines of their own, before its prompt. */
+    const typeAheadNotes = (): string[] => {
+      const { interrupted, droppedBytes } = typeAhead.takeReport();
+      const notes: string[] = [];
+      if (interrupted) notes.push(i18n.t('terminal.typeAheadInterrupted'));
+      if (droppedBytes > 0)
+        notes.push(
+          i18n.t('terminal.typeAheadDropped', { bytes: droppedBytes, limit: TYPE_AHEAD_LIMIT }),
+        );
+      return notes;
+    };
+    /** Hands the kept keys to the line editor until one runs a command (then the rest waits). */
+    const readTypeAhead = () => {
+      for (let key = typeAhead.next(); key !== undefined; key = typeAhead.next()) {
+        press(key);
+        if (busy) return typeAhead.commit();
+      }
+    };
+    const press = (data: string) => {
       const outcome = editor.press(data);
       if (outcome.kind === 'append') return draw(outcome.text);
       if (outcome.kind === 'edit') return redraw();
@@ -127,18 +148,38 @@ export default function TerminalPanel() {
       editor.reset();
       if (outcome.command === '') return prompt(0);
       busy = true;
+      echoTypeAhead = true;
       void runTerminal(hostRef.current, outcome.command, xterm.cols).then((answer) => {
+        // Keys from now on are kept unechoed: an echo written after the output would land
+        // between it and the prompt measured from it (readline shows them at the prompt).
+        echoTypeAhead = false;
         const output = answer ? crlf(terminalText(answer, i18n.language)) : '';
         // The prompt follows the output on its last row, as in a shell; the write callback
         // runs once xterm has parsed the output, so its cursor is where the prompt starts.
         xterm.write(output, () => {
-          const col = xterm.buffer.active.cursorX;
+          let col = xterm.buffer.active.cursorX;
+          const notes = typeAheadNotes();
+          if (notes.length > 0) {
+            // After the output (and any echo of ^C), each note on a row of its own.
+            xterm.write(`${col === 0 ? '' : '\r\n'}${notes.join('\r\n')}\r\n`);
+            col = 0;
+          }
           // Just past the last column (pending wrap) the prompt starts the next row.
           if (col >= xterm.cols) xterm.write('\r\n');
           busy = false;
           prompt(col >= xterm.cols ? 0 : col);
+          readTypeAhead();
         });
       });
+    };
+    const sub = xterm.onData((data) => {
+      // While a command runs the keys wait, echoed as the tty echoes them (./terminal/type-ahead.ts).
+      if (busy) {
+        const echo = typeAhead.receive(data);
+        if (echoTypeAhead) xterm.write(echo);
+        return;
+      }
+      press(data);
     });
     return () => {
       observer.disconnect();
