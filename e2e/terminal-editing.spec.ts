@@ -234,3 +234,16 @@ test('Ctrl+C while a command runs discards what was typed ahead, and says it can
   // `echo lost`, typed ahead before Ctrl+C, never ran.
   expect(lines).not.toContain('lost');
 });
+
+test('past 4095 bytes typed ahead the rest is dropped, and the terminal says so', async ({
+  page,
+}) => {
+  await openTerminal(page);
+  await page.keyboard.type('echo one');
+  // 4095 bytes kept (n_tty's N_TTY_BUF_SIZE 4096, one byte kept free), 905 dropped.
+  await enterThen(page, { paste: 'x'.repeat(5000) });
+  await expect
+    .poll(async () => (await screenLines(page)).some((line) => line.startsWith('lab: 905 bytes')))
+    .toBe(true);
+  expect(await shownInput(page)).toBe('x'.repeat(4095));
+});

@@ -187,7 +187,7 @@ export const EN = {
     input: 'Terminal input',
     hint: 'The same commands as the kube-proxy-lab CLI. ↑/↓ history; ←/→, Home/End, Ctrl+U/K/W edit the line.',
     typeAheadInterrupted:
-      'lab: Ctrl-C came while the command ran; the lab runs a command in virtual time and cannot interrupt it, so it ran to the end. What was typed ahead was discarded, as a terminal discards it.',
+      'lab: Ctrl-C came while the command ran; the lab runs a command in virtual time and cannot interrupt it, so it ran to the end. Ctrl-C discarded what was typed ahead before it, as a terminal does.',
     typeAheadDropped:
       'lab: {{bytes}} bytes typed while the command ran were dropped: the lab keeps at most {{limit}} bytes typed ahead, as much as a terminal line holds.',
     podTools:

@@ -198,7 +198,7 @@ export const ZH: Catalogue = {
     input: '终端输入',
     hint: '与 kube-proxy-lab 命令行相同的命令。↑/↓ 浏览历史；←/→、Home/End、Ctrl+U/K/W 编辑当前行。',
     typeAheadInterrupted:
-      'lab: 命令运行时按下了 Ctrl-C；实验台在虚拟时间里运行命令，无法中断它，所以命令已运行完毕。预先键入的内容已被丢弃，与终端的做法相同。',
+      'lab: 命令运行时按下了 Ctrl-C；实验台在虚拟时间里运行命令，无法中断它，所以命令已运行完毕。Ctrl-C 丢弃了在它之前预先键入的内容，与终端的做法相同。',
     typeAheadDropped:
       'lab: 命令运行期间键入的 {{bytes}} 字节被丢弃：实验台最多保留 {{limit}} 字节的预先输入，与终端一行能容纳的相同。',
     podTools:
