@@ -40,6 +40,22 @@ export interface ValueQuestion {
 
 export type Question = ChoiceQuestion | ValueQuestion;
 
+/**
+ * A command the learner must complete before it can run: `placeholder` (one word of `line`)
+ * stands for a name only the lab's output tells, such as the pod that answered or a chain's
+ * hash. Run as written it would fail (`pods "ECHO-POD" not found`), so the panel never runs it:
+ * it puts the line into the terminal for the learner to finish.
+ */
+export interface CommandToComplete {
+  readonly line: string;
+  readonly placeholder: string;
+  /** What to put in place of the placeholder, and where to read it. */
+  readonly fill: Text;
+}
+
+/** A `TARGET$ COMMAND` line the panel runs as written, or one the learner completes. */
+export type StepCommand = string | CommandToComplete;
+
 /** A parameter of a check: plain values, or references the checker resolves against the lab. */
 export type CheckParam = string | number | boolean | readonly string[];
 
@@ -75,8 +91,11 @@ export interface Step {
   readonly body: Text;
   /** Questions to answer before the commands are shown (predict, then reveal). */
   readonly predict?: readonly Question[];
-  /** Commands to try, as `TARGET$ COMMAND` lines (the panel can paste them into the terminal). */
-  readonly commands?: readonly string[];
+  /**
+   * Commands to try, as `TARGET$ COMMAND` lines: the panel runs each as written, except those
+   * to complete, which it puts into the terminal.
+   */
+  readonly commands?: readonly StepCommand[];
   /** A change to make in the editor (e.g. kube-proxy's mode), when the step asks for one. */
   readonly edit?: ScenarioEdit;
   /** One command to send many times with one click (the lab's shell has no loops). */

@@ -10,6 +10,7 @@ import { World } from '../../src/engine';
 import { parseScript, resolveTarget } from '../../src/engine/commands/script';
 import { LESSONS } from '../../src/lessons/catalog';
 import { CHECK_KINDS } from '../../src/lessons/checks';
+import { commandLine, isToComplete } from '../../src/lessons/step-commands';
 import type { Lesson, Text } from '../../src/lessons/types';
 
 const CJK = /[\u4e00-\u9fff]/;
@@ -32,6 +33,9 @@ function texts(lesson: Lesson): [string, Text][] {
         q.choices.forEach((c, i) => out.push([`${q.id}.choice${i}`, c.text]));
     }
     for (const c of s.checks) out.push([`${s.id}.${c.id}.label`, c.label]);
+    (s.commands ?? [])
+      .filter(isToComplete)
+      .forEach((c, i) => out.push([`${s.id}.fill${i}`, c.fill]));
   }
   return out;
 }
@@ -73,7 +77,7 @@ describe.each(LESSONS.map((l) => [l.id, l] as const))('lesson %s', (_id, lesson)
   it('names only hosts its scenario has in its command lines', () => {
     const { world } = World.fromScenario(lesson.scenario);
     for (const s of lesson.steps) {
-      const lines = [...(s.commands ?? []), ...(s.batch ? [s.batch.command] : [])];
+      const lines = [...(s.commands ?? []).map(commandLine), ...(s.batch ? [s.batch.command] : [])];
       const parsed = parseScript(lines.join('\n'));
       expect(parsed.diagnostics, s.id).toEqual([]);
       for (const line of parsed.lines) {

@@ -91,6 +91,30 @@ describe('LineEditor', () => {
   });
 });
 
+describe('LineEditor.load (a lesson’s line to complete)', () => {
+  it('replaces the typed line; Ctrl+W at the cursor after the placeholder deletes just it', () => {
+    const editor = typed('echo half-typed');
+    const line = 'kubectl delete pod ECHO-POD --wait=false';
+    editor.load(line, 'kubectl delete pod ECHO-POD'.length);
+    expect([text(editor), editor.cursor]).toEqual([line, 27]);
+    editor.press('\x17');
+    editor.press('echo-5bbcdfbcfd-7jcxs');
+    expect(editor.press('\r')).toEqual({
+      kind: 'run',
+      command: 'kubectl delete pod echo-5bbcdfbcfd-7jcxs --wait=false',
+    });
+  });
+
+  it('keeps the cursor on the line and counts it in code points', () => {
+    const editor = new LineEditor();
+    editor.load('echo 𠀀 X', 99);
+    expect(editor.cursor).toBe(8);
+    editor.load('echo 𠀀 X', 6);
+    editor.press('\x7f');
+    expect(text(editor)).toBe('echo  X');
+  });
+});
+
 describe('printable', () => {
   it('makes a pasted block one line and drops control characters the screen would not show', () => {
     expect(printable('echo 一\r\n\r\n二\t三\x07\x1b\x9b')).toBe('echo 一 二 三');

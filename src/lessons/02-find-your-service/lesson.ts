@@ -104,8 +104,22 @@ export const lesson: Lesson = {
       ],
       commands: [
         'node-1$ iptables -t nat -L KUBE-SERVICES -n | grep hello',
-        'node-1$ iptables -t nat -L KUBE-SVC-XXXXXXXXXXXXXXXX -n',
-        'node-1$ iptables -t nat -L KUBE-SEP-YYYYYYYYYYYYYYYY -n',
+        {
+          line: 'node-1$ iptables -t nat -L KUBE-SVC-XXXXXXXXXXXXXXXX -n',
+          placeholder: 'KUBE-SVC-XXXXXXXXXXXXXXXX',
+          fill: {
+            'zh-CN': '上一条命令输出里 hello 那一行最左边的 KUBE-SVC 链名',
+            en: 'the KUBE-SVC chain on the left of hello’s line in the previous command’s output',
+          },
+        },
+        {
+          line: 'node-1$ iptables -t nat -L KUBE-SEP-YYYYYYYYYYYYYYYY -n',
+          placeholder: 'KUBE-SEP-YYYYYYYYYYYYYYYY',
+          fill: {
+            'zh-CN': 'KUBE-SVC 链里任意一条规则的 target（一个 KUBE-SEP 链名）',
+            en: 'the target of any rule in the KUBE-SVC chain (a KUBE-SEP chain)',
+          },
+        },
       ],
       ask: [
         {
@@ -167,7 +181,9 @@ export const lesson: Lesson = {
         },
       ],
       solution: [
-        { run: 'node-1$ iptables -t nat -L KUBE-SERVICES -n | grep hello' },
+        {
+          run: 'node-1$ iptables -t nat -L KUBE-SERVICES -n | grep hello\nnode-1$ iptables -t nat -L KUBE-SVC-STDNOFAI3EEZDIVA -n\nnode-1$ iptables -t nat -L KUBE-SEP-BSOQWJHUS3SXORRL -n',
+        },
         { answer: 'svc-chain', value: 'KUBE-SVC-STDNOFAI3EEZDIVA' },
         { answer: 'dnat-target', value: '10.244.1.2:8080' },
       ],

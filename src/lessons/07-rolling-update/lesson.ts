@@ -308,7 +308,14 @@ export const lesson: Lesson = {
         'pod/client$ lab flow open q udp 10.96.1.53:5353',
         'pod/client$ lab flow send q hello',
         'node-1$ conntrack -L -p udp',
-        'node-1$ kubectl delete pod ECHO-POD --wait=false',
+        {
+          line: 'node-1$ kubectl delete pod ECHO-POD --wait=false',
+          placeholder: 'ECHO-POD',
+          fill: {
+            'zh-CN': '回答了 `lab flow send q hello` 的那个 echo Pod 的名字',
+            en: 'the name of the echo pod that answered `lab flow send q hello`',
+          },
+        },
         'node-1$ sleep 31',
         'pod/client$ lab flow send q back again',
         'node-1$ conntrack -L -p udp',
@@ -351,8 +358,8 @@ export const lesson: Lesson = {
         },
         {
           'zh-CN':
-            '把命令里的 ECHO-POD 换成回答里的 Pod 名，依次运行；最后 `pod/client$ lab flow send q back again`，看回答换成了另一个 Pod。',
-          en: 'Replace ECHO-POD in the commands with the pod named in the answer and run them in order; finally `pod/client$ lab flow send q back again` and see the other pod answer.',
+            '删除那一行的按钮会把命令放进终端：把 ECHO-POD 换成回答里的 Pod 名，按回车；然后依次运行其余命令，最后 `pod/client$ lab flow send q back again`，看回答换成了另一个 Pod。',
+          en: 'The delete line’s button puts the command into the terminal: replace ECHO-POD with the pod named in the answer and press Enter; then run the rest in order, finally `pod/client$ lab flow send q back again`, and see the other pod answer.',
         },
       ],
       solution: [

@@ -1,12 +1,13 @@
 /**
  * One step of a lesson: its text; predict-then-reveal questions, which must be answered before
- * the commands show; the YAML to add; the commands (each can be run from here); value
+ * the commands show; the YAML to add; the commands (./CommandList.tsx); value
  * questions; tiered hints; and the Check button, which asks the worker to judge the lab.
  */
 import { useState } from 'react';
 import type { CheckResult } from '../../protocol/lessons';
 import { renderCheckMessage } from '../../lessons/messages';
 import type { ChoiceQuestion, Lang, Lesson } from '../../lessons/types';
+import { CommandList } from './CommandList';
 import type { CommandOutput, LessonHost } from './host';
 import { Markup } from './Markup';
 import { ScaleChart } from './ScaleChart';
@@ -134,48 +135,15 @@ export function StepView({ lesson, index, lang, host, progress, update, active }
             </div>
           )}
           {(step.commands?.length ?? 0) > 0 && (
-            <div className="commands">
-              <h4>{t(lang, 'try')}</h4>
-              <ul>
-                {step.commands!.map((line, i) => (
-                  <li key={i}>
-                    <code>{line}</code>
-                    {active && (
-                      <button
-                        type="button"
-                        data-testid={`run-${i}`}
-                        disabled={busy !== undefined}
-                        onClick={() => void runLines([line], `run-${i}`)}
-                      >
-                        {t(lang, 'run')}
-                      </button>
-                    )}
-                  </li>
-                ))}
-              </ul>
-              {step.batch !== undefined && active && (
-                <button
-                  type="button"
-                  data-testid="run-batch"
-                  disabled={busy !== undefined}
-                  onClick={() =>
-                    void runLines(
-                      Array.from({ length: step.batch!.times }, () => step.batch!.command),
-                      'batch',
-                    )
-                  }
-                >
-                  {busy === 'batch'
-                    ? t(lang, 'running')
-                    : t(lang, 'batch', { n: step.batch.times })}
-                </button>
-              )}
-              {outputs.length > 0 && (
-                <pre className="outputs" data-testid="step-output">
-                  {outputs.map((o) => `${o.prompt}${o.output}`).join('')}
-                </pre>
-              )}
-            </div>
+            <CommandList
+              step={step}
+              lang={lang}
+              active={active}
+              busy={busy}
+              outputs={outputs}
+              runLines={(lines, label) => void runLines(lines, label)}
+              completeInTerminal={(command) => host.completeInTerminal(command)}
+            />
           )}
           {step.chart === 'scale' && <ScaleChart host={host} lang={lang} />}
           {(step.ask ?? []).map((q) => (

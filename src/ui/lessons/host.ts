@@ -4,6 +4,7 @@
  */
 import type { ScaleFigures } from '../../protocol/lab';
 import type { CheckResult } from '../../protocol/lessons';
+import type { CommandToComplete } from '../../lessons/types';
 
 export interface CommandOutput {
   readonly prompt: string;
@@ -20,6 +21,11 @@ export interface LessonHost {
   editAndApply(from: string, to: string): Promise<void>;
   /** Runs one `TARGET$ COMMAND` line as the terminal does. */
   run(line: string): Promise<CommandOutput>;
+  /**
+   * Puts a command to complete into the terminal's prompt on its host, unrun, the cursor just
+   * after the placeholder (so Ctrl+W deletes it).
+   */
+  completeInTerminal(command: CommandToComplete): void;
   /** From now on, only what happens counts for the current step's checks. */
   beginStep(): Promise<void>;
   /** The scale experiment at `services` Services, every mode, measured in the worker. */

@@ -10,13 +10,7 @@ import type { LabCaller } from '../store/types';
 import type { AppStore } from '../store';
 import type { CommandOutput, LessonHost } from './host';
 import { lessonPresetId } from '../app/presets';
-
-/** `pod/client$ curl …` → target and command, as the lab's scripts write them. */
-export function splitPrompt(line: string): { target: string; command: string } | undefined {
-  const at = line.indexOf('$ ');
-  if (at <= 0) return undefined;
-  return { target: line.slice(0, at), command: line.slice(at + 2) };
-}
+import { splitPrompt } from '../../lessons/step-commands';
 
 export function createLessonHost(store: AppStore, lab: LabCaller): LessonHost {
   return {
@@ -45,6 +39,15 @@ export function createLessonHost(store: AppStore, lab: LabCaller): LessonHost {
         output: withoutTerminalStyles(terminalText(answer, i18next.language)),
         exitCode: answer.exitCode,
       };
+    },
+    completeInTerminal({ line, placeholder }) {
+      const parts = splitPrompt(line);
+      if (parts === undefined) return;
+      const at = parts.command.indexOf(placeholder);
+      // The line editor counts code points, not UTF-16 units.
+      const cursor = [...parts.command.slice(0, at < 0 ? undefined : at + placeholder.length)]
+        .length;
+      store.getState().draftInTerminal({ host: parts.target, line: parts.command, cursor });
     },
     async beginStep() {
       await lab.call('lessonBeginStep');

@@ -29,6 +29,16 @@ const STRINGS = {
   applyEdit: { 'zh-CN': '替我修改并应用', en: 'Change it and apply' },
   try: { 'zh-CN': '试试这些命令', en: 'Try these commands' },
   run: { 'zh-CN': '运行', en: 'Run' },
+  complete: { 'zh-CN': '放进终端补全', en: 'Complete in the terminal' },
+  fillIn: {
+    'zh-CN': '这一行不能原样运行：先把 {placeholder} 换成：',
+    en: 'This line cannot run as written: first replace {placeholder} with:',
+  },
+  completing: {
+    'zh-CN':
+      '已放进终端（{host}），还没有运行：光标在 {placeholder} 之后，按 Ctrl+W 删掉它，输入名字，再按回车。',
+    en: 'It is in the terminal ({host}), not run yet: the cursor is just after {placeholder}; Ctrl+W deletes it, type the name, then press Enter.',
+  },
   batch: { 'zh-CN': '发送 {n} 次', en: 'Send {n} times' },
   running: { 'zh-CN': '运行中…', en: 'Running…' },
   answer: { 'zh-CN': '你的答案', en: 'Your answer' },

@@ -11,7 +11,7 @@ import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { terminalText } from '../i18n';
-import { useLab } from '../store';
+import { useLab, type TerminalDraft } from '../store';
 import { LineEditor } from '../terminal/line-editor';
 import { drawLine, redrawLine, type PromptLine } from '../terminal/screen-layout';
 import { TYPE_AHEAD_LIMIT, TypeAhead } from '../terminal/type-ahead';
@@ -29,6 +29,8 @@ export default function TerminalPanel() {
   const { t, i18n } = useTranslation();
   const topology = useLab((s) => s.topology);
   const runTerminal = useLab((s) => s.runTerminal);
+  const draft = useLab((s) => s.terminalDraft);
+  const clearDraft = useLab((s) => s.clearTerminalDraft);
   const [host, setHost] = useState('node-1');
   const hostRef = useRef(host);
   hostRef.current = host;
@@ -36,6 +38,8 @@ export default function TerminalPanel() {
   const term = useRef<Terminal | undefined>(undefined);
   // A new host's prompt, with the line typed so far (set once the terminal is made).
   const onHostChange = useRef<(next: string) => void>(() => undefined);
+  // A line a lesson hands over for the learner to complete (set once the terminal is made).
+  const onDraft = useRef<(draft: TerminalDraft) => void>(() => undefined);
 
   useEffect(() => {
     if (box.current === null) return;
@@ -106,6 +110,25 @@ export default function TerminalPanel() {
       xterm.write('\r\n');
       prompt(0);
     };
+    // A draft that comes while a command runs waits for the prompt after it.
+    let pendingDraft: TerminalDraft | undefined;
+    const loadPendingDraft = () => {
+      const d = pendingDraft;
+      if (d === undefined || busy) return;
+      pendingDraft = undefined;
+      if (d.host !== hostRef.current) {
+        onHostChange.current(d.host);
+        setHost(d.host);
+      }
+      // The draft replaces the line typed so far, as recalling a history entry would.
+      editor.load(d.line, d.cursor);
+      redraw();
+      xterm.focus();
+    };
+    onDraft.current = (d) => {
+      pendingDraft = d;
+      loadPendingDraft();
+    };
     prompt(0);
     const typeAhead = new TypeAhead();
     let echoTypeAhead = false;
@@ -168,6 +191,9 @@ export default function TerminalPanel() {
           if (col >= xterm.cols) xterm.write('\r\n');
           busy = false;
           prompt(col >= xterm.cols ? 0 : col);
+          // A lesson's line handed over during the command first, then the keys typed
+          // meanwhile, which edit it as they would have at the prompt.
+          loadPendingDraft();
           readTypeAhead();
         });
       });
@@ -188,6 +214,13 @@ export default function TerminalPanel() {
       xterm.dispose();
     };
   }, [runTerminal]);
+
+  // After the terminal is made (the effect above runs first), also when the tab opens for it.
+  useEffect(() => {
+    if (draft === undefined) return;
+    onDraft.current(draft);
+    clearDraft();
+  }, [draft, clearDraft]);
 
   // The input's name follows the language (the terminal itself is made once).
   useEffect(() => {

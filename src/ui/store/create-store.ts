@@ -245,6 +245,9 @@ export function createAppStore(deps: StoreDeps): AppStore {
         count: 1,
       },
       setDraft: (d) => set({ draft: { ...get().draft, ...d } }),
+      terminalDraft: undefined,
+      draftInTerminal: (terminalDraft) => set({ tab: 'terminal', editorOpen: true, terminalDraft }),
+      clearTerminalDraft: () => set({ terminalDraft: undefined }),
       setTab: (tab) => set({ tab }),
       revealLine: (line) =>
         set({

@@ -8,7 +8,7 @@ import type { AppStore } from './create-store';
 import type { AppState } from './types';
 
 export { createAppStore, type AppStore } from './create-store';
-export type { AppState, PanelTab, LabCaller } from './types';
+export type { AppState, PanelTab, LabCaller, TerminalDraft } from './types';
 
 export const StoreContext = createContext<AppStore | undefined>(undefined);
 

@@ -106,6 +106,13 @@ export interface PlaybackSlice {
   setSpeed(speed: number): void;
 }
 
+/** A command line typed into the terminal but not run: `cursor` in code points of `line`. */
+export interface TerminalDraft {
+  readonly host: string;
+  readonly line: string;
+  readonly cursor: number;
+}
+
 export interface ViewSlice {
   tab: PanelTab;
   viewNode: string;
@@ -115,6 +122,12 @@ export interface ViewSlice {
   allSteps: boolean;
   /** A line of the scenario to show in the editor (`seq` tells one request from the next). */
   reveal: { readonly line: number; readonly seq: number } | undefined;
+  /** A line to put into the terminal's prompt, unrun, until the terminal takes it. */
+  terminalDraft: TerminalDraft | undefined;
+  /** Opens the Terminal tab on `draft.host` with `draft.line` typed, for the learner to finish. */
+  draftInTerminal(draft: TerminalDraft): void;
+  /** The terminal has taken the draft. */
+  clearTerminalDraft(): void;
   /** The packet picker's choice (source, destination, protocol, count). */
   draft: SendRequest;
   setDraft(draft: Partial<SendRequest>): void;

@@ -96,6 +96,17 @@ export class LineEditor {
     this.back = 0;
   }
 
+  /**
+   * Replaces the line with `text` to edit, the cursor at `cursor` (in code points), as
+   * recalling it from history would: what a lesson puts in the terminal for the learner to
+   * complete.
+   */
+  load(text: string, cursor: number): void {
+    this.chars = [...printable(text)];
+    this.cursorAt = Math.max(0, Math.min(this.chars.length, cursor));
+    this.back = 0;
+  }
+
   press(data: string): KeyOutcome {
     if (data === '\r') {
       const command = this.chars.join('').trim();
