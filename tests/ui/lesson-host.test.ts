@@ -59,3 +59,26 @@ describe('lesson host: a command to complete', () => {
     expect(store.getState().trace).toBeUndefined();
   });
 });
+
+describe('lesson host: a scenario edit', () => {
+  it('says when the scenario has no text to change, and changes and applies nothing', async () => {
+    const { store, host } = setUp();
+    await store.getState().start();
+    const before = store.getState().text;
+    const applied = store.getState().goodText;
+    const missing = 'loadBalancerSourceRanges: [192.168.1.100/32]';
+    expect(before).not.toContain(missing);
+    expect(await host.editAndApply(missing, 'loadBalancerSourceRanges: [10.244.0.0/16]')).toBe(
+      false,
+    );
+    expect([store.getState().text, store.getState().goodText]).toEqual([before, applied]);
+  });
+
+  it('replaces the text and applies it when it is there', async () => {
+    const { store, host } = setUp();
+    await store.getState().start();
+    const line = /^\s*replicas: \d+$/m.exec(store.getState().text)![0];
+    expect(await host.editAndApply(line, line.replace(/\d+$/, '1'))).toBe(true);
+    expect(store.getState().goodText).toContain(line.replace(/\d+$/, '1'));
+  });
+});

@@ -30,6 +30,8 @@ export function StepView({ lesson, index, lang, host, progress, update, active }
   const [outputs, setOutputs] = useState<readonly CommandOutput[]>([]);
   const [results, setResults] = useState<readonly CheckResult[]>([]);
   const [busy, setBusy] = useState<string | undefined>(undefined);
+  // The edit's text was not in the scenario (nothing changed): said, not silently ignored.
+  const [editMissing, setEditMissing] = useState(false);
   const predictions = step.predict ?? [];
   const predicted = predictions.every((q) => progress.chosen[q.id] !== undefined);
   const shownHints = progress.hints[step.id] ?? 0;
@@ -107,11 +109,17 @@ export function StepView({ lesson, index, lang, host, progress, update, active }
                     setBusy('edit');
                     void host
                       .editAndApply(step.edit!.replace, step.edit!.with)
+                      .then((changed) => setEditMissing(!changed))
                       .finally(() => setBusy(undefined));
                   }}
                 >
                   {t(lang, 'applyEdit')}
                 </button>
+              )}
+              {active && editMissing && (
+                <p className="edit-missing" role="alert" data-testid="edit-missing">
+                  {t(lang, 'editMissing')}
+                </p>
               )}
             </div>
           )}

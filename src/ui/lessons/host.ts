@@ -17,8 +17,12 @@ export interface LessonHost {
   loadScenario(lessonId: string, text: string): Promise<void>;
   /** Adds a YAML document to the end of the editor's scenario and applies it. */
   appendAndApply(yaml: string): Promise<void>;
-  /** Replaces the first `from` in the editor's scenario with `to` and applies it. */
-  editAndApply(from: string, to: string): Promise<void>;
+  /**
+   * Replaces the first `from` in the editor's scenario with `to` and applies it; false, and
+   * nothing changed or applied, when the scenario has no `from` (an edit of text another
+   * change of the step adds, made first).
+   */
+  editAndApply(from: string, to: string): Promise<boolean>;
   /** Runs one `TARGET$ COMMAND` line as the terminal does. */
   run(line: string): Promise<CommandOutput>;
   /**

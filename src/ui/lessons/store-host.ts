@@ -25,8 +25,10 @@ export function createLessonHost(store: AppStore, lab: LabCaller): LessonHost {
     },
     async editAndApply(from, to) {
       const s = store.getState();
+      if (!s.text.includes(from)) return false;
       s.setText(s.text.replace(from, to));
       await store.getState().applyText();
+      return true;
     },
     async run(line): Promise<CommandOutput> {
       const parts = splitPrompt(line);

@@ -27,6 +27,11 @@ const STRINGS = {
   addYaml: { 'zh-CN': '加到场景末尾并应用', en: 'Append to the scenario and apply' },
   change: { 'zh-CN': '在编辑器里做这处修改', en: 'Make this change in the editor' },
   applyEdit: { 'zh-CN': '替我修改并应用', en: 'Change it and apply' },
+  editMissing: {
+    'zh-CN':
+      '编辑器里的场景没有要修改的那段文字（→ 上面的部分），所以什么也没改：先完成本步骤前面的操作（例如加上给出的 YAML），再点一次。',
+    en: 'The scenario in the editor has no text to change (the part above →), so nothing was changed: do this step’s earlier part first (such as adding its YAML), then click again.',
+  },
   try: { 'zh-CN': '试试这些命令', en: 'Try these commands' },
   run: { 'zh-CN': '运行', en: 'Run' },
   complete: { 'zh-CN': '放进终端补全', en: 'Complete in the terminal' },
