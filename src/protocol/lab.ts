@@ -14,9 +14,11 @@ import type { TraceStep } from './trace';
  * lab's own lines in it, so the UI can show them in the user's language. v7: `run` takes the
  * terminal's width (`ss` spreads its table over it). v8: an apply's rule diff is per table
  * (iptables, ipset, IPVS, nftables), each listing compared with itself; a scenario with no
- * objects or no Node is refused (`refused`).
+ * objects or no Node is refused (`refused`). v9: a send with bad input is refused field by
+ * field (`SendAnswer.problems`, no runs) instead of running with a clamped count or failing
+ * with English text.
  */
-export const LAB_PROTOCOL_VERSION = 8;
+export const LAB_PROTOCOL_VERSION = 9;
 
 /** A scenario problem, positioned as the engine reports it (1-based line and column). */
 export interface LabDiagnostic {
@@ -167,7 +169,32 @@ export interface CommandAnswer {
   readonly steps: readonly LabStep[];
 }
 
+/** The Send form's fields, as a send problem names them (`address`: the typed IP:port). */
+export type SendField = 'from' | 'to' | 'address' | 'protocol' | 'count';
+
+/**
+ * Why a send was refused, for the UI to say in the learner's language next to the field:
+ * `code` picks the message, `params` fill it (the refused text, the accepted range).
+ */
+export interface SendProblem {
+  readonly field: SendField;
+  readonly code:
+    | 'sourceUnknown'
+    | 'serviceUnknown'
+    | 'serviceNoClusterIP'
+    | 'addressEmpty'
+    | 'addressNotIPv4'
+    | 'portMissing'
+    | 'portRange'
+    | 'protocolUnknown'
+    | 'countEmpty'
+    | 'countRange';
+  readonly params: Readonly<Record<string, string>>;
+}
+
 export interface SendAnswer {
+  /** Set when the request was refused: nothing ran (runs empty, before = after). */
+  readonly problems?: readonly SendProblem[];
   readonly runs: readonly CommandAnswer[];
   /** Every node's views just before the first packet (the animation starts from them). */
   readonly before: readonly Views[];

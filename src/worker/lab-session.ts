@@ -47,6 +47,7 @@ import { LessonTracker } from '../lessons/checks';
 import { diffNodeTables, listTables, type NodeTables } from './rule-diff';
 import { refusalDiagnostic, refusalOf } from './scenario-refusal';
 import { commandForSend } from './send-command';
+import { sendRequestProblems } from './send-input';
 import { withSetting } from './settings';
 import { topologyOf } from './topology';
 
@@ -129,12 +130,12 @@ export class LabSession implements LabApi {
 
   send(req: SendRequest): SendAnswer {
     const before = this.allViews();
+    // Refused field by field, nothing run: the UI says each problem in the learner's language.
+    const problems = sendRequestProblems(req, this.topology());
+    if (problems.length > 0) return { problems, runs: [], before, after: before };
     const line = commandForSend(this.world.cluster, req);
     const runs: CommandAnswer[] = [];
-    const count = Math.max(1, Math.min(20, Math.floor(req.count)));
-    for (let i = 0; i < count; i++) {
-      runs.push(typeof line === 'string' ? this.run(req.from, line) : failed(req.from, line.error));
-    }
+    for (let i = 0; i < req.count; i++) runs.push(this.run(req.from, line));
     return { runs, before, after: this.allViews() };
   }
 

@@ -11,7 +11,8 @@
 import type { Cluster } from '../engine';
 import type { SendRequest } from '../protocol/lab';
 
-export function commandForSend(cluster: Cluster, req: SendRequest): string | { error: string } {
+/** `req` has passed sendRequestProblems (send-input.ts): its Service exists and has a ClusterIP. */
+export function commandForSend(cluster: Cluster, req: SendRequest): string {
   let ip: string;
   let name = 'kubernetes.default.svc.cluster.local';
   const to = req.to;
@@ -19,23 +20,13 @@ export function commandForSend(cluster: Cluster, req: SendRequest): string | { e
     const svc = cluster.services.find(
       (s) => s.meta.namespace === to.namespace && s.meta.name === to.name,
     );
-    if (svc === undefined) {
-      return { error: `Error from server (NotFound): services "${to.name}" not found\n` };
-    }
-    if (svc.clusterIP === '' || svc.clusterIP === 'None') {
-      return { error: `service ${to.namespace}/${to.name} has no ClusterIP\n` };
-    }
-    ip = svc.clusterIP;
-    name = `${svc.meta.name}.${svc.meta.namespace}.svc.cluster.local`;
+    ip = svc?.clusterIP ?? '';
+    name = `${to.name}.${to.namespace}.svc.cluster.local`;
   } else {
-    if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(to.ip)) return { error: `invalid address ${to.ip}\n` };
     ip = to.ip;
   }
   if (req.protocol === 'icmp') return `ping -c 1 -W 1 ${ip}`;
   const port = to.port;
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    return { error: `invalid port ${port}\n` };
-  }
   if (req.protocol === 'udp') {
     if (port === 53) return `dig @${ip} -p ${port} +short +tries=1 ${name}`;
     return `echo lab | nc -u -w1 ${ip} ${port}`;

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCENARIO } from '../../src/engine';
 import { LabSession } from '../../src/worker/lab-session';
 import { diffLines } from '../../src/worker/rule-diff';
+import type { SendRequest } from '../../src/protocol/lab';
 
 const dnsQuery = {
   from: 'pod/default/client',
@@ -215,5 +216,49 @@ describe('the scale experiment through the session', () => {
     expect(lab.views('node-1').rules).toBe(before);
     // Out-of-range sizes are bounded, not run.
     expect(lab.scalePoint(0)[0]!.services).toBe(1);
+  });
+});
+
+describe('LabSession.send refuses bad input (protocol v9)', () => {
+  // Before v9 the worker floored and clamped the count (2.5 ran twice, 1e9 twenty times) and
+  // answered a bad address with an English "invalid address" run; now nothing runs and each
+  // problem is named by field and code for the UI to say in the learner's language.
+  it.each([2.5, 0, -1, 21, 1e9, Number.NaN])(
+    'count %d: refused, nothing run, nothing clamped',
+    (count) => {
+      const lab = new LabSession();
+      const answer = lab.send({ ...dnsQuery, count });
+      expect(answer.runs).toEqual([]);
+      expect(answer.problems).toEqual([
+        {
+          field: 'count',
+          code: 'countRange',
+          params: { text: String(count), min: '1', max: '20' },
+        },
+      ]);
+      expect(answer.after).toEqual(answer.before);
+    },
+  );
+
+  it('a bad address or port, an unknown source or Service: refused with the field named', () => {
+    const lab = new LabSession();
+    const codes = (req: Partial<SendRequest>) =>
+      lab.send({ ...dnsQuery, ...req }).problems?.map((p) => `${p.field}:${p.code}`);
+    expect(codes({ to: { kind: 'address', ip: '10.96.0.999', port: 53 } })).toEqual([
+      'address:addressNotIPv4',
+    ]);
+    expect(codes({ to: { kind: 'address', ip: '10.96.0.10', port: 0 } })).toEqual([
+      'address:portRange',
+    ]);
+    expect(codes({ from: 'pod/default/nobody' })).toEqual(['from:sourceUnknown']);
+    expect(
+      codes({ to: { kind: 'service', namespace: 'default', name: 'nope', port: 80 } }),
+    ).toEqual(['to:serviceUnknown']);
+  });
+
+  it('a valid request still runs as many times as asked', () => {
+    const answer = new LabSession().send({ ...dnsQuery, count: 3 });
+    expect(answer.problems).toBeUndefined();
+    expect(answer.runs).toHaveLength(3);
   });
 });
