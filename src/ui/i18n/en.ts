@@ -55,6 +55,25 @@ export const EN = {
     protocol: 'Protocol',
     count: 'Count',
     send: 'Send',
+    // Why Send did not send, next to the field (codes: SendProblem in protocol/lab.ts; the
+    // ranges come from worker/send-input.ts, so the text says what the worker accepts).
+    problem: {
+      sourceUnknown:
+        'From: {{name}} is not in the cluster now. Pick a pod, node or external client from the list.',
+      serviceUnknown:
+        'To: Service {{name}} is not in the cluster now. Pick a destination from the list.',
+      serviceNoClusterIP:
+        'To: Service {{name}} has no ClusterIP (a headless Service). Pick another destination, or IP:port… with a pod’s IP.',
+      addressEmpty: 'IP:port is empty. Type an IPv4 address and a port, like 10.96.0.10:53.',
+      addressNotIPv4:
+        'IP:port: “{{text}}” is not an IPv4 address. Type four numbers from 0 to 255 with dots between them (no leading zeros), like 10.96.0.10.',
+      portMissing:
+        'IP:port has no port. Add a colon and a whole number from {{min}} to {{max}}, like 10.96.0.10:53 (only ICMP needs no port).',
+      portRange: 'Port must be a whole number from {{min}} to {{max}}.',
+      protocolUnknown: 'Protocol must be TCP, UDP or ICMP.',
+      countEmpty: 'Count is empty. Type a whole number from {{min}} to {{max}}.',
+      countRange: 'Count must be a whole number from {{min}} to {{max}}.',
+    },
   },
   play: {
     label: 'Playback',

@@ -54,6 +54,21 @@ export const ZH: Catalogue = {
     protocol: '协议',
     count: '次数',
     send: '发送',
+    problem: {
+      sourceUnknown: '源：集群里现在没有 {{name}}。请从列表中选择一个 Pod、节点或外部客户端。',
+      serviceUnknown: '目的：集群里现在没有 Service {{name}}。请从列表中选择目的。',
+      serviceNoClusterIP:
+        '目的：Service {{name}} 没有 ClusterIP（无头 Service）。请选择其他目的，或选“IP:端口…”填写某个 Pod 的 IP。',
+      addressEmpty: 'IP:端口为空。请填写 IPv4 地址和端口，例如 10.96.0.10:53。',
+      addressNotIPv4:
+        'IP:端口：“{{text}}”不是 IPv4 地址。请填写用点隔开的四个 0 到 255 的整数（不要前导零），例如 10.96.0.10。',
+      portMissing:
+        'IP:端口缺少端口。请加上冒号和 {{min}} 到 {{max}} 之间的整数，例如 10.96.0.10:53（只有 ICMP 不需要端口）。',
+      portRange: '端口必须是 {{min}} 到 {{max}} 之间的整数。',
+      protocolUnknown: '协议必须是 TCP、UDP 或 ICMP。',
+      countEmpty: '次数为空。请填写 {{min}} 到 {{max}} 之间的整数。',
+      countRange: '次数必须是 {{min}} 到 {{max}} 之间的整数。',
+    },
   },
   play: {
     label: '回放',

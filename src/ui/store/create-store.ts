@@ -166,12 +166,19 @@ export function createAppStore(deps: StoreDeps): AppStore {
 
       // trace
       trace: undefined,
+      sendProblems: [],
       async send(req) {
         stopTimer();
         set({ engine: 'busy', playing: false });
         try {
           const answer = await deps.lab.call('send', req);
+          if (answer.problems !== undefined && answer.problems.length > 0) {
+            // Nothing ran: the last trace stays on screen, the form shows why.
+            set({ sendProblems: answer.problems, engine: 'ready' });
+            return;
+          }
           set({
+            sendProblems: [],
             trace: {
               request: req,
               runs: answer.runs,
@@ -244,7 +251,7 @@ export function createAppStore(deps: StoreDeps): AppStore {
         protocol: 'udp',
         count: 1,
       },
-      setDraft: (d) => set({ draft: { ...get().draft, ...d } }),
+      setDraft: (d) => set({ draft: { ...get().draft, ...d }, sendProblems: [] }),
       terminalDraft: undefined,
       draftInTerminal: (terminalDraft) => set({ tab: 'terminal', editorOpen: true, terminalDraft }),
       clearTerminalDraft: () => set({ terminalDraft: undefined }),

@@ -4,6 +4,7 @@ import type {
   LabDiagnostic,
   RuleDiff,
   ScenarioRefusal,
+  SendProblem,
   SendRequest,
   Setting,
   Topology,
@@ -89,6 +90,8 @@ export interface TraceData {
 
 export interface TraceSlice {
   trace: TraceData | undefined;
+  /** Why the worker refused the last send (empty: it ran); cleared when the draft changes. */
+  sendProblems: readonly SendProblem[];
   send(req: SendRequest): Promise<void>;
 }
 
