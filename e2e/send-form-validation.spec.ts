@@ -6,6 +6,7 @@
  * -1, 1e9 or an empty count were clamped to 1 or 20 and sent. The ranges are the worker's
  * (src/worker/send-input.ts): a port 1–65535, a count 1–20.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { LabPage } from './lab-page';
 
@@ -112,6 +113,13 @@ test('zh-CN: the same refusals in Chinese; switching language re-says a shown pr
   await count.fill('0');
   await page.getByRole('button', { name: '发送' }).click();
   await expect(count).toHaveAccessibleDescription(ZH.countRange);
+  // The shown problem passes axe (contrast of the red text, the described-by link).
+  const axe = await new AxeBuilder({ page }).include('form.send-bar').analyze();
+  expect(
+    axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id),
+  ).toEqual([]);
   await lab.language('en');
   await expect(
     page.getByRole('spinbutton', { name: 'Count', exact: true }),
