@@ -19,6 +19,7 @@ import {
 } from './shell-compound';
 import { expandWord, newShellEnv, type ShellEnv } from './shell-expand';
 import { deeper, topLevel, type Nesting } from './shell-nesting';
+import { isOneSimpleCommand, programName } from './shell-shape';
 import { MARK, type Command, type CommandList, type Pipeline } from './shell-types';
 
 /** What one run of a list needs: where, which commands, the variables, and the terminal. */
@@ -145,12 +146,6 @@ function compound(run: Run): CompoundRun {
   };
 }
 
-/** The program a simple command runs, as typed (after any NAME=VALUE words); none for a loop. */
-function programName(command: Command): string | undefined {
-  if (command.kind !== undefined && command.kind !== 'simple') return undefined;
-  return command.argv.find((w) => !/^[A-Za-z_]\w*=/.test(w)) ?? '';
-}
-
 /** Runs `a | b | c`: each stage's stdout feeds the next; stderr of every stage reaches the terminal. */
 function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean): ShellResult {
   let stdin = input;
@@ -271,19 +266,6 @@ function runList(
   };
   // An empty line runs nothing and leaves `$?` as it was.
   return runParsed(run, parsed.list, '', tty);
-}
-
-/** `CMD ARGS…` alone: no list, pipe, loop or redirection whose output could come around it. */
-function isOneSimpleCommand(list: CommandList): boolean {
-  if (list.items.length !== 1) return false;
-  const commands = list.items[0]!.pipeline.commands;
-  const only = commands[0];
-  return (
-    commands.length === 1 &&
-    only !== undefined &&
-    (only.kind === undefined || only.kind === 'simple') &&
-    only.redirections.length === 0
-  );
 }
 
 /**
