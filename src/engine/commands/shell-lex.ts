@@ -11,11 +11,16 @@
  *   are redirections.
  *
  * Expansions are kept in the word as marked pieces (shell-expand.ts) and done when the command
- * runs: `$NAME`, `${NAME}`, `$?`, `$((…))`, `$(…)` and `` `…` `` unquoted or inside double quotes. An
- * unquoted word `PRE{A..B}POST` is brace-expanded here, as bash does before anything else.
+ * runs: `$NAME`, `${NAME}`, `${…}` with its operators (shell-param.ts), `$?`, `$((…))`, `$(…)`
+ * and `` `…` ``, unquoted or inside double quotes. An unquoted word `PRE{A..B}POST` is
+ * brace-expanded here, as bash does before anything else.
  */
 import { labNote } from '../model/lab-notes';
+import { braceEnd, closing } from './shell-scan';
 import { MARK, type Redirection } from './shell-types';
+
+/** bash's words for a `${` that no `}` closes (a syntax error, status 2). */
+const UNCLOSED_BRACE = "bash: unexpected EOF while looking for matching `}'\n";
 
 export type Token =
   | {
@@ -68,30 +73,14 @@ function braceSequence(word: string, room: number): string[] | 'too-many' | unde
 }
 
 /**
- * The end of `$(…)` or `` `…` `` opened just before `from`: the index of its closing character,
- * or -1. Quotes inside are skipped; parentheses nest.
- */
-function closing(line: string, from: number, close: ')' | '`'): number {
-  let depth = 0;
-  for (let i = from; i < line.length; i++) {
-    const c = line.charAt(i);
-    if (c === '\\') i++;
-    else if (c === "'" && close === ')') {
-      const end = line.indexOf("'", i + 1);
-      if (end < 0) return -1;
-      i = end;
-    } else if (c === close && depth === 0) return i;
-    else if (close === ')' && c === '(') depth++;
-    else if (close === ')' && c === ')') depth--;
-  }
-  return -1;
-}
-
-/**
  * An expansion starting at `line[i]` (`$` or `` ` ``): the marked piece and the index after
- * it, or undefined when it is a plain `$`.
+ * it, or undefined when it is a plain `$`, or 'unclosed' for a `${` without its `}`.
  */
-function expansion(line: string, i: number, quoted: boolean): [string, number] | undefined {
+export function expansion(
+  line: string,
+  i: number,
+  quoted: boolean,
+): [string, number] | 'unclosed' | undefined {
   const c = line.charAt(i);
   if (line.startsWith('$((', i)) {
     // Arithmetic: up to the `))` that closes it (parentheses inside nest).
@@ -116,6 +105,13 @@ function expansion(line: string, i: number, quoted: boolean): [string, number] |
   const v = quoted ? MARK.varQuoted : MARK.var;
   // Names, `$?`, and the positional and special parameters `$0`…`$9`, `$#`, `$@`, `$*`.
   const braced = /^\$\{([A-Za-z_]\w*|[?#@*]|\d+)\}/.exec(line.slice(i));
+  if (braced === null && line.startsWith('${', i)) {
+    // Any other `${…}` (an operator, `${#X}`, or bad): kept as typed, read when it expands
+    // (shell-param.ts), since bash reports a bad substitution only when the word expands.
+    const end = braceEnd(line, i + 2, quoted);
+    if (end < 0) return 'unclosed';
+    return [`${quoted ? MARK.paramQuoted : MARK.param}${line.slice(i + 2, end)}${MARK.end}`, end + 1]; // prettier-ignore
+  }
   const plain = braced ?? /^\$([A-Za-z_]\w*|[?#@*\d])/.exec(line.slice(i));
   if (plain === null) return undefined;
   return [`${v}${plain[1]}${MARK.end}`, i + plain[0].length];
@@ -168,6 +164,7 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string; ex
           continue;
         }
         const x = d === '$' || d === '`' ? expansion(line, j, true) : undefined;
+        if (x === 'unclosed') return { error: UNCLOSED_BRACE };
         if (x !== undefined) {
           word += x[0];
           j = x[1];
@@ -193,7 +190,9 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string; ex
         i++;
       }
     } else if ((c === '$' || c === '`') && expansion(line, i, false) !== undefined) {
-      const [piece, next] = expansion(line, i, false)!;
+      const x = expansion(line, i, false)!;
+      if (x === 'unclosed') return { error: UNCLOSED_BRACE };
+      const [piece, next] = x;
       word += piece;
       inWord = true;
       plain = false;

@@ -17,10 +17,10 @@ import {
   type CompoundRun,
   type LoopControl,
 } from './shell-compound';
-import { expandWord, newShellEnv, type ShellEnv } from './shell-expand';
+import { expandAssigned, expandWord, newShellEnv, type ShellEnv } from './shell-expand';
 import { deeper, topLevel, type Nesting } from './shell-nesting';
 import { isOneSimpleCommand, programName } from './shell-shape';
-import { MARK, type Command, type CommandList, type Pipeline } from './shell-types';
+import type { Command, CommandList, Pipeline } from './shell-types';
 
 /** What one run of a list needs: where, which commands, the variables, and the terminal. */
 interface Run {
@@ -59,6 +59,7 @@ function writesOf(r: CommandResult): readonly StdioWrite[] {
 function expandAll(
   run: Run,
   words: readonly string[],
+  expand: typeof expandWord = expandWord,
 ): { fields: string[]; stderr: string; failed?: true } {
   const fields: string[] = [];
   let stderr = '';
@@ -70,7 +71,7 @@ function expandAll(
     return run.nesting.exceeded ? { stdout, stderr, failed: true as const } : { stdout, stderr };
   };
   for (const w of words) {
-    const e = expandWord(w, run.env, substitute);
+    const e = expand(w, run.env, substitute);
     stderr += e.stderr;
     // An expansion error (bash: `1/0: division by 0`) ends the command before it runs.
     if (e.failed === true) return { fields: [], stderr, failed: true };
@@ -93,9 +94,8 @@ function runCommand(run: Run, command: Command, stdin: string, tty: boolean): Sh
   for (; k < command.argv.length && /^[A-Za-z_]\w*=/.test(command.argv[k]!); k++) {
     const word = command.argv[k]!;
     const eq = word.indexOf('=');
-    // An assignment's value is not split into words: expanded as if double-quoted.
-    const value = word.slice(eq + 1).replaceAll(MARK.var, MARK.varQuoted).replaceAll(MARK.sub, MARK.subQuoted); // prettier-ignore
-    const e = expandAll(run, [value]);
+    // An assignment's value is not split into words (expandAssigned).
+    const e = expandAll(run, [word.slice(eq + 1)], expandAssigned);
     assignErr += e.stderr;
     if (e.failed === true) return { stdout: '', stderr: assignErr, exitCode: 1, abort: true };
     assignments.push([word.slice(0, eq), e.fields.join(' ')]);

@@ -78,5 +78,52 @@ export const MARK = {
   subQuoted: '\uE003',
   /** `$((EXPRESSION))`. */
   arith: '\uE004',
+  /** `${…}` with an operator (`${X:-d}`, `${#X}`): the text between the braces, as typed. */
+  param: '\uE005',
+  paramQuoted: '\uE006',
+  /** Quoted text inside a `${…}` operator's word: matched literally, never split. */
+  lit: '\uE007',
   end: '\uE00F',
 } as const;
+
+/**
+ * A piece of an expanded word: `quoted` text is never split into fields nor read as a pattern;
+ * `literal` text was typed in the word itself (not split either, but a pattern if unquoted).
+ */
+export interface Segment {
+  readonly text: string;
+  readonly quoted: boolean;
+  readonly literal?: true;
+}
+
+/** A word's expansion: its pieces, and what its command substitutions wrote to stderr. */
+export interface Expansion {
+  readonly segments: Segment[];
+  readonly stderr: string;
+  /** An expansion error: the command does not run, and an interactive bash drops the line. */
+  readonly failed?: true;
+  /**
+   * A `${…}` bash cannot read: the word around it reports it (bash names the whole word,
+   * `bash: a${X!}b: bad substitution`).
+   */
+  readonly badSubstitution?: true;
+}
+
+/**
+ * A word as typed (its expansions written back as `$NAME`, `$(…)`, `$((…))`, `${…}`), for bash's
+ * messages about it (`bash: $x: ambiguous redirect`), tests and views.
+ */
+export function wordText(word: string): string {
+  return word
+    .replace(new RegExp(`[${MARK.var}${MARK.varQuoted}]([^${MARK.end}]*)${MARK.end}`, 'g'), '$$$1')
+    .replace(
+      new RegExp(`[${MARK.sub}${MARK.subQuoted}]([^${MARK.end}]*)${MARK.end}`, 'g'),
+      '$$($1)',
+    )
+    .replace(new RegExp(`${MARK.arith}([^${MARK.end}]*)${MARK.end}`, 'g'), '$$(($1))')
+    .replace(
+      new RegExp(`[${MARK.param}${MARK.paramQuoted}]([^${MARK.end}]*)${MARK.end}`, 'g'),
+      '$${$1}',
+    ) // prettier-ignore
+    .replace(new RegExp(`${MARK.lit}([^${MARK.end}]*)${MARK.end}`, 'g'), '$1');
+}

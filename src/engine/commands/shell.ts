@@ -9,7 +9,7 @@
  */
 import { labNote } from '../model/lab-notes';
 import { lexLine, type Token } from './shell-lex';
-import { MARK, MAX_NESTING } from './shell-types';
+import { MAX_NESTING, wordText } from './shell-types';
 import type {
   Command,
   CommandList,
@@ -29,6 +29,7 @@ export type {
   Redirection,
   SimpleCommand,
 } from './shell-types';
+export { wordText } from './shell-types';
 
 export type ShellParseResult =
   | { readonly ok: true; readonly list: CommandList }
@@ -240,20 +241,6 @@ export function parseCommandLine(line: string): ShellParseResult {
     if (e instanceof SyntaxError) return { ok: false, error: e.error, exitCode: e.exitCode };
     throw e;
   }
-}
-
-/**
- * A word as typed (its expansions written back as `$NAME`, `$(…)`, `$((…))`), for bash's
- * messages about it (`bash: $x: ambiguous redirect`), tests and views.
- */
-export function wordText(word: string): string {
-  return word
-    .replace(new RegExp(`[${MARK.var}${MARK.varQuoted}]([^${MARK.end}]*)${MARK.end}`, 'g'), '$$$1')
-    .replace(
-      new RegExp(`[${MARK.sub}${MARK.subQuoted}]([^${MARK.end}]*)${MARK.end}`, 'g'),
-      '$$($1)',
-    )
-    .replace(new RegExp(`${MARK.arith}([^${MARK.end}]*)${MARK.end}`, 'g'), '$$(($1))');
 }
 
 /** Convenience for tests and callers that only need words: the argv of each pipeline stage. */

@@ -51,6 +51,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   names: 'a b',
   url: 'https://example.com/web.yaml',
   kind: 'ConfigMap',
+  form: '${!X}',
 };
 
 describe('lab notes', () => {

@@ -1,0 +1,167 @@
+/**
+ * The lab shell's parameter expansion `${…}` against the real bash 5.2 on this machine: each line
+ * runs through the lab (node-1's terminal) and through `bash -i -c` (interactive, as a terminal's
+ * shell is: an expansion error drops the rest of the line with status 1, and messages carry no
+ * `line 1:`), in the C.UTF-8 locale the lab's tools claim (text-tools.ts), so lengths, offsets
+ * and case count characters. Same stdout, same stderr, same exit status. bash needs no
+ * namespace.
+ */
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { createStandardRegistry } from '../../src/engine/commands';
+import { runCommandLine } from '../../src/engine/commands/shell-run';
+import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
+import { hostView } from '../../src/engine/sim/host-view';
+import { World } from '../../src/engine/sim/world';
+
+/** Only what the lab's shell has: a clean environment, so no variable of the test run leaks in. */
+const ENV = {
+  LC_ALL: 'C.UTF-8',
+  HOME: '/root',
+  USER: 'root',
+  PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+  HISTFILE: '/dev/null',
+};
+
+/** What an interactive bash without a terminal says first, before running anything. */
+const NO_TERMINAL =
+  /^bash: cannot set terminal process group \(\d+\): Inappropriate ioctl for device\nbash: no job control in this shell\n/;
+
+const bashInstalled = spawnSync('bash', ['-c', 'true']).status === 0;
+
+function lab(line: string) {
+  const { world } = World.fromScenario(DEFAULT_SCENARIO);
+  const view = hostView(world, { kind: 'node', name: 'node-1' }, () => undefined);
+  return runCommandLine(createStandardRegistry(), { world: view }, line);
+}
+
+function compare(line: string) {
+  const real = spawnSync('bash', ['--norc', '--noprofile', '+m', '-i', '-c', line], {
+    encoding: 'utf8',
+    env: ENV,
+    timeout: 5000,
+  });
+  const mine = lab(line);
+  expect({ stdout: mine.stdout, stderr: mine.stderr, status: mine.exitCode }).toEqual({
+    stdout: real.stdout,
+    stderr: real.stderr.replace(NO_TERMINAL, ''),
+    status: real.status,
+  });
+}
+
+/** `printf '[%s]'` shows each field; the fields are what word splitting made. */
+const show = (words: string) => `printf '[%s]' ${words}; echo`;
+
+// prettier-ignore
+const DEFAULTS = [
+  // Unset, empty and set, with and without the colon.
+  'X=abc; E=; echo ${X-d} ${E-d} ${U-d} / ${X:-d} ${E:-d} ${U:-d}',
+  'X=abc; E=; echo ${X+a} ${E+a} ${U+a} / ${X:+a} ${E:+a} ${U:+a} end',
+  'E=; echo ${U=one} ${E=two} ${E:=three}; echo $U $E',
+  'echo ${U:=a   b}; echo "[$U]"',
+  show('${U:="a  b"}'),
+  show('${U:-a b} ${U:-"a b"} "${U:-a b}" ${U:-"a b" c} "${U:-"a b" c}"'),
+  show("${U:-'a b'} \"${U:-'a b'}\" ${U:-a\\ b} \"${U:-a\\ b}\""),
+  show('${U:-""} "${U:-}" ${U:-} x${U:-}y'),
+  'Y=yes; echo ${U:-$Y} ${U:-${Y}x} ${U:-${V:-deep}} "${U:-$(echo sub)}" ${U:-$((2+3))}',
+  'Y="a   b"; ' + show('${U:-$Y} ${U:-"$Y"} "${U:-$Y}"'),
+  'echo ${U:-~} ${U:-~/x} "${U:-~}"',
+  'echo ${U:-\\}x} "${U:-\\}x}" ${U:-a}b}',
+  'X=abc; echo ${X:+"[$X]"} "${X:+[$X]}"',
+  // ? and :? end the line (interactive bash: status 1).
+  'echo ${U?oops}; echo after',
+  'echo before; echo ${U:?} after; echo not',
+  'E=; echo ${E?} ok; echo ${E:?empty is bad}; echo not',
+  'echo ${U?a   b "c  d" $HOME}',
+  'X=set; echo ${X:?unused}',
+  'echo $(echo ${U?in a subshell}) still; echo $?',
+  // Special parameters.
+  'echo ${?} ${#} ${0} ${1-one} ${10:-ten} ${@-at} ${*:-star} ${#@} ${#*}',
+  'false; echo ${?:-x} ${#?} ${#0} ${0:1} ${0^^}',
+  show('"$@" "x$@" "${@}" "${@:-d}"'),
+  'echo ${1=x}',
+];
+
+// prettier-ignore
+const LENGTHS_AND_SUBSTRINGS = [
+  'X=abcdef; echo ${#X} ${#U} ${X:0} ${X:2} ${X:2:3} ${X:6} ${X:7}x ${X:1:0}x',
+  'X=abcdef; echo ${X: -2} ${X: -6} ${X: -7}x ${X:(-3):2} ${X:1:-1} ${X:2:-4}x',
+  'X=abcdef; echo ${X:1:-5}; echo after',
+  'X=abcdef; echo ${X::2} ${X:1:}x ${X:1+1:2*2} ${X:N} ${X:$((1)):1}',
+  'X=abcdef; N=2; echo ${X:N:N} ${X:$N}',
+  'X=abcdef; echo ${X:1/0}; echo after',
+  'X=abc; echo ${X:10:-1}x ${X: -10:1}x',
+  'X=héllo; echo ${#X} ${X:1:2} ${X: -2} ${X:4}',
+  'X=日本語テキスト; echo ${#X} ${X:2:2} ${X#日本} ${X%テ*}',
+];
+
+// prettier-ignore
+const PATTERNS = [
+  'X=a.b.c.d; echo ${X#*.} ${X##*.} ${X%.*} ${X%%.*}',
+  'X=a.b.c.d; echo ${X#x} ${X%x} ${X#} ${X%%} ${X##*} ${X%%*}x',
+  'X=path/to/file.tar.gz; echo ${X##*/} ${X%/*} ${X%.gz} ${X%%.*} ${X#path/}',
+  'X=abcabc; echo ${X#?b} ${X%b?} ${X#[ab]} ${X##[ab]*} ${X#[!a]} ${X#[^b]}',
+  'X=a1b2c3; echo ${X//[0-9]/} ${X//[[:digit:]]/#} ${X//[[:alpha:]]} ${X//[a-b]/-}',
+  'X="a*b?c"; echo "${X#"a*"}" ${X#a\\*} ${X%%[?]*} ${X//[*?]/-} "${X#a*}"',
+  "X=abc; echo \"${X#'a'}\" ${X#'a'} \"${X#\"a\"}\" ${X#\"*\"}",
+  'X=abc; P="?"; echo ${X#$P} "${X#$P}" ${X#"$P"}',
+  'X=aaa; echo ${X/a/b} ${X//a/b} ${X/#a/b} ${X/%a/b} ${X/x/y}',
+  'X=abc; echo ${X/b} ${X//} ${X/} ${X/#/pre-} ${X/%/-post}',
+  'X=abc; echo ${X/b/[&]} "${X/b/[&]}" ${X/b/\\&} ${X/b/"&"} ${X//?/<&>}',
+  "X=abc; echo \"${X/a/'b'}\" ${X/a/'b'} ${X/a/\"x y\"}",
+  'X="a b  c"; ' + show('${X// /_} ${X/ /} "${X// /}"'),
+  'X=abc; R=x; echo ${X/b/$R} ${X/b/${R}${R}} ${X/${R:-b}/!}',
+  'X=hello; echo ${X//l*/L} ${X/l*/L} ${X//*/all} ${X/#*l/S}',
+  'X=one/two; echo ${X/\\//:} ${X//o/0}',
+  'E=; echo ${E/#/x} ${E//*/y}x ${E/%/z} ${U/a/b}x',
+  'X=abc; echo ${X#[}x ${X/[/y} ${X#[c-a]}',
+];
+
+// prettier-ignore
+const CASES = [
+  'X=hello; echo ${X^} ${X^^} ${X,} ${X,,} ${X~} ${X~~}',
+  'X=HeLLo; echo ${X^} ${X^^} ${X,} ${X,,} ${X~} ${X~~}',
+  'X=abcb; echo ${X^^[ab]} ${X^b} ${X^a} ${X,,[A]}',
+  'X=ßaé; echo ${X^^} ${X^} ${U^^}x',
+  'X=éte; Y=ÉTÉ; echo ${X^} ${X^^} ${Y,} ${Y,,}',
+];
+
+// prettier-ignore
+const ERRORS = [
+  'echo a; echo ${X!}; echo b',
+  'echo ${}; echo $?',
+  'echo ${X:}',
+  'echo ${X::}x',
+  'echo ${1a}',
+  'echo ${X Y}',
+  'X=abc; echo ${#X:-1}',
+  'echo ${X:-',
+  'echo "${X:-a}',
+  'for i in 1 2; do echo ${i:-x}${U!}; done; echo after',
+  'X=ab; if [ ${#X} -eq 2 ]; then echo two ${X/a/A}; fi',
+];
+
+describe.skipIf(!bashInstalled)('${…} parameter expansion, as bash 5.2 does it', () => {
+  for (const [title, lines] of Object.entries({
+    DEFAULTS,
+    LENGTHS_AND_SUBSTRINGS,
+    PATTERNS,
+    CASES,
+    ERRORS,
+  }))
+    describe(title, () => {
+      it.each(lines)('%s', (line) => compare(line));
+    });
+});
+
+describe('what the lab shell does not run is said, never printed as typed', () => {
+  it.each(['echo ${!X}', 'X=abc; echo ${X@Q}', 'echo ${X[0]}', 'echo ${#X[@]}', 'echo ${$}'])(
+    '%s',
+    (line) => {
+      const r = lab(line);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^lab shell: \$\{.*\} is not supported; /);
+      expect(r.exitCode).toBe(1);
+    },
+  );
+});
