@@ -141,6 +141,44 @@ const ERRORS = [
   'X=ab; if [ ${#X} -eq 2 ]; then echo two ${X/a/A}; fi',
 ];
 
+// prettier-ignore
+const IN_CONTEXT = [
+  "for i in ${X:-1 2 3}; do echo $i; done",
+  "X=${Y:-'a  b'}; echo \"$X\"; Z=${Y:-\"c  d\"}; echo \"$Z\"; W=${Y:-e  f}; echo \"$W\"",
+  'X=😀a; echo ${#X} ${X:0:1} ${X:1} ${X^^} ${X/a/b}',
+  '[ -z "${X:-}" ] && echo empty',
+  'echo ${X:-$(echo a   b)} "${X:-$(echo a   b)}"',
+  'X=" a b "; echo "[${X//[[:space:]]/}]" "[${X// }]"',
+  "echo ${X:-'}'} \"${X:-'}'}\"",
+  'echo ${X-\\$HOME} "${X:-\\$HOME}" "${X:-\\a}" ${X:-\\a}',
+  "X='a*'; echo ${X%\\*} ${X%'*'} ${X%*}",
+  'echo ${X:- a} "${X:- a}"x',
+  'echo ${##} ${#-d} ${#:-d}',
+  'X=abc; echo ${X: 1 + 1} ${X:(1)} ${X:1?1:0}',
+  'echo ${X:-a}} ${X#*}x',
+  'X=abc; echo ${X/?/&&} ${X//?/\\\\&}',
+  "X='a&b'; echo ${X/\\&/and} ${X/&/and}",
+  'echo ${HOME:0:2} ${PATH%%:*} ${USER^^} ${#PATH}',
+  'X=abc; echo ${X:-$X} ${X:+${X}x} ${X/${X:0:1}/Z}',
+  'echo ${X:=5} $((X+1)) ${X}',
+  'X=aXbX; echo ${X,,x} ${X^^[[:lower:]]} ${X~~[aX]}',
+  'X=a.b; echo ${X%.*}.${X#*.} "${X%.*}-${X##*.}"',
+  'X=abc; echo ${X:?"no $HOME"} ; echo ${U:?"no $HOME"}',
+  'echo ${X:-`echo bq`}',
+  'echo "${X:-"$HOME"}" ${X:-"$HOME"x}',
+  'X=ab; echo ${X/b/\\/} ${X/b//} ${X/a\\/b/c}',
+  "X=abc; echo ${X/'b'/\"c\"} \"${X/\"b\"/'c'}\"",
+  'X=abc; echo ${X#"${X%c}"} ${X%"${X#a}"}',
+  'X=abc; echo ${X:-} ${X:+} ${X=} ${X+}',
+  'echo $((${#HOME}+1)) $(( ${X:-3} * 2 ))',
+  'X="  "; printf "[%s]" ${X:-d} "${X:-d}" ${X:+y}; echo',
+  'echo $(($U+1)) $((U+1)) $(( $(echo 4) * 2 ))',
+  'Y=1; echo $(($Y/0))',
+  'X=abc; echo ${X:(1?1:0)} ${X:1:1?2:0} $((${X:+1}+1))',
+  "echo \"${X#'}'}\"",
+  'echo hi > ${U:-/dev/null}; echo $?',
+];
+
 describe.skipIf(!bashInstalled)('${…} parameter expansion, as bash 5.2 does it', () => {
   for (const [title, lines] of Object.entries({
     DEFAULTS,
@@ -148,6 +186,7 @@ describe.skipIf(!bashInstalled)('${…} parameter expansion, as bash 5.2 does it
     PATTERNS,
     CASES,
     ERRORS,
+    IN_CONTEXT,
   }))
     describe(title, () => {
       it.each(lines)('%s', (line) => compare(line));

@@ -8,6 +8,7 @@
 import { arithmetic, MAX_ARITH_DEPTH } from './shell-arith';
 import { labNote } from '../model/lab-notes';
 import { expandParameter } from './shell-param';
+import { scanWord } from './shell-param-word';
 import { MARK, wordText, type Expansion, type Segment } from './shell-types';
 
 /** The shell's variables for one command line. */
@@ -81,13 +82,22 @@ function expandMark(mark: string, inner: string, env: ShellEnv, substitute: Subs
     });
   }
   if (mark === MARK.arith) {
-    const r = arithmetic(inner, (name) => special(name, env) ?? env.vars.get(name) ?? '');
-    const fail = (stderr: string): Expansion => ({ segments: [], stderr, failed: true });
+    // bash expands `${…}`, `$(…)` and `$X` in the expression first: `$((${#X} + 1))`.
+    let expression = inner;
+    let stderr = '';
+    if (/[$`]/.test(inner)) {
+      const e = expandSegments(scanWord(inner, 0, 'dquoted').word, env, substitute, false);
+      if (e.failed === true) return e;
+      expression = e.segments.map((s) => s.text).join('');
+      stderr = e.stderr;
+    }
+    const r = arithmetic(expression, (name) => special(name, env) ?? env.vars.get(name) ?? '');
+    const fail = (message: string): Expansion => ({ segments: [], stderr: stderr + message, failed: true }); // prettier-ignore
     // An arithmetic error ends the command before it runs (status 1), as in bash.
     if ('error' in r) return fail(`bash: ${r.error}\n`);
     if ('tooDeep' in r) return fail(labNote('shell.arithmetic-depth', { max: MAX_ARITH_DEPTH }));
     if ('unsupported' in r) return fail(labNote('shell.arithmetic'));
-    return piece(String(r.value));
+    return piece(String(r.value), stderr);
   }
   if (mark === MARK.var || mark === MARK.varQuoted) {
     // "$@" with no positional parameters is no field at all, not an empty one.

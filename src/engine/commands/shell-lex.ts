@@ -108,7 +108,7 @@ export function expansion(
   if (braced === null && line.startsWith('${', i)) {
     // Any other `${…}` (an operator, `${#X}`, or bad): kept as typed, read when it expands
     // (shell-param.ts), since bash reports a bad substitution only when the word expands.
-    const end = braceEnd(line, i + 2, quoted);
+    const end = braceEnd(line, i + 2);
     if (end < 0) return 'unclosed';
     return [`${quoted ? MARK.paramQuoted : MARK.param}${line.slice(i + 2, end)}${MARK.end}`, end + 1]; // prettier-ignore
   }

@@ -28,11 +28,13 @@ export function scanWord(
   text: string,
   from: number,
   mode: WordMode,
-  options: { readonly stop?: string; readonly tilde?: boolean } = {},
+  options: { readonly stop?: string; readonly tilde?: boolean; readonly arithmetic?: true } = {},
 ): { word: string; end: number } {
   let word = '';
   let i = from;
   let inDoubleQuotes = false;
+  /** In an arithmetic offset, `(…)` and `?…:` hide the `:` before a length (`${X:1?1:0}`). */
+  let open = 0;
   const asInDoubleQuotes = () => mode === 'dquoted' || inDoubleQuotes;
   if (options.tilde === true && mode === 'unquoted' && text.charAt(i) === '~') {
     const after = text.charAt(i + 1);
@@ -43,6 +45,15 @@ export function scanWord(
   }
   while (i < text.length) {
     const c = text.charAt(i);
+    if (options.arithmetic === true && !inDoubleQuotes) {
+      if (c === '(' || c === '?') open++;
+      else if ((c === ')' || c === ':') && open > 0) {
+        open--;
+        word += c;
+        i++;
+        continue;
+      }
+    }
     if (c === options.stop && !inDoubleQuotes) break;
     if (c === '\\') {
       const next = text.charAt(i + 1);

@@ -49,7 +49,7 @@ function arithValue(name: string, text: string, ctx: ParamContext): number | Exp
 
 /** `${X:off}` and `${X:off:len}`, by character; bash's `substring expression < 0`. */
 function substring(name: string, value: string, word: string, ctx: ParamContext): Expansion {
-  const offsetWord = scanWord(word, 0, 'dquoted', { stop: ':' });
+  const offsetWord = scanWord(word, 0, 'dquoted', { stop: ':', arithmetic: true });
   const offsetText = ctx.expand(offsetWord.word);
   if (offsetText.failed === true) return offsetText;
   let stderr = offsetText.stderr;

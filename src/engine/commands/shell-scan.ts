@@ -25,8 +25,8 @@ export function closing(line: string, from: number, close: ')' | '`'): number {
 }
 
 /** The end of a nested `$(…)`, `` `…` `` or `${…}` starting at `line[i]`, or undefined if none starts there. */
-function nestedEnd(line: string, i: number, dquoted: boolean): number | undefined {
-  if (line.startsWith('${', i)) return braceEnd(line, i + 2, dquoted);
+function nestedEnd(line: string, i: number): number | undefined {
+  if (line.startsWith('${', i)) return braceEnd(line, i + 2);
   if (line.startsWith('$(', i)) return closing(line, i + 2, ')');
   if (line.charAt(i) === '`') return closing(line, i + 1, '`');
   return undefined;
@@ -39,7 +39,7 @@ export function dquoteEnd(line: string, from: number): number {
     if (c === '\\') i++;
     else if (c === '"') return i;
     else {
-      const end = nestedEnd(line, i, true);
+      const end = nestedEnd(line, i);
       if (end !== undefined) {
         if (end < 0) return -1;
         i = end;
@@ -50,18 +50,18 @@ export function dquoteEnd(line: string, from: number): number {
 }
 
 /**
- * The index of the `}` closing a `${` whose text starts at `from`, or -1. Inside double quotes
- * (`dquoted`) a `'` is an ordinary character, as in bash's `"${X:-'}"`.
+ * The index of the `}` closing a `${` whose text starts at `from`, or -1. Single quotes hide a
+ * `}` even inside double quotes (bash 5.2: `"${X:-'}'}"` is `'}'`).
  */
-export function braceEnd(line: string, from: number, dquoted: boolean): number {
+export function braceEnd(line: string, from: number): number {
   for (let i = from; i < line.length; i++) {
     const c = line.charAt(i);
     let end: number | undefined;
     if (c === '\\') i++;
     else if (c === '}') return i;
-    else if (c === "'" && !dquoted) end = line.indexOf("'", i + 1);
+    else if (c === "'") end = line.indexOf("'", i + 1);
     else if (c === '"') end = dquoteEnd(line, i + 1);
-    else end = nestedEnd(line, i, dquoted);
+    else end = nestedEnd(line, i);
     if (end !== undefined) {
       if (end < 0) return -1;
       i = end;
