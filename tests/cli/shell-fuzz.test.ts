@@ -1,7 +1,8 @@
 /**
  * Bad input never crashes the lab: random command lines built from the lab shell's syntax
- * (loops, expansions, quotes, redirections) and the commands that parse the most (kubectl exec
- * and jsonpath, curl -w, awk, sort, cut) run without an exception, each with some answer.
+ * (loops, expansions with ${…} operators, quotes, redirections) and the commands that parse the
+ * most (kubectl exec and jsonpath, curl -w, awk, sort, cut) run without an exception, each with
+ * some answer.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ const WORDS = [
   "'{print $1}'", "'{x}'", 'kubectl', 'exec', '-it', 'client', '--', 'sh', '-c', 'get', 'pods', 'svc', '-o',
   "jsonpath='{.items[*]}'", "jsonpath={range", '{end}', "jsonpath='{..x}'", 'x=1', '$?', '$1', '\\', '>', '<',
   '2>&1', '$((', 'curl', '-s', '-w', "'%{http_code}%{'", '-o', '/dev/null', '10.96.1.1', '-I', '-i', '#',
+  '${', '}', '${i:-', '${i:-a b}', '${#i}', '${i:1:-1}', '${i//[0-9]/&}', '${i%%.*}', '${i^^}', '${!i}', '${i?e}',
 ];
 
 describe('the lab shell on random lines', () => {

@@ -10,6 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createStandardRegistry } from '../../src/engine/commands';
 import { runCommandLine } from '../../src/engine/commands/shell-run';
+import { MAX_NESTING } from '../../src/engine/commands/shell-types';
+import { labNote } from '../../src/engine/model/lab-notes';
 import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
 import { hostView } from '../../src/engine/sim/host-view';
 import { World } from '../../src/engine/sim/world';
@@ -203,4 +205,22 @@ describe('what the lab shell does not run is said, never printed as typed', () =
       expect(r.exitCode).toBe(1);
     },
   );
+});
+
+describe('${…} nested deeper than the lab reads', () => {
+  const nested = (depth: number) => `echo ${'${X:-'.repeat(depth)}z${'}'.repeat(depth)}`;
+
+  it('reads it up to MAX_NESTING deep, as bash does', () => {
+    expect(lab(nested(MAX_NESTING)).stdout).toBe('z\n');
+  });
+
+  // bash reads far deeper; the lab's readers recurse, and 3,000 levels overflowed the stack.
+  it.each([MAX_NESTING + 1, 5000])('refuses %i levels with a lab note, status 1', (depth) => {
+    const r = lab(nested(depth));
+    expect({ stdout: r.stdout, stderr: r.stderr, status: r.exitCode }).toEqual({
+      stdout: '',
+      stderr: labNote('shell.parameter-depth', { max: MAX_NESTING }),
+      status: 1,
+    });
+  });
 });

@@ -16,11 +16,14 @@
  * brace-expanded here, as bash does before anything else.
  */
 import { labNote } from '../model/lab-notes';
-import { braceEnd, closing } from './shell-scan';
-import { MARK, type Redirection } from './shell-types';
+import { braceDepth, braceEnd, closing } from './shell-scan';
+import { MARK, MAX_NESTING, type Redirection } from './shell-types';
 
-/** bash's words for a `${` that no `}` closes (a syntax error, status 2). */
-const UNCLOSED_BRACE = "bash: unexpected EOF while looking for matching `}'\n";
+/** A `${` that no `}` closes (bash's syntax error, status 2), or one nested too deep. */
+function lexError(why: 'unclosed' | 'too-deep'): { error: string; exitCode: number } {
+  if (why === 'unclosed') return { error: "bash: unexpected EOF while looking for matching `}'\n", exitCode: 2 }; // prettier-ignore
+  return { error: labNote('shell.parameter-depth', { max: MAX_NESTING }), exitCode: 1 };
+}
 
 export type Token =
   | {
@@ -74,13 +77,14 @@ function braceSequence(word: string, room: number): string[] | 'too-many' | unde
 
 /**
  * An expansion starting at `line[i]` (`$` or `` ` ``): the marked piece and the index after
- * it, or undefined when it is a plain `$`, or 'unclosed' for a `${` without its `}`.
+ * it, or undefined when it is a plain `$`, or 'unclosed' for a `${` without its `}`, or
+ * 'too-deep' past MAX_NESTING nested `${`.
  */
 export function expansion(
   line: string,
   i: number,
   quoted: boolean,
-): [string, number] | 'unclosed' | undefined {
+): [string, number] | 'unclosed' | 'too-deep' | undefined {
   const c = line.charAt(i);
   if (line.startsWith('$((', i)) {
     // Arithmetic: up to the `))` that closes it (parentheses inside nest).
@@ -108,6 +112,7 @@ export function expansion(
   if (braced === null && line.startsWith('${', i)) {
     // Any other `${…}` (an operator, `${#X}`, or bad): kept as typed, read when it expands
     // (shell-param.ts), since bash reports a bad substitution only when the word expands.
+    if (braceDepth(line, i) > MAX_NESTING) return 'too-deep';
     const end = braceEnd(line, i + 2);
     if (end < 0) return 'unclosed';
     return [`${quoted ? MARK.paramQuoted : MARK.param}${line.slice(i + 2, end)}${MARK.end}`, end + 1]; // prettier-ignore
@@ -164,7 +169,7 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string; ex
           continue;
         }
         const x = d === '$' || d === '`' ? expansion(line, j, true) : undefined;
-        if (x === 'unclosed') return { error: UNCLOSED_BRACE };
+        if (typeof x === 'string') return lexError(x);
         if (x !== undefined) {
           word += x[0];
           j = x[1];
@@ -191,7 +196,7 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string; ex
       }
     } else if ((c === '$' || c === '`') && expansion(line, i, false) !== undefined) {
       const x = expansion(line, i, false)!;
-      if (x === 'unclosed') return { error: UNCLOSED_BRACE };
+      if (typeof x === 'string') return lexError(x);
       const [piece, next] = x;
       word += piece;
       inWord = true;

@@ -69,3 +69,20 @@ export function braceEnd(line: string, from: number): number {
   }
   return -1;
 }
+
+/**
+ * How deep `${` nests in the `${…}` starting at `line[from]`, counted without recursion (up to
+ * its closing `}`, quotes not considered): the lab refuses a line nesting deeper than its limit
+ * before its recursive readers could overflow the stack.
+ */
+export function braceDepth(line: string, from: number): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = from; i < line.length; i++) {
+    if (line.startsWith('${', i)) {
+      deepest = Math.max(deepest, ++depth);
+      i++;
+    } else if (line.charAt(i) === '}' && --depth === 0) break;
+  }
+  return deepest;
+}

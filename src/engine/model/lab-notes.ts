@@ -41,6 +41,8 @@ export const LAB_NOTES = {
     'lab shell: loops, if and $(…) nest at most {max} deep here; this line nests deeper, so the lab stopped it',
   'shell.parameter':
     'lab shell: {form} is not supported; its ${…} has -, =, +, ? (with or without :), #X, :offset:length, # ## % %%, / // /# /%, ^ ^^ , ,, and ~ on variables, $?, $#, $0 and $1…, but no arrays, ${!…} indirection, @ operators, $$, $! or $-',
+  'shell.parameter-depth':
+    'lab shell: ${…} nests at most {max} deep here; this line nests deeper, so the lab did not run it',
   'shell.arithmetic-depth':
     'lab shell: ( ), unary operators and ** nest at most {max} deep in $((…)) here; this expression nests deeper',
   'seq.limit': 'lab: seq here prints at most {max} numbers; seq {operands} would print more',

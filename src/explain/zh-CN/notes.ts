@@ -37,6 +37,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
     'lab shell: 这里循环、if 和 $(…) 最多嵌套 {max} 层；这一行嵌套得更深，因此实验台停止了它',
   'shell.parameter':
     'lab shell: 不支持 {form}；这里的 ${…} 支持对变量、$?、$#、$0 和 $1… 使用 -、=、+、?（可带 :）、#X、:偏移:长度、# ## % %%、/ // /# /%、^ ^^ , ,, 和 ~，但不支持数组、${!…} 间接引用、@ 运算符、$$、$! 和 $-',
+  'shell.parameter-depth':
+    'lab shell: 这里 ${…} 最多嵌套 {max} 层；这一行嵌套得更深，因此实验台没有运行它',
   'shell.arithmetic-depth':
     'lab shell: 这里 $((…)) 中的 ( )、一元运算符和 ** 最多嵌套 {max} 层；这个表达式嵌套得更深',
   'seq.limit': 'lab: 这里的 seq 最多输出 {max} 个数；seq {operands} 会输出更多',
