@@ -25,6 +25,8 @@ export type Command =
   | 'CT_EVENT'
   | 'CT_COUNT'
   | 'EXP_COUNT'
+  | 'CT_STATS'
+  | 'EXP_STATS'
   | 'CT_VERSION'
   | 'CT_HELP';
 

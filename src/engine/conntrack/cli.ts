@@ -1,6 +1,6 @@
 /**
  * `conntrack` (conntrack-tools 1.4.7) over the simulated table: do_command_ct() for -L, -D,
- * -F, -C, -E, -V, -h, with nfct_filter()'s matching (filter_nat, filter_mark, filter_network,
+ * -F, -C, -S, -E, -V, -h, with nfct_filter()'s matching (filter_nat, filter_mark, filter_network,
  * nfct_cmp) and the exit_error() texts. Listings are in creation order (the kernel dumps in
  * hash-bucket order, which depends on a boot-time random seed).
  *
@@ -24,6 +24,7 @@ import type { AddrFilter, Template } from './cli-values';
 import { ctDelete } from './core';
 import { eventLine, listLine, procNfConntrackText } from './format';
 import { PROTO_HELP, USAGE } from './help';
+import { conntrackStatsText, expectStatsText } from './stats';
 import { ctExpire } from './table';
 import { l4Dst, l4Src } from './tuple';
 import { labNote } from '../model/lab-notes';
@@ -195,6 +196,10 @@ function run(table: CtTable, p: Parsed, nowMs: number, opts: ConntrackCommandOpt
       return out(`${table.count}\n`, warn);
     case 'EXP_COUNT':
       return out('0\n', warn);
+    case 'CT_STATS':
+      return out(conntrackStatsText(table.stats), warn + labNote('conntrack.stats-cpu'));
+    case 'EXP_STATS':
+      return out(expectStatsText(), warn);
     case 'CT_EVENT': {
       const since = opts.eventsSince ?? 0;
       const sinceMs = opts.eventsSinceMs ?? -Infinity;

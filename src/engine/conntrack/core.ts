@@ -49,6 +49,16 @@ export type CtResult =
   | { readonly kind: 'untracked'; readonly ctstate: 'UNTRACKED' };
 
 type Tracked = Extract<CtResult, { kind: 'tracked' }>;
+type Untrackable = Extract<CtResult, { kind: 'invalid' }>;
+
+/**
+ * nf_conntrack_in() gave the packet no conntrack: counted as `invalid`, or as `error` when the
+ * ICMP error handler refused it (nf_conntrack_handle_icmp; stats.ts).
+ */
+function untrackable(table: CtTable, reason: string, counter: 'invalid' | 'error'): Untrackable {
+  table.stats[counter]++;
+  return { kind: 'invalid', ctstate: 'INVALID', reason };
+}
 
 /** A TCP or UDP packet with both ports: the packet reads as its own tuple (PortTuple's fields). */
 function hasPorts(p: CtPacket): p is CtPacket & PortTuple {
@@ -117,11 +127,9 @@ function icmpError(table: CtTable, packet: CtPacket, nowMs: number): CtResult {
   const inner = packet.icmpInner && tupleOf(packet.icmpInner);
   const lookup = inner && invertTuple(inner);
   const hit = lookup && findTuple(table, lookup, nowMs);
-  if (!hit) return { kind: 'invalid', ctstate: 'INVALID', reason: 'ICMP error for no connection' };
+  if (!hit) return untrackable(table, 'ICMP error for no connection', 'error');
   const tuple = hit.dir === 'ORIGINAL' ? hit.entry.orig : hit.entry.reply;
-  if (tuple.dst !== packet.dst) {
-    return { kind: 'invalid', ctstate: 'INVALID', reason: 'ICMP error to another address' };
-  }
+  if (tuple.dst !== packet.dst) return untrackable(table, 'ICMP error to another address', 'error');
   return { kind: 'tracked', ctstate: 'RELATED', dir: hit.dir, entry: hit.entry, created: false };
 }
 
@@ -142,9 +150,9 @@ export function ctLookupOrCreate(
   // A TCP/UDP packet has the fields of its tuple under the tuple's names: the lookup reads them
   // from the packet (allocate() builds the tuples a new entry keeps).
   const tuple = packet.proto !== 'icmp' && hasPorts(packet) ? packet : tupleOf(packet);
-  if (tuple === undefined) return { kind: 'invalid', ctstate: 'INVALID', reason: 'no ports' };
+  if (tuple === undefined) return untrackable(table, 'no ports', 'invalid');
   if (packet.proto === 'tcp' && !tcpFlagsValid(packet.tcpFlags ?? {})) {
-    return { kind: 'invalid', ctstate: 'INVALID', reason: 'invalid tcp flag combination' };
+    return untrackable(table, 'invalid tcp flag combination', 'invalid');
   }
   let replacedId: number | undefined;
   for (;;) {
@@ -156,7 +164,7 @@ export function ctLookupOrCreate(
       if (ref % 2 === 1) dir = 'REPLY';
     } else {
       const made = allocate(table, packet, nowMs);
-      if (typeof made === 'string') return { kind: 'invalid', ctstate: 'INVALID', reason: made };
+      if (typeof made === 'string') return untrackable(table, made, 'invalid');
       entry = made;
     }
     const created = ref < 0;
@@ -169,7 +177,7 @@ export function ctLookupOrCreate(
       const out = tcpPacket(table, entry, dir, packet);
       if (out.kind === 'invalid') {
         if (created) delete table.entries[entry.id];
-        return { kind: 'invalid', ctstate: 'INVALID', reason: out.reason };
+        return untrackable(table, out.reason, 'invalid');
       }
       if (out.kind === 'repeat') {
         replacedId = entry.id;
@@ -259,6 +267,9 @@ export function ctConfirm(table: CtTable, entry: CtEntry, nowMs: number): Confir
     const ref = hashRef(table, t);
     if (ref !== undefined && findTuple(table, t, nowMs)) {
       delete table.entries[entry.id];
+      // nf_ct_resolve_clash()'s drop: label (the lab resolves no clash, see stats.ts).
+      table.stats.drop++;
+      table.stats.insert_failed++;
       return { ok: false, reason: `tuple ${tupleKey(t)} clashes with #${Math.floor(ref / 2)}` };
     }
   }
@@ -289,26 +300,4 @@ export function ctSetMark(table: CtTable, entry: CtEntry, mark: number, nowMs: n
   if (entry.mark === mark >>> 0) return;
   entry.mark = mark >>> 0;
   if (isConfirmed(entry)) recordEvent(table, 'UPDATE', entry, nowMs, { markEvent: true });
-}
-
-/** What the netfilter walk's matches read (nf_ct_get + ct->status + ct->mark). */
-export interface CtMatchInfo {
-  readonly state: CtStateName;
-  readonly dir?: CtDir;
-  readonly snat?: boolean;
-  readonly dnat?: boolean;
-  readonly mark?: number;
-}
-
-/** The --ctstate view of a result: virtual SNAT/DNAT states come from IPS_SRC_NAT/IPS_DST_NAT. */
-export function ctMatchInfo(result: CtResult): CtMatchInfo {
-  if (result.kind !== 'tracked') return { state: result.ctstate };
-  const s = result.entry.status;
-  return {
-    state: result.ctstate,
-    dir: result.dir,
-    snat: (s & IPS.SRC_NAT) !== 0,
-    dnat: (s & IPS.DST_NAT) !== 0,
-    mark: result.entry.mark,
-  };
 }

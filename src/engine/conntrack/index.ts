@@ -45,8 +45,10 @@ export {
 } from './model';
 export type { CtPacket, InnerHeader, TcpFlags } from './tuple';
 export { invertTuple, mustInvert, tupleKey, tupleOf } from './tuple';
-export type { ConfirmResult, CtMatchInfo, CtResult, CtStateName } from './core';
-export { ctConfirm, ctDelete, ctDrop, ctLookupOrCreate, ctMatchInfo, ctSetMark } from './core';
+export type { ConfirmResult, CtResult, CtStateName } from './core';
+export { ctConfirm, ctDelete, ctDrop, ctLookupOrCreate, ctSetMark } from './core';
+export type { CtMatchInfo } from './match-info';
+export { ctMatchInfo } from './match-info';
 export {
   ctExpire,
   findTuple as ctFind,

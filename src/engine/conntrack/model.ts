@@ -4,6 +4,7 @@
  * (include/net/netfilter/nf_conntrack.h) and the ip_conntrack_status bits
  * (include/uapi/linux/netfilter/nf_conntrack_common.h).
  */
+import { emptyCtStats, type CtStats } from './stats';
 import { emptyBySource, emptyTupleHash, type BySource, type TupleHash } from './tuple-hash';
 
 /** Layer-4 protocols the lab tracks (nf_conntrack_proto_{tcp,udp,icmp}.c). */
@@ -232,6 +233,8 @@ export interface CtTable {
   nextExpiryMs: number;
   /** Next netlink port id handed to a `conntrack` invocation that changes the table. */
   nextPortid: number;
+  /** The kernel's per-namespace statistics (`conntrack -S`; stats.ts says which count). */
+  stats: CtStats;
 }
 
 /** An empty table. */
@@ -247,5 +250,6 @@ export function createConntrackTable(config: CtConfig = kernelDefaultConfig()): 
     nextEventSeq: 1,
     nextExpiryMs: Number.MAX_SAFE_INTEGER,
     nextPortid: 31154,
+    stats: emptyCtStats(),
   };
 }

@@ -102,10 +102,24 @@ class Picker {
     private readonly nowMs: number,
   ) {}
 
-  used(t: CtTuple): boolean {
+  used(t: CtTuple, counted = true): boolean {
     const reply = invertTuple(t);
     const hit = reply && findTuple(this.table, reply, this.nowMs);
-    return hit !== undefined && hit.entry !== this.self;
+    if (hit === undefined || hit.entry === this.self) return false;
+    // nf_conntrack_tuple_taken() counts `found` for every candidate it turns down (stats.ts).
+    if (counted) this.table.stats.found++;
+    return true;
+  }
+
+  /**
+   * nf_nat_used_tuple_harder() (Linux 6.5+): in the last NF_NAT_HARDER_THRESH (128 / 4)
+   * attempts for a TCP SYN it looks the reply up with nf_conntrack_find_get(), which counts
+   * no `found`, to evict a TIME_WAIT entry whose sequence numbers have advanced. The lab keeps
+   * no sequence numbers, so it evicts nothing: the tuple stays taken.
+   */
+  usedHarder(t: CtTuple, attemptsLeft: number): boolean {
+    const harder = attemptsLeft <= 32 && t.proto === 'tcp' && this.self.tcp?.state === 'SYN_SENT';
+    return this.used(t, !harder);
   }
 
   u16(): number {
@@ -154,7 +168,7 @@ class Picker {
     for (;;) {
       for (let i = 0; i < attempts; i++, off = (off + 1) & 0xffff) {
         cand = withL4(t, manip, min + (off % size));
-        if (!this.used(cand)) return cand;
+        if (!this.usedHarder(cand, attempts - i)) return cand;
       }
       if (attempts >= size || attempts < 16) return cand;
       attempts = Math.floor(attempts / 2);

@@ -170,6 +170,8 @@ export const LAB_NOTES = {
     "nslookup: the lab's nslookup takes the server as an IPv4 address (10.96.0.10), not a name to look up: {server}",
   'conntrack.option': 'conntrack: kube-proxy-lab does not model {options}',
   'conntrack.node-only': 'conntrack: the lab tracks connections on nodes only; run it on a node',
+  'conntrack.stats-cpu':
+    'lab: a real node counts on the CPU that handled each packet; the lab counts them all on cpu=0. early_drop, search_restart, clash_resolve and chaintoolong stay 0: the lab models no nf_conntrack_max, no parallel CPUs, no UDP clash resolution and no hash chains',
   'iptables.match': 'lab: the {name} match is not modelled in kube-proxy-lab',
   'iptables.match-option': "lab: the {name} match's --{option} is not modelled in kube-proxy-lab",
   'iptables.target': 'lab: the {name} target is not modelled in kube-proxy-lab',

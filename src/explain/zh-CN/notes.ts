@@ -159,6 +159,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
     'nslookup: 实验台的 nslookup 只接受 IPv4 地址形式的服务器（10.96.0.10），不会先解析名字：{server}',
   'conntrack.option': 'conntrack: 实验台没有模拟 {options}',
   'conntrack.node-only': 'conntrack: 实验台只在节点上跟踪连接；请在节点上运行',
+  'conntrack.stats-cpu':
+    'lab: 真实节点在处理每个报文的那个 CPU 上计数；实验台把它们都计在 cpu=0 上。early_drop、search_restart、clash_resolve 和 chaintoolong 始终为 0：实验台没有模拟 nf_conntrack_max、并行的 CPU、UDP 冲突解决和哈希链',
   'iptables.match': 'lab: 实验台没有模拟 {name} 匹配',
   'iptables.target': 'lab: 实验台没有模拟 {name} 目标',
   'iptables.match-option': 'lab: 实验台没有模拟 {name} 匹配的 --{option}',
