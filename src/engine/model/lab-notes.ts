@@ -47,8 +47,10 @@ export const LAB_NOTES = {
     'lab shell: ( ), unary operators and ** nest at most {max} deep in $((…)) here; this expression nests deeper',
   'seq.limit': 'lab: seq here prints at most {max} numbers; seq {operands} would print more',
   'ip.unmodelled':
-    'lab: `ip {what}` is not modelled in kube-proxy-lab (its ip shows addresses, links, routes and rules, and changes none of them)',
+    'lab: `ip {what}` is not modelled in kube-proxy-lab (its ip shows addresses, links, routes, rules and neighbours, and changes none of them)',
   'ip.no-host': 'lab: this host is not in the lab topology',
+  'ip.neigh':
+    "lab: `ip neigh` lists the ARP entries the lab keeps (a node's on cni0; a pod's for unanswered addresses of its subnet); LAN neighbours and a pod's answered ones resolve at once and are not kept; entries come in the order they were made, not the kernel's random hash order",
   'nft.option':
     'lab: nft {option} is not modelled in kube-proxy-lab (its nft lists rulesets, tables, chains, sets and maps, with -a, -n and -s)',
   'ipvsadm.option':

@@ -1,6 +1,6 @@
 /**
  * The `ip` command (iproute2 6.1.0) over a host of the lab topology: `ip [-4|-6] [-br] addr|link|
- * route [show …]` and `ip route get ADDR`. Argument matching follows ip.c / ipaddress.c /
+ * route [show …]`, `ip route get ADDR` and `ip neigh [show …]` (./ip-neigh.ts). Argument matching follows ip.c / ipaddress.c /
  * iproute.c: objects and verbs match by prefix in the table order iproute2 uses (`ip a`, `ip r`,
  * `ip l s`), and errors are iproute2's own words and exit statuses (255 for usage errors, which
  * iproute2 reports with exit(-1)). Changing commands (`ip addr add`, `ip link set`, `ip route
@@ -24,6 +24,7 @@ import {
   type IpResult,
 } from './ip-select';
 import { ipRouteShow } from './ip-route-show';
+import { ipNeigh, type NeighbourRow } from './ip-neigh';
 import type { HostNetwork } from './topology';
 
 export type { IpResult } from './ip-select';
@@ -236,8 +237,15 @@ function ipRule(args: readonly string[]): IpResult {
   );
 }
 
-/** Runs `ip` with argv (without the leading `ip`) against one host's network. */
-export function runIp(net: HostNetwork, args: readonly string[]): IpResult {
+/**
+ * Runs `ip` with argv (without the leading `ip`) against one host's network; `neighbours` reads
+ * the host's neighbour entries (for `ip neigh`) when they are asked for.
+ */
+export function runIp(
+  net: HostNetwork,
+  args: readonly string[],
+  neighbours: () => readonly NeighbourRow[] = () => [],
+): IpResult {
   const opts: Options = { family: 'all', brief: false, oneline: false };
   let i = 0;
   for (; i < args.length; i++) {
@@ -274,6 +282,8 @@ export function runIp(net: HostNetwork, args: readonly string[]): IpResult {
   if (object === 'link') return ipLink(net, opts, rest);
   if (object === 'route') return ipRoute(net, opts, rest);
   if (object === 'rule') return ipRule(rest);
+  if (object === 'neighbor' || object === 'neighbour')
+    return ipNeigh(net, opts.family, neighbours(), rest);
   if (object === 'help') return err(USAGE);
   if (object !== undefined) return notModelled(object);
   return err(`Object "${objectWord}" is unknown, try "ip help".\n`, 1);

@@ -43,8 +43,10 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
     'lab shell: 这里 $((…)) 中的 ( )、一元运算符和 ** 最多嵌套 {max} 层；这个表达式嵌套得更深',
   'seq.limit': 'lab: 这里的 seq 最多输出 {max} 个数；seq {operands} 会输出更多',
   'ip.unmodelled':
-    'lab: 实验台没有模拟 `ip {what}`（这里的 ip 只显示地址、链路、路由和策略规则，不修改它们）',
+    'lab: 实验台没有模拟 `ip {what}`（这里的 ip 只显示地址、链路、路由、策略规则和邻居表项，不修改它们）',
   'ip.no-host': 'lab: 这台主机不在实验台的拓扑中',
+  'ip.neigh':
+    'lab: `ip neigh` 列出实验台保存的 ARP 表项（节点 cni0 上的表项；Pod 对本子网中无人应答地址的表项）；局域网上的邻居和 Pod 已得到应答的邻居会立即解析、不被保存；表项按创建顺序列出，而不是内核的随机哈希顺序',
   'nft.option':
     'lab: 实验台没有模拟 nft {option}（这里的 nft 可列出规则集、表、链、集合与映射，支持 -a、-n 和 -s）',
   'ipvsadm.option':
