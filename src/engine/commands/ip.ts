@@ -9,6 +9,6 @@ export function registerIp(registry: CommandRegistry): void {
   registerCommand(registry, 'ip', (ctx, argv) => {
     const net = ctx.world.network?.() ?? hostNetwork(ctx.world.cluster, ctx.world.host);
     if (net === undefined) return { stdout: '', stderr: labNote('ip.no-host'), exitCode: 1 };
-    return runIp(net, argv.slice(1));
+    return runIp(net, argv.slice(1), () => ctx.world.neighbours?.() ?? []);
   });
 }

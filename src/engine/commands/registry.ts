@@ -13,6 +13,7 @@ import type { ProgramSpec, Socket } from '../hosts';
 import type { IpsetEnv, IpsetState } from '../ipset';
 import type { IpvsState } from '../ipvs';
 import type { HostNetwork } from '../routing';
+import type { NeighbourRow } from '../routing/ip-neigh';
 import { unmodelledCommandNote } from './unmodelled';
 import type { StdioWrite } from '../model/stdio';
 import type { ShellEnv } from './shell-expand';
@@ -88,6 +89,8 @@ export interface CommandWorld {
   captures(): readonly CaptureRecord[];
   /** The host's interfaces and routes as its kernel has them now (with kube-ipvs0 on IPVS nodes). */
   network?(): HostNetwork | undefined;
+  /** The neighbour (ARP) entries the lab keeps for this host now (`ip neigh`). */
+  neighbours?(): readonly NeighbourRow[];
   /** kubectl's writes beyond apply: the control plane acts on them as the clock advances. */
   workloads(): WorkloadControls;
   /** The lab's named long-lived flows of this host (`lab flow`). */

@@ -15,9 +15,12 @@
  *   not a draw of the World's random source, so no other seeded draw moves).
  *
  * Not modelled: pods' and the LAN's neighbour tables (pods and LAN hosts resolve at once, as if
- * the entry were fresh; except a pod's address that nobody answers, ./pod-arp.ts), confirmations by the node's own TCP sockets (dst_confirm: they only keep
- * a live pod's entry REACHABLE, which changes no packet), and ARP frames in captures.
+ * the entry were fresh; except a pod's address that nobody answers, ./pod-arp.ts), confirmations
+ * by the node's own TCP sockets (dst_confirm: they only keep a live pod's entry REACHABLE, which
+ * changes no packet), and ARP frames in captures. `ip neigh` lists the entries kept here.
  */
+import type { NeighbourRow } from '../routing/ip-neigh';
+import { randomLocalMac } from '../routing/naming';
 import type { World } from '../sim/world';
 import { fdbLearn, podMac } from './bridge-fdb';
 import { dropped, nodeCtx } from './hooks';
@@ -82,6 +85,12 @@ function tableOf(world: World, node: string): NodeNeigh {
   return t;
 }
 
+/**
+ * The eth0 MAC (as `ip link` shows it) of the pod behind each cached podMac() identity: an entry
+ * keeps the MAC of the pod that answered, also once that pod is gone.
+ */
+const answeredBy = new WeakMap<World, Map<string, string>>();
+
 /** The pod owning `ip` behind `node`'s cni0 answers ARP (its reply teaches the fdb its MAC). */
 function answerer(world: World, node: string, ip: string, now: number): Answer {
   return (target) => {
@@ -90,8 +99,27 @@ function answerer(world: World, node: string, ip: string, now: number): Answer {
     const mac = podMac(bp.pod);
     if (target !== undefined && target !== mac) return undefined;
     fdbLearn(world, node, bp.pod, bp.port, now);
+    let macs = answeredBy.get(world);
+    if (macs === undefined) answeredBy.set(world, (macs = new Map()));
+    // topology.ts names a pod's eth0 MAC after its namespace and name.
+    macs.set(mac, randomLocalMac(`veth-pod:${bp.pod.meta.namespace}/${bp.pod.meta.name}`));
     return mac;
   };
+}
+
+/**
+ * `node`'s cni0 entries as `ip neigh` lists them, in the order they were made. An entry just
+ * made (NONE) is never seen: neigh_event_send() moves it on in the same call.
+ */
+export function nodeNeighbours(world: World, node: string): NeighbourRow[] {
+  const macs = answeredBy.get(world);
+  const entries = tables.get(world)?.get(node)?.entries.values() ?? [];
+  return [...entries].map((e) => ({
+    dst: e.ip,
+    dev: 'cni0',
+    state: e.state,
+    lladdr: e.lladdr === undefined ? undefined : macs?.get(e.lladdr),
+  }));
 }
 
 export type Resolution =

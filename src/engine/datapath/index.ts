@@ -20,14 +20,19 @@
  */
 import type { Explanation, PacketHeader, TraceStep } from '../../protocol/trace';
 import type { HostRef } from '../routing';
+import type { NeighbourRow } from '../routing/ip-neigh';
 import type { World } from '../sim/world';
-import { fireNeighbourTimers, nextNeighbourTimer as nextNodeNeighbourTimer } from './arp';
+import {
+  fireNeighbourTimers,
+  nextNeighbourTimer as nextNodeNeighbourTimer,
+  nodeNeighbours,
+} from './arp';
 import { bridgeInput } from './bridge';
 import { dropped } from './hooks';
 import { hostOutput, hostReceive } from './hosts';
 import { nodeOutput, nodeReceive } from './ipv4';
 import { podAnswer, transmit } from './link';
-import { firePodNeighbourTimers, nextPodNeighbourTimer } from './pod-arp';
+import { firePodNeighbourTimers, nextPodNeighbourTimer, podNeighbours } from './pod-arp';
 import { effectiveHost } from './bridge-ports';
 import { withField } from './header-copy';
 import { DEFAULT_TTL, hostLabel, newSkb } from './packet';
@@ -186,4 +191,14 @@ export function nextNeighbourTimer(world: World): number | undefined {
   const node = nextNodeNeighbourTimer(world);
   const pod = nextPodNeighbourTimer(world);
   return node === undefined || (pod !== undefined && pod < node) ? pod : node;
+}
+
+/**
+ * The neighbour entries the lab keeps for `host` (`ip neigh`): a node's cni0 table, a pod's
+ * unanswered addresses; an external client keeps none.
+ */
+export function hostNeighbours(world: World, host: HostRef): NeighbourRow[] {
+  if (host.kind === 'node') return nodeNeighbours(world, host.name);
+  if (host.kind === 'pod') return podNeighbours(world, host);
+  return [];
 }

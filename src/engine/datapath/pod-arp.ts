@@ -15,6 +15,7 @@
  */
 import type { PacketHeader } from '../../protocol/trace';
 import type { HostRef } from '../routing';
+import type { NeighbourRow } from '../routing/ip-neigh';
 import type { World } from '../sim/world';
 import { dropped } from './hooks';
 import {
@@ -79,6 +80,15 @@ export function podQueue(
   }
   e.queue.push(pending);
   return true;
+}
+
+/**
+ * `pod`'s eth0 entries as `ip neigh` lists them (unanswered addresses only: INCOMPLETE while
+ * probing, then FAILED), in the order they were made.
+ */
+export function podNeighbours(world: World, pod: HostRef): NeighbourRow[] {
+  const entries = tables.get(world)?.get(hostLabel(pod))?.entries.values() ?? [];
+  return [...entries].map((e) => ({ dst: e.ip, dev: 'eth0', state: e.state, lladdr: undefined }));
 }
 
 /** The earliest pending probe or failure of any pod's entries. */

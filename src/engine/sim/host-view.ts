@@ -27,6 +27,7 @@ import {
   nodeConntrack,
   setHairpinFlag,
   fdbLearned,
+  hostNeighbours,
 } from '../datapath';
 import { hostFile, openHostFile } from './host-files';
 import { ipsetEnv } from './ipvs-node';
@@ -174,6 +175,7 @@ export function hostView(
       createNftState(),
     nodeKernel,
     network: () => kernelNet(world, host),
+    neighbours: () => hostNeighbours(world, host),
     advanceClock: (ms) => advanceNetwork(world, world.clock.now() + ms),
     runProgram: (spec, io) => {
       const run = runProgram(world, host, spec, io);
