@@ -43,13 +43,16 @@ export function netnsUnavailableReason(): string | undefined {
   return (cached = undefined);
 }
 
-/** Creates a namespace, runs `fn` with a runner for commands inside it, deletes it. */
-export function withNetns<T>(fn: (run: NsRun) => T): T {
+/**
+ * Creates a namespace, runs `fn` with a runner for commands inside it and the namespace's name
+ * (to move a veth end into it from another), deletes it.
+ */
+export function withNetns<T>(fn: (run: NsRun, name: string) => T): T {
   const name = `kpl-test-${randomBytes(4).toString('hex')}`;
   const add = sh(['ip', 'netns', 'add', name]);
   if (add.exitCode !== 0) throw new Error(add.stderr.trim() || `ip netns add ${name} failed`);
   try {
-    return fn((argv, input) => sh(['ip', 'netns', 'exec', name, ...argv], input));
+    return fn((argv, input) => sh(['ip', 'netns', 'exec', name, ...argv], input), name);
   } finally {
     sh(['ip', 'netns', 'del', name]);
   }
