@@ -122,6 +122,14 @@ export const LAB_NOTES = {
   'ping.name': 'lab: ping a name with -n (the lab has no reverse DNS)',
   'kube-proxy.node-only': 'lab: kube-proxy runs on nodes only; pick a node',
   'ipset.node-only': 'lab: ipset runs on nodes only',
+  'ipset.inet6':
+    'lab: the lab models IPv4 nodes only, so ipset makes family inet sets only; on a real node this creates an IPv6 (family inet6) set',
+  'ipset.type-unmodelled':
+    'lab: ipset set type {type} is not modelled in kube-proxy-lab; it models {types}',
+  'ipset.protocol-unmodelled':
+    'lab: ipset elements with protocol {protocol} are not modelled in kube-proxy-lab; it models tcp, udp and sctp ports',
+  'ipset.range-limit':
+    'lab: {element} holds {count} addresses; the lab walks at most {max} in one ipset command',
   'sysctl.option': 'lab: sysctl {option} is not modelled; the lab models {keys}',
   'sysctl.key': 'lab: {key} is not modelled; the lab models {keys}',
   'sysctl.node-only': "sysctl: the lab models the nodes' sysctls only; run it on a node",

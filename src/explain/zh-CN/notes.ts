@@ -113,6 +113,13 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'ping.name': 'lab: ping 主机名时请加 -n（实验台没有反向 DNS）',
   'kube-proxy.node-only': 'lab: kube-proxy 只运行在节点上；请选择一个节点',
   'ipset.node-only': 'lab: ipset 只能在节点上运行',
+  'ipset.inet6':
+    'lab: 实验台只模拟 IPv4 节点，所以 ipset 只能创建 family inet 的集合；在真实节点上这条命令会创建一个 IPv6（family inet6）集合',
+  'ipset.type-unmodelled': 'lab: 实验台没有模拟 ipset 集合类型 {type}；它模拟的类型有 {types}',
+  'ipset.protocol-unmodelled':
+    'lab: 实验台没有模拟协议为 {protocol} 的 ipset 元素；它模拟 tcp、udp 和 sctp 端口',
+  'ipset.range-limit':
+    'lab: {element} 包含 {count} 个地址；实验台在一条 ipset 命令中最多遍历 {max} 个',
   'sysctl.option': 'lab: 实验台没有模拟 sysctl {option}；实验台模拟的键有 {keys}',
   'sysctl.key': 'lab: 实验台没有模拟 {key}；实验台模拟的键有 {keys}',
   'sysctl.node-only': 'sysctl: 实验台只模拟节点的 sysctl；请在节点上运行',
