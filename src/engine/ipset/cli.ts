@@ -1,19 +1,13 @@
 /**
- * The `ipset` tool (ipset 7.17) over a node's sets: list [-n|-t] [NAME], save, create, add,
- * del, test, flush, destroy, restore, version; its output and error texts as the real tool
+ * The `ipset` tool (ipset 7.17) over a node's sets: list [-n|-t] [NAME], save, create
+ * (./create.ts), add, del, test (elements: ./element-plan.ts), flush, destroy, restore, version; its output and error texts as the real tool
  * prints them ("ipset v7.17: …" on stderr).
  */
 import { addElement, deleteElement, flushSet, hasElement, memorySize, members } from './hash-table';
-import {
-  createSet,
-  findSet,
-  parseElement,
-  REVISIONS,
-  SET_TYPES,
-  type IpSet,
-  type IpsetState,
-  type SetType,
-} from './sets';
+import { labNote } from '../model/lab-notes';
+import { createCommand } from './create';
+import { isFailure, planElement } from './element-plan';
+import { findSet, hasAddressInNets, REVISIONS, type IpSet, type IpsetState } from './sets';
 
 export interface IpsetEnv {
   /** How many iptables rules reference the set (xt_set holds a reference per rule). */
@@ -59,51 +53,8 @@ const fail = (msg: string, code = 1): IpsetResult => ({
 const ok = (stdout = ''): IpsetResult => ({ stdout, stderr: '', exitCode: 0 });
 const NO_SET = 'The set with the given name does not exist';
 
-/** `create NAME TYPE [family inet] [hashsize N] [maxelem N] [range A-B] [initval X]`. */
-function create(state: IpsetState, env: IpsetEnv, args: string[], exist: boolean): IpsetResult {
-  const [name, typeName, ...opts] = args;
-  if (name === undefined) return fail('Syntax error: Missing mandatory argument: setname', 1);
-  if (typeName === undefined) return fail('Syntax error: Missing mandatory argument: typename', 1);
-  if (!SET_TYPES.includes(typeName as SetType))
-    return fail(`Syntax error: typename '${typeName}' is unknown`);
-  const type = typeName as SetType;
-  let hashsize = 1024;
-  let maxelem = 65536;
-  let initval: number | undefined;
-  let range: { from: number; to: number } | undefined;
-  for (let i = 0; i < opts.length; i += 2) {
-    const key = opts[i]!;
-    const value = opts[i + 1];
-    if (value === undefined && !['bucketsize'].includes(key))
-      return fail(`Syntax error: Missing mandatory argument: ${key}`);
-    if (key === 'family' && value === 'inet') continue;
-    if (key === 'hashsize') hashsize = 2 ** Math.ceil(Math.log2(Math.max(64, Number(value))));
-    else if (key === 'maxelem') maxelem = Number(value);
-    else if (key === 'initval') initval = Number(value);
-    else if (key === 'bucketsize') continue;
-    else if (key === 'range' && type === 'bitmap:port') {
-      const m = /^(\d+)-(\d+)$/.exec(value ?? '');
-      if (m === null) return fail(`Syntax error: cannot parse '${value}' as a port range`);
-      range = { from: Number(m[1]), to: Number(m[2]) };
-    } else return fail(`Syntax error: Unknown argument: '${key}'`);
-  }
-  if (type === 'bitmap:port' && range === undefined)
-    return fail('Syntax error: Missing mandatory argument: range');
-  const existing = findSet(state, name);
-  if (existing !== undefined) {
-    if (exist && existing.type === type) return ok();
-    return fail('Set cannot be created: set with the same name already exists');
-  }
-  createSet(state, {
-    name,
-    type,
-    hashsize,
-    maxelem,
-    initval: initval ?? env.initval(name),
-    ...(range !== undefined ? { range } : {}),
-  });
-  return ok();
-}
+/** The longest walk one add/del makes here (a /1 would be 2^31 kernel steps). */
+const MAX_WALK = 1 << 20;
 
 function elementCommand(
   state: IpsetState,
@@ -116,25 +67,51 @@ function elementCommand(
   const set = findSet(state, name);
   if (set === undefined) return fail(NO_SET);
   if (text === undefined) return fail('Syntax error: Missing mandatory argument: element');
-  const e = parseElement(set.type, text);
-  if (typeof e === 'string') return fail(e);
+  const plan = planElement(set.type, text);
+  if (isFailure(plan)) {
+    if ('error' in plan) return fail(plan.error);
+    const stderr = labNote('ipset.protocol-unmodelled', { protocol: plan.protocol });
+    return { stdout: '', stderr, exitCode: 1 };
+  }
   if (verb === 'test') {
-    const inSet = hasElement(set, e);
+    if (plan.testRefusal !== undefined) return fail(plan.testRefusal);
+    const inSet = plan.anyPrefix ? hasAddressInNets(set, plan.first) : hasElement(set, plan.first);
     return {
       stdout: '',
       stderr: inSet
-        ? `Warning: ${e.text} is in set ${name}.\n`
-        : `${e.text} is NOT in set ${name}.\n`,
+        ? `Warning: ${plan.shown} is in set ${name}.\n`
+        : `${plan.shown} is NOT in set ${name}.\n`,
       exitCode: inSet ? 0 : 1,
     };
   }
-  if (verb === 'add') {
-    if (addElement(set, e) === 'exists' && !exist)
-      return fail("Element cannot be added to the set: it's already added");
-    return ok();
+  if (set.type === 'bitmap:port') {
+    // bitmap_port_uadt checks both ends of a range before it adds any port.
+    const ports = [...plan.all()].map((e) => e.port!);
+    const { from, to } = set.range ?? { from: 0, to: 65535 };
+    if (ports.some((p) => p < from || p > to))
+      return fail('Element is out of the range of the set');
   }
-  if (deleteElement(set, e) === 'missing' && !exist)
-    return fail("Element cannot be deleted from the set: it's not added");
+  // Only a walk that neither maxelem nor a first missing element ends can run long.
+  const unbounded = verb === 'del' ? exist : set.maxelem > MAX_WALK;
+  if (unbounded && plan.addresses > MAX_WALK) {
+    const stderr = labNote('ipset.range-limit', {
+      element: text,
+      count: plan.addresses,
+      max: MAX_WALK,
+    });
+    return { stdout: '', stderr, exitCode: 1 };
+  }
+  // The kernel adds (deletes) one element after another and stops at the first failure,
+  // keeping what it already did; -exist ignores "already added" ("not added").
+  for (const e of plan.all()) {
+    if (verb === 'add') {
+      const r = addElement(set, e);
+      if (r === 'full') return fail('Hash is full, cannot add more elements');
+      if (r === 'exists' && !exist)
+        return fail("Element cannot be added to the set: it's already added");
+    } else if (deleteElement(set, e) === 'missing' && !exist)
+      return fail("Element cannot be deleted from the set: it's not added");
+  }
   return ok();
 }
 
@@ -199,7 +176,7 @@ export function runIpset(
       return ok(present.map((s) => renderSet(s, env, terse)).join('\n'));
     }
     case 'create':
-      return create(state, env, args, exist);
+      return createCommand(state, env, args, exist);
     case 'add':
     case 'del':
     case 'test':
