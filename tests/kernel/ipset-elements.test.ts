@@ -180,6 +180,20 @@ describe.skipIf(reason !== undefined || !hasIpset)('ipset elements against the r
   it('the brief’s cases read the same', () => compare(parse(BRIEF_CASES)));
   it('CIDRs, ranges, ports, families, hash:net and bitmap:port read the same', () =>
     compare(parse(BRIEF_CASES).concat(parse(MORE_CASES))));
+  it('past maxelem: a set of several lock regions still takes elements that land in emptier ones', () => {
+    // mtype_add checks the element's region against maxelem / regions before the whole set.
+    const cases = [
+      ['create', 'Z', 'hash:ip', 'initval', '0x12345678'],
+      ['add', 'Z', '10.0.0.0/16'],
+      ...Array.from({ length: 60 }, (_, i) => ['add', 'Z', `10.1.0.${i}`]),
+      ['list', '-t', 'Z'],
+      ['create', 'Q', 'hash:ip,port', 'initval', '0x9b3e3db2', 'maxelem', '3000'],
+      ['add', 'Q', '10.0.0.0/24,80-100'],
+      ...Array.from({ length: 30 }, (_, i) => ['add', 'Q', `10.2.0.${i},tcp:1`]),
+      ['list', '-t', 'Q'],
+    ];
+    compare(cases);
+  });
 });
 
 describe('what the lab refuses, it says so', () => {

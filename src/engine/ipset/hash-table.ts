@@ -134,6 +134,25 @@ function resize(set: IpSet): void {
 }
 
 /**
+ * mtype_add()'s maxelem check: it first compares the element's lock region with its share,
+ * t->maxelem = maxelem / regions, and only when that is reached counts the whole set. So a set
+ * of several regions can pass maxelem by the elements that land in emptier regions (a real
+ * hash:ip of maxelem 65536 took 65537). Called only when the set holds maxelem or more.
+ */
+function regionIsFull(set: IpSet, e: Element): boolean {
+  const bits = htableBits(set.hashsize);
+  const regions = bits < REGION_BITS ? 1 : 2 ** (bits - REGION_BITS);
+  // A region is 1024 consecutive buckets: which adds the kernel refused past maxelem matched
+  // this, not bucket % regions (tests/kernel/ipset-elements.test.ts, 90 adds at the limit).
+  const regionOf = (bucket: number): number => Math.floor(bucket / 2 ** REGION_BITS);
+  const region = regionOf(bucketOf(set, e));
+  let elements = 0;
+  for (const [b, bucket] of set.buckets)
+    if (regionOf(b) === region) for (const x of bucket.slots) if (x !== undefined) elements++;
+  return elements >= Math.floor(set.maxelem / regions);
+}
+
+/**
  * mtype_add(): the first deleted slot of the bucket is reused, else a new slot at `pos`; a
  * full bucket grows by two slots, up to 12, and a full 12 makes the table grow (-EAGAIN, then
  * the add again in the new table).
@@ -141,7 +160,7 @@ function resize(set: IpSet): void {
 export function addElement(set: IpSet, e: Element): 'added' | 'exists' | 'full' {
   if (hasElement(set, e)) return 'exists';
   // mtype_add: an element already there is found before the set counts as full.
-  if (set.type !== 'bitmap:port' && set.count >= set.maxelem) return 'full';
+  if (set.type !== 'bitmap:port' && set.count >= set.maxelem && regionIsFull(set, e)) return 'full';
   if (set.type === 'bitmap:port') {
     set.count++;
     set.ports.add(e.port!);
