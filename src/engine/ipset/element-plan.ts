@@ -120,8 +120,8 @@ function planIpPort(type: SetType, text: string, parts: string[]): ElementPlan |
     const base = `${ipFromInt(addr)},${portText(port, p)}`;
     const withThird =
       t === undefined ? {} : { ip2: t.ip, ...(t.cidr !== undefined ? { cidr: t.cidr } : {}) };
-    const tail =
-      t === undefined ? '' : type === 'hash:ip,port,net' ? `,${t.ip}/${t.cidr}` : `,${t.text}`;
+    // A /32 network is listed as a plain address, as for hash:net.
+    const tail = t === undefined ? '' : `,${t.text}`;
     return { ip: ipFromInt(addr), proto: port.proto, port: p, ...withThird, text: base + tail };
   };
   const testRefusal = ip.isRange

@@ -131,7 +131,8 @@ export function hasAddressInNets(set: IpSet, e: Element): boolean {
         cidr,
         text: cidr === 32 ? network : `${network}/${cidr}`,
       });
-    const text = `${e.ip},${e.proto}:${e.port},${network}/${cidr}`;
+    const net = cidr === 32 ? network : `${network}/${cidr}`;
+    const text = `${e.ip},${e.proto}:${e.port},${net}`;
     return hasElement(set, { ...e, ip2: network, cidr, text });
   });
 }
