@@ -155,6 +155,74 @@ list PN
 list -n
 `;
 
+/** Odd options and arguments: numbers in C notation, usage errors, bitmap ranges by name. */
+const ODD_CASES = `
+create OA hash:ip hashsize foo
+create OA hash:ip hashsize 0
+create OA hash:ip maxelem foo
+create OA hash:ip maxelem 0
+create OA hash:ip initval zz
+create OA hash:ip bucketsize 4
+create OA hash:ip family
+create OB bitmap:port range 5-1
+create OB bitmap:port range foo
+create OB bitmap:port range 1-70000
+create OB bitmap:port family inet range 1-10
+create OC hash:net maxelem 2
+add OC 10.0.0.0/30
+add OC 10.0.0.1-10.0.0.9
+list OC
+test OC
+add OC 10.0.0.0/8 -exist
+add OC 1.2.3.4,udp:1-3
+create OD hash:ip,port,ip
+add OD 1.2.3.4,tcp:80,1.1.1.1-1.1.1.3
+test OD 1.2.3.4,tcp:80-81,1.1.1.1
+add OD 1.2.3.4,80
+create OE hash:ip,port,net
+add OE 1.2.3.4,80,10.0.0.1-10.0.0.6
+add OE 1.2.3.4,80,10.0.0.9
+list OE
+test OE 1.2.3.4,80,10.0.0.5
+test OE 1.2.3.4,80,10.0.0.0-10.0.0.3
+test OE 1.2.3.4,80,10.0.0.0/30
+create OA hash:ip foo 1
+create OA hash:ip hashsize 0
+list -t OA
+create OA2 hash:ip maxelem 0 hashsize 100000000
+list -t OA2
+create OA3 hash:ip initval 17 maxelem 0x10
+list -t OA3
+add OA
+del OA
+add
+create OB bitmap:port range 10
+create OB2 bitmap:port range 10-5
+list -t OB2
+create OB3 bitmap:port range http-https
+list -t OB3
+create OE hash:ip,port,net
+add OE 1.2.3.4,80,10.0.0.9/32
+add OE 1.2.3.4,80,10.0.0.8/31
+save OE
+test OE 1.2.3.4,80,10.0.0.9/32
+test OE 1.2.3.4,80,10.0.0.9
+create
+create OA
+create OA hash:ip maxelem 99999999999
+create OA hash:ip maxelem -1
+create OA hash:ip hashsize 0x
+create OA hash:ip maxelem 010
+list -t OA
+create OB bitmap:port range 1-foo
+create OB bitmap:port range -5
+create OB bitmap:port range 5-
+create OB bitmap:port range udp:5-6
+test
+create OC hash:ip family inet6 foo
+create OD hash:ip family inet6 family
+`;
+
 const parse = (text: string): string[][] =>
   text
     .trim()
@@ -186,6 +254,7 @@ describe.skipIf(reason !== undefined || !hasIpset)('ipset elements against the r
   it('the brief’s cases read the same', () => compare(parse(BRIEF_CASES)));
   it('CIDRs, ranges, ports, families, hash:net and bitmap:port read the same', () =>
     compare(parse(BRIEF_CASES).concat(parse(MORE_CASES))));
+  it('odd options and arguments read the same', () => compare(parse(ODD_CASES)));
   it('past maxelem: a set of several lock regions still takes elements that land in emptier ones', () => {
     // mtype_add checks the element's region against maxelem / regions before the whole set.
     const cases = [

@@ -50,6 +50,11 @@ const fail = (msg: string, code = 1): IpsetResult => ({
   stderr: `${VERSION}: ${msg}\n`,
   exitCode: code,
 });
+const usage = (msg: string): IpsetResult => ({
+  stdout: '',
+  stderr: `${VERSION}: ${msg}\nTry \`ipset help' for more information.\n`,
+  exitCode: 2,
+});
 const ok = (stdout = ''): IpsetResult => ({ stdout, stderr: '', exitCode: 0 });
 const NO_SET = 'The set with the given name does not exist';
 
@@ -63,10 +68,11 @@ function elementCommand(
   exist: boolean,
 ): IpsetResult {
   const [name, text] = args;
-  if (name === undefined) return fail('Syntax error: Missing mandatory argument: setname');
+  // The tool checks its arguments before it asks the kernel for the set.
+  if (name === undefined) return usage(`Missing mandatory argument to command ${verb}`);
+  if (text === undefined) return usage(`Missing second mandatory argument to command ${verb}`);
   const set = findSet(state, name);
   if (set === undefined) return fail(NO_SET);
-  if (text === undefined) return fail('Syntax error: Missing mandatory argument: element');
   const plan = planElement(set.type, text);
   if (isFailure(plan)) {
     if ('error' in plan) return fail(plan.error);

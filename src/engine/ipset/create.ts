@@ -6,6 +6,7 @@
 import { labNote } from '../model/lab-notes';
 import { createSet, findSet, KNOWN_TYPES, SET_TYPES, type IpsetState, type SetType } from './sets';
 import type { IpsetEnv, IpsetResult } from './cli';
+import { parseNumber, parsePortPart } from './element-parse';
 
 const VERSION = 'ipset v7.17';
 const fail = (msg: string, code = 1): IpsetResult => ({
@@ -33,8 +34,8 @@ export function createCommand(
   exist: boolean,
 ): IpsetResult {
   const [name, typeName, ...opts] = args;
-  if (name === undefined) return fail('Syntax error: Missing mandatory argument: setname');
-  if (typeName === undefined) return fail('Syntax error: Missing mandatory argument: typename');
+  if (name === undefined) return usage('Missing mandatory argument to command create');
+  if (typeName === undefined) return usage('Missing second mandatory argument to command create');
   if (!SET_TYPES.includes(typeName as SetType)) {
     if (!KNOWN_TYPES.includes(typeName))
       return fail(`Syntax error: typename '${typeName}' is unknown`);
@@ -53,22 +54,28 @@ export function createCommand(
       family = key === '-4' ? 4 : 6;
       continue;
     }
-    if (!WITH_VALUE.includes(key)) return fail(`Syntax error: Unknown argument: '${key}'`);
+    // bitmap:port takes range only; the hash types all but range.
+    if (!WITH_VALUE.includes(key) || (key === 'range') !== (type === 'bitmap:port'))
+      return usage(`Unknown argument: \`${key}'`);
     const value = opts[++i];
     if (value === undefined) return usage(`Missing mandatory argument of option \`${key}'`);
     if (key === 'family') {
       if (family !== undefined) return fail('Syntax error: family already specified');
       family = FAMILIES[value];
       if (family === undefined) return fail(`Syntax error: unknown inet family ${value}`);
-    } else if (key === 'hashsize')
-      hashsize = 2 ** Math.ceil(Math.log2(Math.max(64, Number(value))));
-    else if (key === 'maxelem') maxelem = Number(value);
-    else if (key === 'initval') initval = Number(value);
-    else if (key === 'range') {
-      if (type !== 'bitmap:port') return fail(`Syntax error: Unknown argument: '${key}'`);
-      const m = /^(\d+)-(\d+)$/.exec(value);
-      if (m === null) return fail(`Syntax error: cannot parse '${value}' as a port range`);
-      range = { from: Number(m[1]), to: Number(m[2]) };
+    } else if (key === 'range') {
+      const ports = parsePortPart(value);
+      if ('error' in ports) return fail(ports.error);
+      if ('note' in ports) return note(labNote('ipset.protocol-unmodelled', ports));
+      // A port that parses but no "-to" after it: the range has no end.
+      if (!ports.isRange) return usage("Mandatory option `to' is missing");
+      range = { from: ports.from, to: ports.to };
+    } else {
+      const n = parseNumber(value, 0xffffffff);
+      if (typeof n === 'string') return fail(`Syntax error: ${n}`);
+      if (key === 'hashsize') hashsize = 2 ** Math.ceil(Math.log2(Math.max(64, n)));
+      else if (key === 'maxelem') maxelem = n;
+      else if (key === 'initval') initval = n;
     }
     // bucketsize: the lab keeps the default 12 (what kube-proxy's sets have).
   }

@@ -40,21 +40,23 @@ const unresolvable = (text: string): ParseFailure =>
   syntax(`cannot parse ${text}: resolving to IPv4 address failed`);
 
 /**
- * string_to_number_ll(): strtoull() then a range check, so "-1" wraps to a huge number and is
- * "out of range"; trailing text is "invalid as number".
+ * string_to_number_ll(): strtoull(text, &end, 0) then a range check, so "010" is octal 8 and
+ * "0x10" is 16, "-1" wraps to a huge number and is "out of range", trailing text is "invalid
+ * as number". A string is the error text.
  */
-function toNumber(text: string, max: number): number | string {
-  if (/^\d+$/.test(text)) {
-    const n = Number(text);
-    return n <= max ? n : `'${text}' is out of range 0-${max}`;
-  }
-  if (/^-\d+$/.test(text) && Number(text) !== 0) return `'${text}' is out of range 0-${max}`;
-  return `'${text}' is invalid as number`;
+export function parseNumber(text: string, max: number): number | string {
+  let n: number | undefined;
+  if (/^0x[0-9a-f]+$/i.test(text)) n = parseInt(text.slice(2), 16);
+  else if (/^0[0-7]*$/.test(text)) n = parseInt(text, 8);
+  else if (/^[1-9]\d*$/.test(text)) n = Number(text);
+  else if (/^-(0x[0-9a-f]+|\d+)$/i.test(text)) n = /^-0+$/.test(text) ? 0 : Infinity;
+  if (n === undefined) return `'${text}' is invalid as number`;
+  return n <= max ? n : `'${text}' is out of range 0-${max}`;
 }
 
 /** A CIDR prefix: parsed as a u8 first (0-255), then checked against 32. */
 function parsePrefix(text: string): number | ParseFailure {
-  const n = toNumber(text, 255);
+  const n = parseNumber(text, 255);
   if (typeof n === 'string') return syntax(n);
   if (n > 32) return syntax(`'${text}' is out of range 0-32`);
   return n;
@@ -123,7 +125,7 @@ const OTHER_PROTOCOLS = new Set([
  * lines: the number error, the tool's retry of the protocol name as a number, and the summary.
  */
 function parsePort(text: string, proto: string): number | ParseFailure {
-  const n = toNumber(text, 65535);
+  const n = parseNumber(text, 65535);
   if (typeof n === 'number') return n;
   if (!/^-?\d+$/.test(text)) {
     const byName = servicePort(text, proto);
@@ -148,7 +150,9 @@ export function parsePortPart(text: string): PortPart | ParseFailure {
       return { note: 'protocol', protocol: proto };
     return syntax(`cannot parse '${proto}' as a protocol`);
   }
-  const dash = ports.indexOf('-', 1);
+  // "-5" and "5-" are one (bad) port, not a range.
+  const at = ports.indexOf('-', 1);
+  const dash = at > 0 && at < ports.length - 1 ? at : -1;
   const a = parsePort(dash > 0 ? ports.slice(0, dash) : ports, proto);
   if (typeof a !== 'number') return a;
   const b = dash > 0 ? parsePort(ports.slice(dash + 1), proto) : a;

@@ -104,17 +104,20 @@ function planIpPort(type: SetType, text: string, parts: string[]): ElementPlan |
   if (isFailure(port)) return port;
   let third: { ip: string; cidr?: number; text: string }[] = [];
   let thirdShown: string | undefined;
+  // What `test` checks in the third part: a range there is tested as its first address.
+  let testThird: (typeof third)[number] | undefined;
   if (type !== 'hash:ip,port') {
     if (parts[2] === undefined || parts[2] === '')
       return { error: `Syntax error: Third element is missing from ${text}.` };
     const ip2 = parseIpPart(parts[2], type === 'hash:ip,port,ip');
     if (isFailure(ip2)) return ip2;
     if (ip2.cidr === 0) return INVALID_CIDR;
-    thirdShown = ip2.shown;
+    thirdShown = ip2.isRange ? ipFromInt(ip2.first) : ip2.shown;
     third =
       type === 'hash:ip,port,ip'
         ? [{ ip: ipFromInt(ip2.first), text: ipFromInt(ip2.first) }]
         : blocks(ip2).map((b) => net(b.ip, b.cidr));
+    testThird = ip2.isRange && type === 'hash:ip,port,net' ? net(ip2.first, 32) : third[0];
   }
   const el = (addr: number, p: number, t: (typeof third)[number] | undefined): Element => {
     const base = `${ipFromInt(addr)},${portText(port, p)}`;
@@ -133,10 +136,10 @@ function planIpPort(type: SetType, text: string, parts: string[]): ElementPlan |
         : undefined;
   return {
     ...(testRefusal !== undefined ? { testRefusal } : {}),
-    first: el(ip.first, port.first, third[0]),
+    first: el(ip.first, port.first, testThird),
     shown: [ip.shown, port.shown, ...(thirdShown !== undefined ? [thirdShown] : [])].join(','),
     addresses: (ip.to - ip.from + 1) * (port.to - port.from + 1),
-    anyPrefix: type === 'hash:ip,port,net' && third.length === 1 && third[0]!.cidr === 32,
+    anyPrefix: type === 'hash:ip,port,net' && testThird?.cidr === 32,
     *all() {
       for (const a of addresses(ip))
         for (let p = port.from; p <= port.to; p++)
