@@ -159,4 +159,29 @@ describe.skipIf(reason !== undefined || !hasIpset)('ipset against the real kerne
       }
     });
   });
+  it('ipset restore: which errors name their line, as ipset 7.17 prints them', () => {
+    // One-line errors get "Error in line N:"; usage errors (exit 2) and the three-line port
+    // errors come out as the command alone prints them (seen on the real tool).
+    const inputs = [
+      'create Z hash:ip\nadd Z 1.2.3.4\nadd Z 1.2.3.4',
+      'create Z hash:ip\nadd Z garbage',
+      'add NOPE 1.2.3.4',
+      'create Z hash:net\nadd Z 1.2.3.0/0',
+      'create Z hash:ip maxelem x',
+      'create Z hash:ip\nadd Z',
+      'create A hash:ip foo 1',
+      'create Y hash:ip,port\nadd Y 1.2.3.4,foo',
+      'create Y hash:ip,port\nadd Y 1.2.3.0/30,80-81\nadd Y 1.2.3.4,tcp:80',
+      'create B bitmap:port range 10',
+    ];
+    const env: IpsetEnv = { references: () => 0, initval: () => 0 };
+    withNetns((run) => {
+      for (const input of inputs) {
+        run(['ipset', 'destroy']);
+        const real = run(['ipset', 'restore'], `${input}\n`);
+        const engine = runIpset(createIpsetState(), env, ['restore'], `${input}\n`);
+        expect.soft(engine, JSON.stringify(input)).toEqual(real);
+      }
+    });
+  });
 });

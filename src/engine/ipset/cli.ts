@@ -213,12 +213,17 @@ function restore(state: IpsetState, env: IpsetEnv, input: string, exist: boolean
     const line = lines[i]!.trim();
     if (line === '' || line.startsWith('#') || line === 'COMMIT') continue;
     const r = runIpset(state, env, [...line.split(/\s+/), ...(exist ? ['-exist'] : [])]);
-    if (r.exitCode !== 0)
-      return {
-        stdout: '',
-        stderr: r.stderr.replace(`${VERSION}: `, `${VERSION}: Error in line ${i + 1}: `),
-        exitCode: 1,
-      };
+    if (r.exitCode === 0) continue;
+    // ipset 7.17 names the line for one-line errors only: usage errors (exit 2), the three-line
+    // port errors and the lab's own notes come out as the command alone prints them.
+    const oneLine =
+      r.stderr.startsWith(`${VERSION}: `) && r.stderr.indexOf('\n') === r.stderr.length - 1;
+    if (r.exitCode === 2 || !oneLine) return r;
+    return {
+      stdout: '',
+      stderr: r.stderr.replace(`${VERSION}: `, `${VERSION}: Error in line ${i + 1}: `),
+      exitCode: 1,
+    };
   }
   return ok();
 }
