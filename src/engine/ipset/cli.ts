@@ -6,8 +6,11 @@
 import { addElement, deleteElement, flushSet, hasElement, memorySize, members } from './hash-table';
 import { labNote } from '../model/lab-notes';
 import { createCommand } from './create';
+import { fail, ok, usage, VERSION, type IpsetResult } from './result';
 import { isFailure, planElement } from './element-plan';
 import { findSet, hasAddressInNets, REVISIONS, type IpSet, type IpsetState } from './sets';
+
+export type { IpsetResult } from './result';
 
 export interface IpsetEnv {
   /** How many iptables rules reference the set (xt_set holds a reference per rule). */
@@ -16,13 +19,6 @@ export interface IpsetEnv {
   readonly initval: (name: string) => number;
 }
 
-export interface IpsetResult {
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly exitCode: number;
-}
-
-const VERSION = 'ipset v7.17';
 const hex8 = (n: number): string => `0x${(n >>> 0).toString(16).padStart(8, '0')}`;
 
 function header(set: IpSet): string {
@@ -45,17 +41,6 @@ export function renderSave(set: IpSet): string {
   return out;
 }
 
-const fail = (msg: string, code = 1): IpsetResult => ({
-  stdout: '',
-  stderr: `${VERSION}: ${msg}\n`,
-  exitCode: code,
-});
-const usage = (msg: string): IpsetResult => ({
-  stdout: '',
-  stderr: `${VERSION}: ${msg}\nTry \`ipset help' for more information.\n`,
-  exitCode: 2,
-});
-const ok = (stdout = ''): IpsetResult => ({ stdout, stderr: '', exitCode: 0 });
 const NO_SET = 'The set with the given name does not exist';
 
 /** The longest walk one add/del makes here (a /1 would be 2^31 kernel steps). */

@@ -5,21 +5,10 @@
  */
 import { labNote } from '../model/lab-notes';
 import { createSet, findSet, KNOWN_TYPES, SET_TYPES, type IpsetState, type SetType } from './sets';
-import type { IpsetEnv, IpsetResult } from './cli';
+import type { IpsetEnv } from './cli';
+import { fail, usage, type IpsetResult } from './result';
 import { parseNumber, parsePortPart } from './element-parse';
 
-const VERSION = 'ipset v7.17';
-const fail = (msg: string, code = 1): IpsetResult => ({
-  stdout: '',
-  stderr: `${VERSION}: ${msg}\n`,
-  exitCode: code,
-});
-/** An option without its value, or a missing mandatory one, is a usage error (exit 2). */
-const usage = (msg: string): IpsetResult => ({
-  stdout: '',
-  stderr: `${VERSION}: ${msg}\nTry \`ipset help' for more information.\n`,
-  exitCode: 2,
-});
 const note = (text: string): IpsetResult => ({ stdout: '', stderr: text, exitCode: 1 });
 
 /** ipset_parse_family(): "inet"/"ipv4" and "inet6"/"ipv6" (lower case only). */
