@@ -16,6 +16,7 @@
  * brace-expanded here, as bash does before anything else.
  */
 import { labNote } from '../model/lab-notes';
+import { endOfFileWarning, hereOperator, readBodies, type HereDoc } from './shell-heredoc';
 import { braceDepth, braceEnd, closing } from './shell-scan';
 import { MARK, MAX_NESTING, type Redirection } from './shell-types';
 
@@ -38,6 +39,10 @@ export type Token =
       readonly fd: Redirection['fd'];
       readonly append: boolean;
       readonly dup?: string;
+      /** `<<WORD` or `<<-WORD`: the here-document, its body read at the line's end. */
+      readonly here?: HereDoc;
+      /** `<<<`: the word after it is a here-string. */
+      readonly hereString?: true;
     };
 
 /**
@@ -123,8 +128,14 @@ export function expansion(
 }
 
 /** Splits a line into words and operators (quotes removed, expansions marked). */
-export function lexLine(line: string): { tokens: Token[] } | { error: string; exitCode?: number } {
+export function lexLine(
+  line: string,
+): { tokens: Token[]; warnings: string } | { error: string; exitCode?: number } {
   const tokens: Token[] = [];
+  /** Here-documents whose `<<` was read and whose body starts after the next newline. */
+  let pending: HereDoc[] = [];
+  /** bash's warnings about here-documents cut short by the end of the text. */
+  let warnings = '';
   let word = '';
   let inWord = false;
   let quoted = false;
@@ -202,11 +213,25 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string; ex
       inWord = true;
       plain = false;
       i = next;
+    } else if (c === '\n' && pending.length > 0) {
+      flush();
+      i++;
+      const read = readBodies(line, i, pending);
+      warnings += read.warnings;
+      i = read.end;
+      pending = [];
+      // What follows the bodies is the next command, as after `;` (unless the line asked to go
+      // on: `cat <<EOF |` then the body, then the pipeline's next command).
+      if (line.slice(i).trim() !== '' && tokens.at(-1)?.kind !== 'op')
+        tokens.push({ kind: 'op', op: ';' });
     } else if (c === ' ' || c === '\t' || c === '\n') {
       flush();
       i++;
     } else if (c === '#' && !inWord) {
-      break;
+      // A comment ends at the newline: here-document bodies may follow it.
+      const newline = line.indexOf('\n', i);
+      if (pending.length === 0 || newline < 0) break;
+      i = newline;
     } else if (c === '|' || c === ';' || c === '&') {
       flush();
       const two = line.slice(i, i + 2);
@@ -226,6 +251,12 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string; ex
     } else if ((c === '<' || c === '>') && line.charAt(i + 1) === '(') {
       // `<(…)` and `>(…)`: bash's process substitution, which the lab shell does not run.
       return { error: labNote('shell.compound', { keyword: `${c}(…)` }) };
+    } else if (c === '<' && line.charAt(i + 1) === '<') {
+      flush();
+      const op = hereOperator(line, i);
+      if (op.token.here !== undefined) pending.push(op.token.here);
+      tokens.push(op.token);
+      i = op.end;
     } else if (
       c === '>' ||
       c === '<' ||
@@ -253,7 +284,12 @@ export function lexLine(line: string): { tokens: Token[] } | { error: string; ex
     }
   }
   flush();
+  for (const doc of pending) {
+    // The text ended on the command line itself: an empty body, and bash's warning.
+    doc.body = '';
+    warnings += endOfFileWarning(doc);
+  }
   if (tooMany !== undefined)
     return { error: labNote('shell.brace-limit', { max: MAX_BRACE_WORDS, word: tooMany }), exitCode: 1 }; // prettier-ignore
-  return { tokens };
+  return { tokens, warnings };
 }

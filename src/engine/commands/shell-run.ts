@@ -5,7 +5,7 @@
  * here, output ones in shell-redirect.ts.
  */
 import { appendWrites, stdioAround, type StdioWrite } from '../model/stdio';
-import { missingFileMessage } from './files';
+import { commandInput } from './shell-input';
 import { runArgv, type CommandRegistry, type CommandResult, type CommandWorld } from './registry';
 import { parseCommandLine } from './shell';
 import { openSinks, routeOutput } from './shell-redirect';
@@ -162,19 +162,15 @@ function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean):
       tty &&
       i === commands.length - 1 &&
       !command.redirections.some((r) => (r.fd === 1 || r.fd === 'both') && r.target !== '&2');
-    let stageInput = stdin;
-    for (const r of command.redirections) {
-      if (r.fd !== 0) continue;
-      const text = run.world.readFile(r.target);
-      if (text === undefined) {
-        return {
-          stdout: '',
-          stderr: `${stderr}${missingFileMessage(r.target, `bash: ${r.target}: No such file or directory\n`)}`,
-          exitCode: 1,
-        };
-      }
-      stageInput = text;
-    }
+    const input = commandInput(
+      command.redirections,
+      stdin,
+      (path) => run.world.readFile(path),
+      (word) => expandAll(run, [word], expandAssigned),
+    );
+    if ('error' in input) return { ...input.error, stderr: stderr + input.error.stderr };
+    const stageInput = input.input;
+    stderr += input.stderr;
     earlier = stderr;
     // Each command of a real pipeline runs in a subshell: its variables stay there.
     const stage = commands.length > 1 ? { ...run, env: { vars: new Map(run.env.vars), status: run.env.status } } : run; // prettier-ignore
@@ -265,7 +261,11 @@ function runList(
     ...(stdoutStream !== undefined && isOneSimpleCommand(parsed.list) ? { stdoutStream } : {}),
   };
   // An empty line runs nothing and leaves `$?` as it was.
-  return runParsed(run, parsed.list, '', tty);
+  const ran = runParsed(run, parsed.list, '', tty);
+  if (parsed.warnings === '') return ran;
+  // bash warns about a here-document cut short while it reads the line, before anything runs.
+  const result = { ...ran.result, stderr: parsed.warnings + ran.result.stderr };
+  return { ...ran, result, writes: [{ fd: 2, text: parsed.warnings }, ...ran.writes] };
 }
 
 /**

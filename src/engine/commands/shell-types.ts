@@ -8,6 +8,11 @@ export interface Redirection {
   /** Target file, or '&1' for `2>&1`. */
   readonly target: string;
   readonly append: boolean;
+  /**
+   * stdin from the line itself (shell-input.ts): a here-document whose `target` is its body as
+   * a marked word (`doc`) or as typed (`literal`, a quoted delimiter), or a here-string (`<<<`).
+   */
+  readonly here?: 'doc' | 'literal' | 'string';
 }
 
 export interface SimpleCommand {

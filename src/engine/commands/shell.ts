@@ -32,7 +32,8 @@ export type {
 export { wordText } from './shell-types';
 
 export type ShellParseResult =
-  | { readonly ok: true; readonly list: CommandList }
+  /** `warnings`: bash's here-document warnings, written before anything runs. */
+  | { readonly ok: true; readonly list: CommandList; readonly warnings: string }
   | { readonly ok: false; readonly error: string; readonly exitCode: number };
 
 class SyntaxError {
@@ -138,10 +139,13 @@ class Parser {
 
   private redirection(t: Extract<Token, { kind: 'redir' }>): Redirection {
     if (t.dup !== undefined) return { fd: t.fd, target: t.dup, append: false };
+    if (t.here !== undefined)
+      return { fd: 0, target: t.here.body ?? '', append: false, here: t.here.quoted ? 'literal' : 'doc' }; // prettier-ignore
     const target = this.tokens[this.at];
     if (target === undefined) throw near('newline');
     if (target.kind !== 'word') throw near(this.text(target));
     this.at++;
+    if (t.hereString === true) return { fd: 0, target: target.value, append: false, here: 'string' }; // prettier-ignore
     return { fd: t.fd, target: target.value, append: t.append };
   }
 
@@ -236,9 +240,10 @@ export function parseCommandLine(line: string): ShellParseResult {
   const lexed = lexLine(line);
   if ('error' in lexed) return { ok: false, error: lexed.error, exitCode: lexed.exitCode ?? 2 };
   try {
-    return { ok: true, list: new Parser(lexed.tokens).list([]) };
+    return { ok: true, list: new Parser(lexed.tokens).list([]), warnings: lexed.warnings };
   } catch (e) {
-    if (e instanceof SyntaxError) return { ok: false, error: e.error, exitCode: e.exitCode };
+    // bash read the whole input, here-documents too, before it found the error.
+    if (e instanceof SyntaxError) return { ok: false, error: lexed.warnings + e.error, exitCode: e.exitCode }; // prettier-ignore
     throw e;
   }
 }
