@@ -37,6 +37,38 @@ describe('parseScript', () => {
   });
 });
 
+describe('parseScript: here-documents', () => {
+  it('takes the lines up to the delimiter as the body, not as TARGET$ lines', () => {
+    // A body line that looks like a script line (`node-2$ …`) and a `#` line are body too.
+    const text = 'node-1$ cat <<EOF | grep x\r\n# x\r\nnode-2$ x\r\nEOF\r\nnode-2$ ip route\r\n';
+    const r = parseScript(text);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.lines.map((l) => [l.line, l.targetText, l.command])).toEqual([
+      [1, 'node-1', 'cat <<EOF | grep x\n# x\nnode-2$ x\nEOF'],
+      [5, 'node-2', 'ip route'],
+    ]);
+  });
+
+  it('reads several bodies in order and strips tabs for <<-', () => {
+    const r = parseScript('node-1$ cat <<A; cat <<-B\none\nA\n\ttwo\n\tB\nnode-1$ ls\n');
+    expect(r.lines.map((l) => l.line)).toEqual([1, 6]);
+    expect(r.lines[0]!.command).toBe('cat <<A; cat <<-B\none\nA\n\ttwo\n\tB');
+  });
+
+  it('reports an unterminated here-document at its <<, with line and column', () => {
+    // Column 30: two blanks, `node-1$ ` (8) and `kubectl apply -f - ` (19) come before the `<<`.
+    const r = parseScript('node-1$ ls\n  node-1$ kubectl apply -f - <<EOF\nkind: Service\n');
+    expect(r.lines.map((l) => l.line)).toEqual([1]);
+    expect(r.diagnostics.map((d) => [d.line, d.col, d.message])).toEqual([
+      [
+        2,
+        30,
+        'here-document has no line "EOF" to end it before the end of the script (bash: delimited by end-of-file)',
+      ],
+    ]);
+  });
+});
+
 describe('resolveTarget', () => {
   const c = cluster({ ...twoNodeCluster(), pods: [pod('web-1', 'node-1', '10.244.0.2')] });
   it('finds nodes, pods and external clients', () => {

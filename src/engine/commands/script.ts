@@ -7,12 +7,14 @@
  *     laptop$ curl 192.168.1.10:30080
  *
  * TARGET is a node name, `pod/NAME` (namespace `default`), `pod/NAMESPACE/NAME`, or an external
- * client's name. `#` comment lines and blank lines are skipped. Problems are Diagnostics with
+ * client's name. `#` comment lines and blank lines are skipped. A command with a here-document
+ * (`kubectl apply -f - <<EOF`) is followed by its body lines and its delimiter line. Problems are Diagnostics with
  * 1-based line and column, printed by `kube-proxy-lab check` as `FILE:LINE:COL: message`.
  */
 import type { Cluster } from '../model/cluster';
 import type { Diagnostic } from '../model/diagnostic';
 import type { HostRef } from '../routing/topology';
+import { bodyLines, hereDocsOpenedBy } from './script-heredoc';
 
 export type ScriptTarget =
   | { readonly kind: 'pod'; readonly namespace: string; readonly name: string }
@@ -57,15 +59,20 @@ function parseTarget(text: string): ScriptTarget | string {
   return { kind: 'host', name: text };
 }
 
-/** Splits a script into target + command lines; never throws. */
+/**
+ * Splits a script into target + command lines; never throws. A command that opens a
+ * here-document takes the lines after it up to its delimiter as its body (script-heredoc.ts):
+ * its `command` holds them after newlines, as the shell reads them.
+ */
 export function parseScript(text: string): ParsedScript {
   const lines: ScriptLine[] = [];
   const diagnostics: Diagnostic[] = [];
-  text.split('\n').forEach((raw, index) => {
+  const raws = text.split('\n').map((raw) => (raw.endsWith('\r') ? raw.slice(0, -1) : raw));
+  for (let index = 0; index < raws.length; index++) {
     const lineNo = index + 1;
-    const content = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const content = raws[index]!;
     const trimmed = content.trimStart();
-    if (trimmed === '' || trimmed.startsWith('#')) return;
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
     const indent = content.length - trimmed.length;
     const sep = trimmed.indexOf('$ ');
     const bareDollar = trimmed.endsWith('$') && !trimmed.slice(0, -1).includes(' ');
@@ -73,25 +80,37 @@ export function parseScript(text: string): ParsedScript {
       diagnostics.push(
         error(lineNo, indent + 1, 'expected "TARGET$ COMMAND" (e.g. "node-1$ iptables-save")'),
       );
-      return;
+      continue;
     }
     const targetText = bareDollar && sep < 0 ? trimmed.slice(0, -1) : trimmed.slice(0, sep);
     const target = parseTarget(targetText);
     if (typeof target === 'string') {
       diagnostics.push(error(lineNo, indent + 1, target));
-      return;
+      continue;
     }
     const after = sep < 0 ? '' : trimmed.slice(sep + 2);
-    const command = after.trim();
+    let command = after.trim();
     if (command === '') {
       diagnostics.push(
         error(lineNo, indent + targetText.length + 2, `empty command after "${targetText}$"`),
       );
-      return;
+      continue;
     }
     const commandCol = indent + sep + 3 + (after.length - after.trimStart().length);
+    const docs = hereDocsOpenedBy(command);
+    if (docs.length > 0) {
+      const body = bodyLines(raws, index + 1, docs);
+      if ('unterminated' in body) {
+        const { delimiter, offset } = body.unterminated;
+        const message = `here-document has no line "${delimiter}" to end it before the end of the script (bash: delimited by end-of-file)`; // prettier-ignore
+        diagnostics.push(error(lineNo, commandCol + offset, message));
+        break;
+      }
+      command = [command, ...raws.slice(index + 1, index + 1 + body.count)].join('\n');
+      index += body.count;
+    }
     lines.push({ line: lineNo, target, targetText, command, commandCol });
-  });
+  }
   return { lines, diagnostics };
 }
 

@@ -21,6 +21,8 @@ export interface HereDoc {
   readonly stripTabs: boolean;
   /** 1-based line of the `<<` in the text, for bash's end-of-file warning. */
   readonly line: number;
+  /** Index of the `<<` in the text (a script's diagnostic points at it). */
+  readonly offset: number;
   /** Filled in when the newline ending the command line is reached. */
   body?: string;
 }
@@ -107,7 +109,8 @@ export function hereOperator(
   const word = readDelimiter(line, after);
   if (word === undefined) return { token: { kind: 'redir', fd: 0, append: false }, end: after };
   const { delimiter, quoted } = word;
-  const here: HereDoc = { delimiter, quoted, stripTabs, line: line.slice(0, at).split('\n').length }; // prettier-ignore
+  const lineNo = line.slice(0, at).split('\n').length;
+  const here: HereDoc = { delimiter, quoted, stripTabs, line: lineNo, offset: at };
   return { token: { kind: 'redir', fd: 0, append: false, here }, end: word.end };
 }
 

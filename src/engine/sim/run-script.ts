@@ -8,6 +8,7 @@ import type { CommandRegistry, CommandResult, DirectoryEntry } from '../commands
 import { runCommandLineInOrder } from '../commands/shell-run';
 import type { StdioWrite } from '../model/stdio';
 import { parseScript, resolveTarget } from '../commands/script';
+import { transcriptText } from '../commands/script-heredoc';
 import { beginCommand, hostView } from './host-view';
 import type { World } from './world';
 
@@ -51,7 +52,8 @@ export function runScript(world: World, script: string, opts: RunScriptOptions):
   };
   for (const line of parsed.lines) {
     reportProblemsBefore(line.line);
-    const prompt = `${line.targetText}$ ${line.command}`;
+    // A here-document's lines as a terminal shows them, after bash's `> ` (PS2).
+    const prompt = `${line.targetText}$ ${transcriptText(line.command)}`;
     opts.onCommandStart?.(prompt);
     const host = resolveTarget(world.cluster, line.target);
     let result: CommandResult;
