@@ -74,6 +74,9 @@ const CASES = [
   'for i in 1 2; do cat <<EOF\nitem $i\nEOF\ndone',
   // A comment after the `<<` word: the body still follows.
   'cat <<EOF # note\nbody\nEOF',
+  // `${…}` operators and special parameters in a body; a here-document inside `$(…)`.
+  'false; cat <<EOF\n${HOME:-d} ${U:-dflt} ${#HOME} $? $#\nEOF',
+  'echo $(cat <<EOF\ninner\nEOF\n)',
   // An empty body.
   'cat <<EOF\nEOF',
   // End of input before the delimiter: bash's warning, the body up to there.
