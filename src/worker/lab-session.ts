@@ -141,7 +141,10 @@ export class LabSession implements LabApi {
 
   run(host: HostTarget, line: string, columns?: number): CommandAnswer {
     const prompt = `${host}$ ${line}`;
-    if (line.includes('\n')) return failed(host, 'kube-proxy-lab: one command line at a time\n');
+    // Line breaks only as a here-document's lines (a lesson's `kubectl apply -f - <<EOF` step):
+    // a script would read anything else after the first as lines of its own.
+    if (line.includes('\n') && !isOneCommand(prompt, line))
+      return failed(host, 'kube-proxy-lab: one command line at a time\n');
     // A terminal on a host the cluster no longer has (a node or pod deleted meanwhile): say so
     // as the terminal's own note, not as the CLI's "script line 1:" error.
     const target = parseScript(prompt).lines[0]?.target;
@@ -258,6 +261,12 @@ export class LabSession implements LabApi {
     }
     return out;
   }
+}
+
+/** The prompt is one command of a script: its line breaks are all its here-documents'. */
+function isOneCommand(prompt: string, line: string): boolean {
+  const parsed = parseScript(prompt);
+  return parsed.diagnostics.length === 0 && parsed.lines.length === 1 && parsed.lines[0]!.command === line.trim(); // prettier-ignore
 }
 
 function failed(host: HostTarget, stderr: string): CommandAnswer {

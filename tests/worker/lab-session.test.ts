@@ -261,4 +261,15 @@ describe('LabSession.send refuses bad input (protocol v9)', () => {
     expect(answer.problems).toBeUndefined();
     expect(answer.runs).toHaveLength(3);
   });
+
+  it('runs a command with a here-document (a lesson step) and refuses other line breaks', () => {
+    const lab = new LabSession();
+    const yaml = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: hello\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 8080\n'; // prettier-ignore
+    const applied = lab.run('node-1', `kubectl apply -f - <<EOF\n${yaml}EOF`);
+    expect(applied.stdout).toBe('service/hello created\n');
+    expect(lab.run('node-1', 'kubectl get svc hello -o name').stdout).toBe('service/hello\n');
+    expect(lab.run('node-1', 'echo a\necho b').stderr).toBe(
+      'kube-proxy-lab: one command line at a time\n',
+    );
+  });
 });
