@@ -36,6 +36,7 @@ export type { CommandResult, DirectoryEntry } from './commands/registry';
 export { runCommandLine } from './commands/shell-run';
 export { createLabRegistry } from './commands';
 export { parseScript, resolveTarget } from './commands/script';
+export { hereDocUnfinished } from './commands/script-heredoc';
 export { generateScaleScenario } from './testing/scale-scenario';
 export {
   measureScale,

@@ -167,6 +167,11 @@ export interface CommandAnswer {
   readonly exitCode: number;
   /** Every step of every packet the command caused. */
   readonly steps: readonly LabStep[];
+  /**
+   * Nothing ran: the line opens a here-document whose delimiter has not been typed, and the
+   * terminal reads more lines after bash's continuation prompt `> ` (PS2), then sends them all.
+   */
+  readonly continues?: true;
 }
 
 /** The Send form's fields, as a send problem names them (`address`: the typed IP:port). */

@@ -16,6 +16,7 @@ import {
   loadScenario,
   measureScale,
   mergeWrites,
+  hereDocUnfinished,
   parseScript,
   resolveTarget,
   runCommandLine,
@@ -141,6 +142,7 @@ export class LabSession implements LabApi {
 
   run(host: HostTarget, line: string, columns?: number): CommandAnswer {
     const prompt = `${host}$ ${line}`;
+    if (hereDocUnfinished(line)) return { ...failed(host, ''), exitCode: 0, continues: true };
     // Line breaks only as a here-document's lines (a lesson's `kubectl apply -f - <<EOF` step):
     // a script would read anything else after the first as lines of its own.
     if (line.includes('\n') && !isOneCommand(prompt, line))

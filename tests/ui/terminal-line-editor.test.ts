@@ -68,7 +68,7 @@ describe('LineEditor', () => {
     editor.reset();
     editor.press('\r');
     editor.press('second');
-    expect(editor.press('\r')).toEqual({ kind: 'run', command: 'second' });
+    expect(editor.press('\r')).toEqual({ kind: 'run', command: 'second', line: 'second' });
     editor.reset();
     expect(editor.press('\x1b[B')).toEqual({ kind: 'ignored' });
     editor.press('\x1b[A');
@@ -102,6 +102,16 @@ describe('LineEditor.load (a lesson’s line to complete)', () => {
     expect(editor.press('\r')).toEqual({
       kind: 'run',
       command: 'kubectl delete pod echo-5bbcdfbcfd-7jcxs --wait=false',
+      line: 'kubectl delete pod echo-5bbcdfbcfd-7jcxs --wait=false',
+    });
+  });
+
+  it('gives the line as typed with Enter too (a here-document line keeps its indent)', () => {
+    const editor = typed('  - port: 80 ');
+    expect(editor.press('\r')).toEqual({
+      kind: 'run',
+      command: '- port: 80',
+      line: '  - port: 80 ',
     });
   });
 

@@ -272,4 +272,11 @@ describe('LabSession.send refuses bad input (protocol v9)', () => {
       'kube-proxy-lab: one command line at a time\n',
     );
   });
+
+  it('answers `continues` without running anything while a here-document is open', () => {
+    const lab = new LabSession();
+    const open = lab.run('node-1', 'kubectl apply -f - <<EOF\nkind: Service');
+    expect(open).toMatchObject({ continues: true, stdout: '', stderr: '', exitCode: 0 });
+    expect(lab.run('node-1', 'cat <<EOF\nx\nEOF').continues).toBeUndefined();
+  });
 });

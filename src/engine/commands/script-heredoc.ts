@@ -38,6 +38,15 @@ export function bodyLines(
   return { count: k - from };
 }
 
+/**
+ * The text opens a here-document whose delimiter line has not come yet: a terminal reads more
+ * lines after bash's `> ` before it runs anything (the shell warns only at the end of input).
+ */
+export function hereDocUnfinished(text: string): boolean {
+  const lexed = lexLine(text);
+  return !('error' in lexed) && lexed.warnings !== '';
+}
+
 /** A command with its here-document lines as a transcript shows it: `> ` before each line. */
 export function transcriptText(command: string): string {
   return command.split('\n').join(`\n${CONTINUATION_PROMPT}`);

@@ -71,15 +71,19 @@ export default function TerminalPanel() {
     window.__labTerminal = xterm;
     const editor = new LineEditor();
     let busy = false;
+    /** The lines of a command whose here-document is still open (bash reads on after `> `). */
+    let hereDocLines: string | undefined;
     // Where the prompt starts: its column, and (rows counted from there) the rest follows.
     let startCol = 0;
     const promptLine = (): PromptLine => {
-      const prompt = `${hostRef.current}$ `;
+      // bash's PS2 while a here-document is open: plain, as bash prints it.
+      const continuing = hereDocLines !== undefined;
+      const prompt = continuing ? '> ' : `${hostRef.current}$ `;
       return {
         cols: xterm.cols,
         startCol,
         prompt,
-        styledPrompt: `\x1b[32m${prompt}\x1b[0m`,
+        styledPrompt: continuing ? prompt : `\x1b[32m${prompt}\x1b[0m`,
         chars: [...editor.line],
         cursor: editor.cursor,
       };
@@ -107,6 +111,8 @@ export default function TerminalPanel() {
       if (busy) return;
       toEnd();
       hostRef.current = next;
+      // A here-document being typed was for the other host's shell.
+      hereDocLines = undefined;
       xterm.write('\r\n');
       prompt(0);
     };
@@ -163,16 +169,26 @@ export default function TerminalPanel() {
         toEnd();
         xterm.write('^C\r\n');
         editor.reset();
+        // Ctrl+C abandons a here-document being typed, as in bash.
+        hereDocLines = undefined;
         return prompt(0);
       }
       if (outcome.kind !== 'run') return;
       toEnd();
       xterm.write('\r\n');
       editor.reset();
-      if (outcome.command === '') return prompt(0);
+      // A here-document's lines count as typed, empty or indented (YAML keeps its indent).
+      const text = hereDocLines === undefined ? outcome.command : `${hereDocLines}\n${outcome.line}`; // prettier-ignore
+      if (text === '') return prompt(0);
       busy = true;
       echoTypeAhead = true;
-      void runTerminal(hostRef.current, outcome.command, xterm.cols).then((answer) => {
+      void runTerminal(hostRef.current, text, xterm.cols).then((answer) => {
+        hereDocLines = answer?.continues === true ? text : undefined;
+        if (hereDocLines !== undefined) {
+          busy = false;
+          prompt(0);
+          return readTypeAhead();
+        }
         // Keys from now on are kept unechoed: an echo written after the output would land
         // between it and the prompt measured from it (readline shows them at the prompt).
         echoTypeAhead = false;

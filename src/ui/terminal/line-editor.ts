@@ -10,7 +10,8 @@ export type KeyOutcome =
   | { readonly kind: 'edit' }
   /** Text was typed at the end of the line: writing it is enough. */
   | { readonly kind: 'append'; readonly text: string }
-  | { readonly kind: 'run'; readonly command: string }
+  /** Enter: `command` trimmed; `line` as typed (a here-document's line keeps its indent). */
+  | { readonly kind: 'run'; readonly command: string; readonly line: string }
   | { readonly kind: 'interrupt' }
   | { readonly kind: 'clear-screen' }
   | { readonly kind: 'ignored' };
@@ -109,9 +110,10 @@ export class LineEditor {
 
   press(data: string): KeyOutcome {
     if (data === '\r') {
-      const command = this.chars.join('').trim();
+      const line = this.chars.join('');
+      const command = line.trim();
       if (command !== '') this.history.push(command);
-      return { kind: 'run', command };
+      return { kind: 'run', command, line };
     }
     if (data === '\x03') return { kind: 'interrupt' };
     if (data === '\x0c') return { kind: 'clear-screen' };
