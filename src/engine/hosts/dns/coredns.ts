@@ -27,8 +27,15 @@ import { ipIsValid } from '../../model/ip';
 import type { Rng } from '../../model/runtime';
 import type { DnsMessage, DnsQuestion, Rcode, ResourceRecord } from './message';
 import { fqdn } from './message';
+import type { ServiceRecord } from './kubernetes-records';
+import {
+  CLUSTER_DOMAIN,
+  parseServiceRequest,
+  serviceRecords,
+  srvRecords,
+} from './kubernetes-records';
 
-export const CLUSTER_DOMAIN = 'cluster.local';
+export { CLUSTER_DOMAIN };
 /** The kubernetes plugin's `ttl 30` (kubeadm's Corefile). */
 export const COREDNS_TTL = 30;
 
@@ -95,6 +102,11 @@ interface Lookup {
   readonly answer: ResourceRecord[];
   /** True: an authoritative answer from the kubernetes plugin; false: from the upstream. */
   readonly authoritative: boolean;
+  readonly additional?: ResourceRecord[];
+}
+
+function found(answer: ResourceRecord[], additional: ResourceRecord[] = []): Lookup {
+  return { rcode: 'NOERROR', answer, authoritative: true, additional };
 }
 
 const NXDOMAIN: Lookup = { rcode: 'NXDOMAIN', answer: [], authoritative: true };
@@ -106,40 +118,44 @@ function a(name: string, address: string): ResourceRecord {
 }
 
 function serviceLookup(cluster: Cluster, q: DnsQuestion, labels: string[], rng: Rng): Lookup {
-  // labels, zone stripped: [endpoint?, service, namespace, 'svc']
-  const [nsName, svcName, endpoint] = [labels.at(-2), labels.at(-3), labels.at(-4)];
-  if (labels.length > 4 || nsName === undefined) return labels.length === 1 ? NODATA : NXDOMAIN;
-  if (!namespaces(cluster).has(nsName)) return NXDOMAIN;
-  if (svcName === undefined) return NODATA;
-  const svc = cluster.services.find((s) => s.meta.namespace === nsName && s.meta.name === svcName);
-  if (svc === undefined) return NXDOMAIN;
-  if (svc.type === 'ExternalName' && svc.externalName !== undefined) {
-    if (endpoint !== undefined) return NXDOMAIN;
+  const r = parseServiceRequest(labels.slice(0, -1)); // without the 'svc' label
+  if (r === 'invalid') return NXDOMAIN;
+  if (r.namespace === undefined) return NODATA;
+  if (!namespaces(cluster).has(r.namespace)) return NXDOMAIN;
+  if (r.service === undefined) return NODATA;
+  const svc = cluster.services.find(
+    (s) => s.meta.namespace === r.namespace && s.meta.name === r.service,
+  );
+  const records = svc === undefined ? undefined : serviceRecords(cluster, svc, r);
+  if (records === undefined) return NXDOMAIN;
+  if (q.type === 'SRV') return srvLookup(q.name, records, rng);
+  const external = records.find((rec) => rec.externalName);
+  if (external !== undefined) {
     const cname: ResourceRecord = {
       name: q.name,
       ttl: COREDNS_TTL,
-      data: { type: 'CNAME', target: fqdn(svc.externalName) },
+      data: { type: 'CNAME', target: fqdn(external.host) },
     };
-    return ['A', 'AAAA', 'CNAME', 'ANY'].includes(q.type)
-      ? { rcode: 'NOERROR', answer: [cname], authoritative: true }
-      : NODATA;
+    return ['A', 'AAAA', 'CNAME', 'ANY'].includes(q.type) ? found([cname]) : NODATA;
   }
-  if (svc.clusterIP === 'None' || endpoint !== undefined) {
-    let addrs = readyAddresses(cluster, svc);
-    if (endpoint !== undefined) addrs = addrs.filter((ip) => ip.replaceAll('.', '-') === endpoint);
-    if (addrs.length === 0) return NXDOMAIN;
-    if (q.type !== 'A') return NODATA;
-    return {
-      rcode: 'NOERROR',
-      answer: shuffle(addrs, rng).map((ip) => a(q.name, ip)),
-      authoritative: true,
-    };
-  }
-  if (q.type !== 'A' || svc.clusterIP === '') return NODATA;
-  return { rcode: 'NOERROR', answer: [a(q.name, svc.clusterIP)], authoritative: true };
+  // plugin.A(): one record per address.
+  const addrs = [...new Set(records.map((rec) => rec.host))];
+  if (q.type !== 'A' || addrs.length === 0) return NODATA;
+  return found(shuffle(addrs, rng).map((ip) => a(q.name, ip)));
 }
 
-function podLookup(cluster: Cluster, q: DnsQuestion, labels: string[]): Lookup {
+/** plugin.SRV(): the SRV records in the answer, their targets' addresses in ADDITIONAL. */
+function srvLookup(name: string, records: readonly ServiceRecord[], rng: Rng): Lookup {
+  const { srv, addresses } = srvRecords(records);
+  if (srv.length === 0) return NODATA;
+  return found(
+    srv.map((data) => ({ name, ttl: COREDNS_TTL, data: { type: 'SRV', ...data } })),
+    // loadbalance shuffles ADDITIONAL too when it holds only A records.
+    shuffle(addresses, rng).map((x) => a(x.name, x.address)),
+  );
+}
+
+function podLookup(cluster: Cluster, q: DnsQuestion, labels: string[], rng: Rng): Lookup {
   // [a-b-c-d, namespace, 'pod']
   if (labels.length === 1) return NODATA;
   if (labels.length !== 3) return NXDOMAIN;
@@ -147,9 +163,11 @@ function podLookup(cluster: Cluster, q: DnsQuestion, labels: string[]): Lookup {
   if (!namespaces(cluster).has(ns)) return NXDOMAIN;
   const ip = dashed.replaceAll('-', '.');
   if (!ipIsValid(ip) || dashed.split('-').length !== 4) return NXDOMAIN;
-  return q.type === 'A'
-    ? { rcode: 'NOERROR', answer: [a(q.name, ip)], authoritative: true }
-    : NODATA;
+  if (q.type === 'A') return found([a(q.name, ip)]);
+  // findPods() gives the pod no port, so plugin.SRV() makes one with port 0.
+  const target = `${dashed}.${ns}.pod.${CLUSTER_DOMAIN}.`;
+  const records = [{ host: ip, port: 0, target, externalName: false }];
+  return q.type === 'SRV' ? srvLookup(q.name, records, rng) : NODATA;
 }
 
 function reverseLookup(cluster: Cluster, q: DnsQuestion): Lookup {
@@ -181,7 +199,7 @@ function lookup(cluster: Cluster, q: DnsQuestion, rng: Rng): Lookup {
   if (labels.length === 0) return NODATA;
   const kind = labels.at(-1);
   if (kind === 'svc') return serviceLookup(cluster, q, labels, rng);
-  if (kind === 'pod') return podLookup(cluster, q, labels);
+  if (kind === 'pod') return podLookup(cluster, q, labels, rng);
   return NXDOMAIN;
 }
 
@@ -200,11 +218,18 @@ export function corednsAnswer(
     ad: false,
     cd: query.cd,
     question: query.question,
-    additional: [],
     ...(query.edns === undefined ? {} : { edns: query.edns }),
   };
   if (q === undefined)
-    return { ...base, aa: false, ra: false, rcode: 'FORMERR', answer: [], authority: [] };
+    return {
+      ...base,
+      aa: false,
+      ra: false,
+      rcode: 'FORMERR',
+      answer: [],
+      authority: [],
+      additional: [],
+    };
   const r = lookup(cluster, q, opts.rng);
   const authority = r.authoritative && r.answer.length === 0 ? [soa(opts.serial)] : [];
   return {
@@ -214,5 +239,6 @@ export function corednsAnswer(
     rcode: r.rcode,
     answer: r.answer,
     authority,
+    additional: r.additional ?? [],
   };
 }

@@ -35,7 +35,7 @@ describe('dig arguments (BIND 9.18 dig.c parse_args, dash_option, plus_option)',
     expect(noteOf('-c', 'CH', 'x')).toEqual([1, 'dig']);
     expect(noteOf('x', 'MX')).toEqual([1, 'dig']);
     const srv = ok('SRV', 'x');
-    expect(srv.stderr).toMatch(/^lab: the lab's CoreDNS does not model SRV records/);
+    expect(srv.stderr).toMatch(/^lab: a headless Service's SRV targets are its endpoints' dashed IPs/);
   });
 
   it('says so when an option or a second name is beyond the lab, and runs the defaults silently', () => {
