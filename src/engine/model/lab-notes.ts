@@ -174,7 +174,7 @@ export const LAB_NOTES = {
   'dig.type':
     "dig: the lab's DNS messages carry A, AAAA, CNAME, SOA, PTR, NS, TXT, SRV and ANY questions, not {type}",
   'dig.srv':
-    "lab: a headless Service's SRV targets are its endpoints' dashed IPs (10-244-1-5.SVC.NS.svc.cluster.local.): the lab ignores pod spec.hostname/subdomain and EndpointSlice hostname, which real CoreDNS uses as the endpoint's name when set",
+    "lab: these SRV targets name endpoints by their dashed IPs (10-244-1-5.SVC.NS.svc.cluster.local.): the lab ignores pod spec.hostname/subdomain and EndpointSlice hostname, which real CoreDNS uses as the endpoint's name when set",
   'nslookup.interactive': 'nslookup: the lab runs nslookup with a name only (no interactive mode)',
   'nslookup.server':
     "nslookup: the lab's nslookup takes the server as an IPv4 address (10.96.0.10), not a name to look up: {server}",

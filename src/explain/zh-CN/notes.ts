@@ -162,7 +162,7 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'dig.type':
     'dig: 实验台的 DNS 报文只能携带 A、AAAA、CNAME、SOA、PTR、NS、TXT、SRV 和 ANY 类型的问题，不支持 {type}',
   'dig.srv':
-    'lab: 无头（headless）Service 的 SRV 目标名是各端点的 IP 连字符形式（10-244-1-5.SVC.NS.svc.cluster.local.）：实验台忽略 Pod 的 spec.hostname/subdomain 和 EndpointSlice 的 hostname，而真实的 CoreDNS 在设置了它们时用它们作端点名',
+    'lab: 这些 SRV 目标用端点 IP 的连字符形式命名端点（10-244-1-5.SVC.NS.svc.cluster.local.）：实验台忽略 Pod 的 spec.hostname/subdomain 和 EndpointSlice 的 hostname，而真实的 CoreDNS 在设置了它们时用它们作端点名',
   'nslookup.interactive': 'nslookup: 实验台的 nslookup 需要给出要查询的名字（没有交互模式）',
   'nslookup.server':
     'nslookup: 实验台的 nslookup 只接受 IPv4 地址形式的服务器（10.96.0.10），不会先解析名字：{server}',

@@ -16,6 +16,7 @@
  * - legacy (BIND ≤ 9.16, from its source, not run here): `;; reply from unexpected source: A#53,
  *   expected B#53` per stray reply and `;; connection timed out; no servers could be reached`.
  */
+import { labNote } from '../../model/lab-notes';
 import type { DnsMessage, ResourceRecord } from '../dns/message';
 import { dnsWireSize, rdataText } from '../dns/message';
 import type { DigDisplayOptions, DigOptions, TranscriptEntry } from '../programs/types';
@@ -166,6 +167,17 @@ function fullAnswer(
   return out;
 }
 
+/**
+ * The lab note for SRV targets that name an endpoint by its dashed IP
+ * (`10-244-1-2.SVC.NS.svc.…`): a real endpoint with a hostname would be named by it instead.
+ */
+function endpointNameNote(answers: readonly ResourceRecord[]): string {
+  const dashedTarget = answers.some(
+    (rr) => rr.data.type === 'SRV' && /^\d+-\d+-\d+-\d+\.[^.]+\.[^.]+\.svc\./.test(rr.data.target),
+  );
+  return dashedTarget ? labNote('dig.srv') : '';
+}
+
 export function digOutput(
   opts: DigOptions,
   tr: readonly TranscriptEntry[],
@@ -197,7 +209,7 @@ export function digOutput(
       const shown = opts.display?.answer ?? true;
       const answer = shown ? printed.flatMap(([, r]) => r.message.answer) : [];
       const lines = answer.map((rr) => `${rdataText(rr.data)}\n`).join('');
-      return { stdout: out + lines, stderr: '', exitCode: 0 };
+      return { stdout: out + lines, stderr: endpointNameNote(answer), exitCode: 0 };
     }
     const full = printed
       .map(([q, r], k) => fullAnswer(opts, q, r, env.epochSeconds, legacy, k === 0))
@@ -208,7 +220,7 @@ export function digOutput(
         (legacy
           ? full.replace(/^\n; <<>>[^\n]*\n(; \(1 server found\)\n)?;; global options: \+cmd\n/, '')
           : full),
-      stderr: '',
+      stderr: endpointNameNote(printed.flatMap(([, r]) => r.message.answer)),
       exitCode: 0,
     };
   }

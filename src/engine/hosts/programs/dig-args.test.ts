@@ -34,8 +34,8 @@ describe('dig arguments (BIND 9.18 dig.c parse_args, dash_option, plus_option)',
     expect(noteOf('-6', 'x')).toEqual([1, 'dig']);
     expect(noteOf('-c', 'CH', 'x')).toEqual([1, 'dig']);
     expect(noteOf('x', 'MX')).toEqual([1, 'dig']);
-    const srv = ok('SRV', 'x');
-    expect(srv.stderr).toMatch(/^lab: a headless Service's SRV targets are its endpoints' dashed IPs/);
+    // SRV is modelled: its note (endpoint names) comes with the answer, not from the arguments.
+    expect(ok('SRV', 'x').stderr ?? '').toBe('');
   });
 
   it('says so when an option or a second name is beyond the lab, and runs the defaults silently', () => {

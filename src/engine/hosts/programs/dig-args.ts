@@ -263,7 +263,6 @@ export function parseDigArgs(argv: readonly string[]): Parsed<DigOptions> {
   const noName = line.name === undefined;
   line.greet();
   const type = noName ? 'NS' : (line.type ?? 'A');
-  if (type === 'SRV') line.stderr += labNote('dig.srv');
   const { display, printcmd, short } = line.plus;
   const opts: DigOptions = {
     name: line.name ?? '.',
