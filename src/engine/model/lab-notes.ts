@@ -178,6 +178,8 @@ export const LAB_NOTES = {
   'nslookup.interactive': 'nslookup: the lab runs nslookup with a name only (no interactive mode)',
   'nslookup.server':
     "nslookup: the lab's nslookup takes the server as an IPv4 address (10.96.0.10), not a name to look up: {server}",
+  'nslookup.type':
+    "nslookup: the lab's nslookup looks up addresses only, not -type={type}; dig {type} NAME asks for other record types (SRV, PTR, SOA, …)",
   'conntrack.option': 'conntrack: kube-proxy-lab does not model {options}',
   'conntrack.node-only': 'conntrack: the lab tracks connections on nodes only; run it on a node',
   'conntrack.stats-cpu':

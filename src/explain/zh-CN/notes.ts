@@ -166,6 +166,8 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'nslookup.interactive': 'nslookup: 实验台的 nslookup 需要给出要查询的名字（没有交互模式）',
   'nslookup.server':
     'nslookup: 实验台的 nslookup 只接受 IPv4 地址形式的服务器（10.96.0.10），不会先解析名字：{server}',
+  'nslookup.type':
+    'nslookup: 实验台的 nslookup 只查询地址，不支持 -type={type}；查询其他类型的记录（SRV、PTR、SOA 等）请用 dig {type} NAME',
   'conntrack.option': 'conntrack: 实验台没有模拟 {options}',
   'conntrack.node-only': 'conntrack: 实验台只在节点上跟踪连接；请在节点上运行',
   'conntrack.stats-cpu':

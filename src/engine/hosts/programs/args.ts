@@ -241,6 +241,9 @@ export { parseDigArgs } from './dig-args';
  * `nslookup [-port=N] NAME [SERVER]`. A bad port is not fatal to nslookup: it says so on stdout
  * (parse_uint()'s line, as dig's) and keeps port 53.
  */
+/** nslookup's query type options (man nslookup: -type=mx, -query=mx, -q=mx). */
+const QUERY_TYPE_OPTION = /^-(type|querytype|query|q)=/i;
+
 export function parseNslookupArgs(argv: readonly string[]): Parsed<NslookupOptions> {
   let port = 53;
   let notes = '';
@@ -251,6 +254,10 @@ export function parseNslookupArgs(argv: readonly string[]): Parsed<NslookupOptio
       const r = digUint(text, 0xffff);
       if (typeof r === 'string') notes += `invalid port '${text}': ${r}\n`;
       else port = r;
+    } else if (QUERY_TYPE_OPTION.test(a)) {
+      // Ignoring it would print addresses as if they were the records asked for.
+      const type = a.slice(a.indexOf('=') + 1);
+      if (type.toUpperCase() !== 'A') return fail(labNote('nslookup.type', { type }), 1);
     } else if (a.startsWith('-')) continue;
     else rest.push(a);
   }

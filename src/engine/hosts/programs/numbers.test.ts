@@ -113,6 +113,18 @@ describe('the command lines', () => {
     expect(ok.ok && [ok.opts.port, ok.stdout]).toEqual([5353, undefined]);
   });
 
+  it('nslookup -type=srv says the lab looks up addresses only, rather than printing an A answer', () => {
+    // Before, the option was skipped and nslookup printed the Service's address for an SRV ask.
+    for (const opt of ['-type=srv', '-query=SRV', '-q=mx']) {
+      const r = parseNslookupArgs(['nslookup', opt, 'x']);
+      expect(r.ok ? undefined : [r.exitCode, r.stderr]).toEqual([
+        1,
+        expect.stringMatching(/^nslookup: the lab's nslookup looks up addresses only, not -type=/),
+      ]);
+    }
+    expect(parseNslookupArgs(['nslookup', '-type=a', 'x']).ok).toBe(true);
+  });
+
   it('dig @NAME and nslookup NAME SERVER-NAME say the lab takes the server as an address', () => {
     // Real dig and nslookup would look the name up first; the lab's do not, and say so rather
     // than time out querying a "server" that is not an address.
