@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DnsMessage } from '../dns/message';
 import { dnsQuery } from '../dns/message';
 import type { HostPacket } from '../types';
+import { dnsSummary } from './tcpdump';
 import { format, syn, tcp, ts } from './tcpdump-fixtures';
 
 /**
@@ -235,5 +236,26 @@ describe('tcpdump lines for DNS, ICMP and UDP, as tcpdump 4.99.3 printed them', 
         { ...req, src: req.dst, dst: req.src, icmp: { type: 0, code: 0, id: 4660 } },
       ],
     ]);
+  });
+
+  it('an SRV answer as ns_rprint() prints it: target:port priority weight', () => {
+    // print-domain.c (tcpdump 4.99), case T_SRV: fqdn_print(target), then
+    // ":%u %u %u" of port, priority, weight — not dig's `priority weight port target` order.
+    const q = dnsQuery(7, '_https._tcp.kubernetes.default.svc.cluster.local', 'SRV');
+    const target = 'kubernetes.default.svc.cluster.local.';
+    const reply: DnsMessage = {
+      ...q,
+      qr: true,
+      aa: true,
+      answer: [
+        {
+          name: q.question[0]!.name,
+          ttl: 30,
+          data: { type: 'SRV', priority: 0, weight: 100, port: 443, target },
+        },
+      ],
+    };
+    // 170 bytes: header 12, question 54, the SRV 104 (uncompressed, as CoreDNS sends it).
+    expect(dnsSummary(reply)).toBe(`7*- 1/0/0 SRV ${target}:443 0 100 (170)`);
   });
 });

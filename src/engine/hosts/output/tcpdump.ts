@@ -20,7 +20,7 @@
  *   no locally administered or QEMU (52:54:00) prefix, the only others the lab's devices have:
  *   `(oui Unknown)`. Seen with tcpdump 4.99.3 on veth, lo and `any` captures.
  */
-import type { DnsMessage } from '../dns/message';
+import type { DnsMessage, RData } from '../dns/message';
 import { dnsWireSize, rdataText } from '../dns/message';
 import { ipToInt } from '../../model/ip';
 import type { HostPacket, TcpOptions } from '../types';
@@ -89,8 +89,13 @@ export function dnsSummary(m: DnsMessage): string {
   }
   let s = `${m.id}${RCODE_TEXT[m.rcode] ?? ''}${m.aa ? '*' : ''}${m.ra ? '' : '-'}${m.tc ? '|' : ''}${m.ad ? '$' : ''}`;
   s += ` ${m.answer.length}/${m.authority.length}/${ar}`;
-  s += m.answer.map((rr) => ` ${rr.data.type} ${rdataText(rr.data)}`).join(',');
+  s += m.answer.map((rr) => ` ${rr.data.type} ${answerText(rr.data)}`).join(',');
   return s + size;
+}
+
+/** ns_rprint()'s data: an SRV is `target:port priority weight` (print-domain.c T_SRV). */
+function answerText(d: RData): string {
+  return d.type === 'SRV' ? `${d.target}:${d.port} ${d.priority} ${d.weight}` : rdataText(d);
 }
 
 function optionsText(o: TcpOptions): string {
