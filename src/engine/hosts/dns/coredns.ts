@@ -12,6 +12,10 @@
  *   NOERROR with the zone's SOA in AUTHORITY (NODATA); an unknown name: NXDOMAIN + SOA.
  *   Answers are authoritative (aa) without recursion available (no ra): the kubernetes plugin
  *   replies itself, which is why dig warns `recursion requested but not available`.
+ * - SRV (kubernetes-records.ts): `[_PORT._PROTO.]SVC.NS.svc.cluster.local` gives one record per
+ *   matching port (`0 WEIGHT PORT SVC.NS.svc.cluster.local.`), per endpoint and port for a
+ *   headless Service (target `DASHED-IP.SVC.NS.svc.cluster.local.`), with the targets' A records
+ *   in ADDITIONAL; a pod name gets port 0; an ExternalName has none (NODATA).
  * - PTR for a Service's ClusterIP.
  * - Everything else goes to `forward`. The lab has no internet: its upstream knows no name and
  *   answers NXDOMAIN with ra set and no SOA (a real upstream adds the root zone's SOA); so an
