@@ -100,6 +100,30 @@ export class LabPage {
     return this.page.evaluate(() => window.__lab?.store.getState().text ?? '');
   }
 
+  /**
+   * Opens the lab at step `step` of lesson `id`, the steps before it done (`done`: their check
+   * ids), as a learner leaves them: the lessons' progress in localStorage before the page loads
+   * (set once, so a reload keeps what the test did), then Continue, which replays them.
+   */
+  async openAtLessonStep(id: string, step: number, done: readonly string[]): Promise<void> {
+    await this.page.addInitScript(
+      ({ id, step, done }) => {
+        if (localStorage.getItem('kube-proxy-lab:lessons:v1') !== null) return;
+        localStorage.setItem(
+          'kube-proxy-lab:lessons:v1',
+          JSON.stringify({
+            open: id,
+            lessons: { [id]: { step, done, chosen: {}, answers: {}, hints: {} } },
+          }),
+        );
+      },
+      { id, step, done },
+    );
+    await this.open();
+    await this.page.getByTestId('lesson-continue').click();
+    await this.ready();
+  }
+
   async shot(name: string): Promise<void> {
     await this.page.screenshot({ path: `test-results/screens/${name}.png` });
   }

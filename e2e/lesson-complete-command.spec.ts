@@ -9,28 +9,8 @@ import { LabPage } from './lab-page';
 
 // The first three steps done, as the learner leaves them (the panel replays them on Continue).
 async function atUdpStep(page: Page): Promise<LabPage> {
-  await page.addInitScript(() => {
-    if (localStorage.getItem('kube-proxy-lab:lessons:v1') !== null) return;
-    localStorage.setItem(
-      'kube-proxy-lab:lessons:v1',
-      JSON.stringify({
-        open: '07-rolling-update',
-        lessons: {
-          '07-rolling-update': {
-            step: 3,
-            done: ['long-connection', 'restart', 'killed'],
-            chosen: {},
-            answers: {},
-            hints: {},
-          },
-        },
-      }),
-    );
-  });
   const lab = new LabPage(page);
-  await lab.open();
-  await page.getByTestId('lesson-continue').click();
-  await lab.ready();
+  await lab.openAtLessonStep('07-rolling-update', 3, ['long-connection', 'restart', 'killed']);
   return lab;
 }
 

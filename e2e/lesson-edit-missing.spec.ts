@@ -8,28 +8,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { LabPage } from './lab-page';
 
 async function atLoadBalancerStep(page: Page): Promise<LabPage> {
-  await page.addInitScript(() => {
-    if (localStorage.getItem('kube-proxy-lab:lessons:v1') !== null) return;
-    localStorage.setItem(
-      'kube-proxy-lab:lessons:v1',
-      JSON.stringify({
-        open: '11-service-types',
-        lessons: {
-          '11-service-types': {
-            step: 2,
-            done: ['external-name', 'headless'],
-            chosen: {},
-            answers: {},
-            hints: {},
-          },
-        },
-      }),
-    );
-  });
   const lab = new LabPage(page);
-  await lab.open();
-  await page.getByTestId('lesson-continue').click();
-  await lab.ready();
+  await lab.openAtLessonStep('11-service-types', 2, ['external-name', 'headless']);
   return lab;
 }
 

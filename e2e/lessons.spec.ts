@@ -88,28 +88,8 @@ test('lesson 8: the engine measures the scale experiment in the browser and char
   page,
 }) => {
   // Progress as a learner leaves it after lesson 8's first three steps (the panel replays them).
-  await page.addInitScript(() => {
-    if (localStorage.getItem('kube-proxy-lab:lessons:v1') !== null) return;
-    localStorage.setItem(
-      'kube-proxy-lab:lessons:v1',
-      JSON.stringify({
-        open: '08-iptables-vs-ipvs',
-        lessons: {
-          '08-iptables-vs-ipvs': {
-            step: 3,
-            done: ['same-packet', 'rr', 'sh'],
-            chosen: {},
-            answers: {},
-            hints: {},
-          },
-        },
-      }),
-    );
-  });
   const lab = new LabPage(page);
-  await lab.open();
-  await page.getByTestId('lesson-continue').click();
-  await lab.ready();
+  await lab.openAtLessonStep('08-iptables-vs-ipvs', 3, ['same-packet', 'rr', 'sh']);
   const step = page.getByTestId('step-scale');
   await step.getByLabel('The same as now').check();
   await step.getByTestId('scale-measure').click();
