@@ -1,50 +1,10 @@
 /**
  * Here-documents (`<<WORD`, `<<-WORD`, quoted delimiters) and here-strings (`<<<`) in the lab
- * shell against the real bash 5.2 on this machine, run as tests/kernel/shell-param.test.ts runs
- * it (`bash --norc --noprofile +m -i -c`, C.UTF-8, a clean environment): same stdout, same
- * stderr, same exit status. bash needs no namespace.
+ * shell against the real bash 5.2 on this machine (./bash.ts: `bash --norc --noprofile +m -i -c`,
+ * C.UTF-8, a clean environment): same stdout, same stderr, same exit status.
  */
-import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
-import { createStandardRegistry } from '../../src/engine/commands';
-import { runCommandLine } from '../../src/engine/commands/shell-run';
-import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
-import { hostView } from '../../src/engine/sim/host-view';
-import { World } from '../../src/engine/sim/world';
-
-const ENV = {
-  LC_ALL: 'C.UTF-8',
-  HOME: '/root',
-  USER: 'root',
-  PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-  HISTFILE: '/dev/null',
-};
-
-/** What an interactive bash without a terminal says first, before running anything. */
-const NO_TERMINAL =
-  /^bash: cannot set terminal process group \(\d+\): Inappropriate ioctl for device\nbash: no job control in this shell\n/;
-
-const bashInstalled = spawnSync('bash', ['-c', 'true']).status === 0;
-
-function lab(text: string) {
-  const { world } = World.fromScenario(DEFAULT_SCENARIO);
-  const view = hostView(world, { kind: 'node', name: 'node-1' }, () => undefined);
-  return runCommandLine(createStandardRegistry(), { world: view }, text);
-}
-
-function compare(text: string) {
-  const real = spawnSync('bash', ['--norc', '--noprofile', '+m', '-i', '-c', text], {
-    encoding: 'utf8',
-    env: ENV,
-    timeout: 5000,
-  });
-  const mine = lab(text);
-  expect({ stdout: mine.stdout, stderr: mine.stderr, status: mine.exitCode }).toEqual({
-    stdout: real.stdout,
-    stderr: real.stderr.replace(NO_TERMINAL, ''),
-    status: real.status,
-  });
-}
+import { describe, it } from 'vitest';
+import { bashInstalled, expectSameAsBash } from './bash';
 
 // prettier-ignore
 const CASES = [
@@ -96,5 +56,5 @@ const CASES = [
 ];
 
 describe.skipIf(!bashInstalled)('here-documents: the lab shell against bash', () => {
-  it.each(CASES)('%j', (text) => compare(text));
+  it.each(CASES)('%j', (text) => expectSameAsBash(text));
 });

@@ -6,50 +6,10 @@
  * and case count characters. Same stdout, same stderr, same exit status. bash needs no
  * namespace.
  */
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { createStandardRegistry } from '../../src/engine/commands';
-import { runCommandLine } from '../../src/engine/commands/shell-run';
+import { bashInstalled, expectSameAsBash, labShell } from './bash';
 import { MAX_NESTING } from '../../src/engine/commands/shell-types';
 import { labNote } from '../../src/engine/model/lab-notes';
-import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
-import { hostView } from '../../src/engine/sim/host-view';
-import { World } from '../../src/engine/sim/world';
-
-/** Only what the lab's shell has: a clean environment, so no variable of the test run leaks in. */
-const ENV = {
-  LC_ALL: 'C.UTF-8',
-  HOME: '/root',
-  USER: 'root',
-  PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-  HISTFILE: '/dev/null',
-};
-
-/** What an interactive bash without a terminal says first, before running anything. */
-const NO_TERMINAL =
-  /^bash: cannot set terminal process group \(\d+\): Inappropriate ioctl for device\nbash: no job control in this shell\n/;
-
-const bashInstalled = spawnSync('bash', ['-c', 'true']).status === 0;
-
-function lab(line: string) {
-  const { world } = World.fromScenario(DEFAULT_SCENARIO);
-  const view = hostView(world, { kind: 'node', name: 'node-1' }, () => undefined);
-  return runCommandLine(createStandardRegistry(), { world: view }, line);
-}
-
-function compare(line: string) {
-  const real = spawnSync('bash', ['--norc', '--noprofile', '+m', '-i', '-c', line], {
-    encoding: 'utf8',
-    env: ENV,
-    timeout: 5000,
-  });
-  const mine = lab(line);
-  expect({ stdout: mine.stdout, stderr: mine.stderr, status: mine.exitCode }).toEqual({
-    stdout: real.stdout,
-    stderr: real.stderr.replace(NO_TERMINAL, ''),
-    status: real.status,
-  });
-}
 
 /** `printf '[%s]'` shows each field; the fields are what word splitting made. */
 const show = (words: string) => `printf '[%s]' ${words}; echo`;
@@ -191,7 +151,7 @@ describe.skipIf(!bashInstalled)('${…} parameter expansion, as bash 5.2 does it
     IN_CONTEXT,
   }))
     describe(title, () => {
-      it.each(lines)('%s', (line) => compare(line));
+      it.each(lines)('%s', (line) => expectSameAsBash(line));
     });
 });
 
@@ -199,7 +159,7 @@ describe('what the lab shell does not run is said, never printed as typed', () =
   it.each(['echo ${!X}', 'X=abc; echo ${X@Q}', 'echo ${X[0]}', 'echo ${#X[@]}', 'echo ${$}'])(
     '%s',
     (line) => {
-      const r = lab(line);
+      const r = labShell(line);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/^lab shell: \$\{.*\} is not supported; /);
       expect(r.exitCode).toBe(1);
@@ -211,12 +171,12 @@ describe('${…} nested deeper than the lab reads', () => {
   const nested = (depth: number) => `echo ${'${X:-'.repeat(depth)}z${'}'.repeat(depth)}`;
 
   it('reads it up to MAX_NESTING deep, as bash does', () => {
-    expect(lab(nested(MAX_NESTING)).stdout).toBe('z\n');
+    expect(labShell(nested(MAX_NESTING)).stdout).toBe('z\n');
   });
 
   // bash reads far deeper; the lab's readers recurse, and 3,000 levels overflowed the stack.
   it.each([MAX_NESTING + 1, 5000])('refuses %i levels with a lab note, status 1', (depth) => {
-    const r = lab(nested(depth));
+    const r = labShell(nested(depth));
     expect({ stdout: r.stdout, stderr: r.stderr, status: r.exitCode }).toEqual({
       stdout: '',
       stderr: labNote('shell.parameter-depth', { max: MAX_NESTING }),
