@@ -10,6 +10,7 @@
  *   runs (10,000 Services, a 600 MiB heap) spend a fifth of their CPU time in the kernel,
  *   mostly in page faults, and a virtual machine can make those slow.
  */
+import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
@@ -38,7 +39,30 @@ function timeOf(fn: () => unknown): number {
   return performance.now() - t;
 }
 
-/** One line: CPU, cores, Node, and the two reference figures (medians of three). */
+/**
+ * How long Node itself takes to start and stop (`node -e 0`), median of five: every CLI run
+ * pays it before the CLI's first line runs. When the environment sets NODE_EXTRA_CA_CERTS
+ * (this kind of machine does, for a proxy's certificate authority), Node reads and parses
+ * every certificate it names at start-up, though the CLI makes no network request; the
+ * figure without it is printed beside, so that runs on machines with and without it compare.
+ */
+function nodeStartLine(): string {
+  const startOf = (env: NodeJS.ProcessEnv): number =>
+    median(
+      [0, 1, 2, 3, 4].map(() => timeOf(() => spawnSync(process.execPath, ['-e', '0'], { env }))),
+    );
+  const start = startOf(process.env);
+  const certs = process.env.NODE_EXTRA_CA_CERTS;
+  if (certs === undefined || certs === '')
+    return `Node's own start (\`node -e 0\`) ${start.toFixed(0)} ms`;
+  const { NODE_EXTRA_CA_CERTS: _unused, ...without } = process.env;
+  return (
+    `Node's own start (\`node -e 0\`) ${start.toFixed(0)} ms, ${startOf(without).toFixed(0)} ms ` +
+    'without the NODE_EXTRA_CA_CERTS this environment sets (every CLI run pays the first)'
+  );
+}
+
+/** CPU, cores, Node, the two reference figures (medians of three), and Node's own start. */
 export function machineLine(): string {
   const cores = cpus();
   const js = median([0, 1, 2].map(() => timeOf(referenceWork)));
@@ -48,6 +72,7 @@ export function machineLine(): string {
   return (
     `machine: ${cores[0]?.model.trim() ?? 'unknown CPU'} × ${cores.length}, Node ${process.version}; ` +
     `reference JS workload ${js.toFixed(0)} ms, fresh memory written at ${mibPerS.toFixed(0)} MiB/s ` +
-    '(compare runs on different machines through these)'
+    '(compare runs on different machines through these)\n' +
+    nodeStartLine()
   );
 }
