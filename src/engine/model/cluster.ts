@@ -82,11 +82,28 @@ export interface Deployment {
   readonly replicaSetCreatedAt?: number;
   /** ReplicaSets of earlier templates, scaled to 0 by rollouts (newest first). */
   readonly oldReplicaSets?: readonly OldReplicaSet[];
+  /**
+   * The current ReplicaSet's deployment.kubernetes.io/revision (absent: one more than the
+   * number of old ReplicaSets, which is what rollouts without a rollback give).
+   */
+  readonly revision?: number;
+  /** Its deployment.kubernetes.io/revision-history: revisions it had before a rollback. */
+  readonly revisionHistory?: readonly number[];
 }
 
 export interface OldReplicaSet {
   readonly templateHash: string;
   readonly createdAt: number;
+  /** deployment.kubernetes.io/revision (absent: counted from the end of the list). */
+  readonly revision?: number;
+  readonly revisionHistory?: readonly number[];
+  /** Its spec.template (without pod-template-hash), kept so a rollback can restore it. */
+  readonly template?: PodTemplate;
+  /**
+   * The Deployment's annotations the controller copied onto it while it was current
+   * (kubernetes.io/change-cause among them), without the ones it never copies.
+   */
+  readonly annotations?: Readonly<Record<string, string>>;
 }
 
 export interface PodTemplate {

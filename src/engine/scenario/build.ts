@@ -188,6 +188,8 @@ export function buildCluster(desired: Desired, diags: Diagnostics, opts: BuildOp
     templateHash: d.templateHash,
     ...(d.replicaSetCreatedAt !== undefined ? { replicaSetCreatedAt: d.replicaSetCreatedAt } : {}),
     ...(d.oldReplicaSets !== undefined ? { oldReplicaSets: d.oldReplicaSets } : {}),
+    ...(d.revision !== undefined ? { revision: d.revision } : {}),
+    ...(d.revisionHistory !== undefined ? { revisionHistory: d.revisionHistory } : {}),
     podTemplate: {
       labels: d.templateLabels,
       annotations: d.templateAnnotations,

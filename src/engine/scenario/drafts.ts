@@ -81,6 +81,8 @@ export interface DeploymentDraft {
   readonly createdAt?: number;
   readonly replicaSetCreatedAt?: number;
   readonly oldReplicaSets?: Deployment['oldReplicaSets'];
+  readonly revision?: number;
+  readonly revisionHistory?: readonly number[];
 }
 
 export interface ServicePortDraft {

@@ -90,6 +90,8 @@ export function desiredFromCluster(c: Cluster): Desired {
         ? { replicaSetCreatedAt: dep.replicaSetCreatedAt }
         : {}),
       ...(dep.oldReplicaSets !== undefined ? { oldReplicaSets: dep.oldReplicaSets } : {}),
+      ...(dep.revision !== undefined ? { revision: dep.revision } : {}),
+      ...(dep.revisionHistory !== undefined ? { revisionHistory: dep.revisionHistory } : {}),
     });
   }
   for (const s of c.services) {

@@ -30,6 +30,7 @@ import type { DeploymentDraft, Desired, PodDraft } from './drafts';
 import { keyOf } from './drafts';
 import { desiredFromCluster } from './from-cluster';
 import { podTemplateHash, uniqueGeneratedName } from './hash';
+import { rolledBack, withNewTemplate } from './deployment-history';
 import { Diagnostics, NO_LOC } from './report';
 
 /** The pod spec default (terminationGracePeriodSeconds) the lab applies to every pod. */
@@ -340,22 +341,25 @@ export function restartDeployment(
       const templateHash = podTemplateHash(
         JSON.stringify([d.templateHash, Object.entries(templateAnnotations).sort()]),
       );
-      const old = {
-        templateHash: d.templateHash,
-        createdAt: d.replicaSetCreatedAt ?? d.createdAt ?? 0,
-      };
-      const history = [
-        old,
-        ...(d.oldReplicaSets ?? []).filter((r) => r.templateHash !== templateHash),
-      ];
-      return {
-        ...d,
-        templateAnnotations,
-        templateHash,
-        replicaSetCreatedAt: env.nowSeconds,
-        oldReplicaSets: history,
-      };
+      return withNewTemplate(d, { templateAnnotations, templateHash }, env.nowSeconds);
     });
+  });
+}
+
+/**
+ * `kubectl rollout undo deployment/NAME --to-revision=N` (N an old revision the lab knows the
+ * template of): that ReplicaSet becomes current again and rolls out as a restart's does.
+ */
+export function rollbackDeployment(
+  cluster: Cluster,
+  key: string,
+  revision: number,
+  env: WorkloadEnv,
+): WorkloadResult {
+  return rebuild(cluster, env, (desired) => {
+    desired.deployments = desired.deployments.map((d) =>
+      keyOf(d.meta) === key ? (rolledBack(d, revision) ?? d) : d,
+    );
   });
 }
 

@@ -6,6 +6,7 @@
  * (container IDs, image digests) are derived deterministically from names.
  */
 import type { Container, Deployment, Pod } from '../../model/cluster';
+import { currentRevision, REVISION_ANNOTATION } from '../../model/deployment-revisions';
 import { hashBytes } from '../../routing/topology';
 import type { ApiContext } from './objects';
 import { creationTimestamp, metadata, uidFor } from './objects';
@@ -226,9 +227,11 @@ export function deploymentObject(ctx: ApiContext, d: Deployment): Record<string,
     kind: 'Deployment',
     metadata: metadata(ctx, d.meta, {
       annotations: {
-        'deployment.kubernetes.io/revision': String((d.oldReplicaSets?.length ?? 0) + 1),
+        // The controller copies its new ReplicaSet's revision onto the Deployment (sync.go).
+        [REVISION_ANNOTATION]: String(currentRevision(d)),
       },
-      generation: 1 + (d.oldReplicaSets?.length ?? 0),
+      // Every template change (a restart, an undo) is one spec update and one revision more.
+      generation: currentRevision(d),
     }),
     spec: {
       progressDeadlineSeconds: 600,

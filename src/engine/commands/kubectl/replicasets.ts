@@ -6,6 +6,12 @@
  * annotations, the pod-template-hash label and selector, the owner reference).
  */
 import type { Cluster, Deployment } from '../../model/cluster';
+import {
+  replicaSetRevisions,
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
+  type ReplicaSetRevision,
+} from '../../model/deployment-revisions';
 import { humanDuration } from './duration';
 import { formatLabels } from './format';
 import type { ApiContext } from './objects';
@@ -25,29 +31,26 @@ function activePods(ctx: Pick<ApiContext, 'cluster'>, d: Deployment) {
 
 /**
  * The Deployment as one of its ReplicaSets sees it: the current one, or an old one (rolled
- * out of, scaled to 0) — its hash, its creation time, 0 replicas.
+ * out of, scaled to 0) — its hash, its template, its creation time, 0 replicas.
  */
-function views(d: Deployment): { d: Deployment; revision: number }[] {
-  const old = d.oldReplicaSets ?? [];
-  const current = {
-    d: { ...d, meta: { ...d.meta, createdAt: d.replicaSetCreatedAt ?? d.meta.createdAt } },
-    revision: old.length + 1,
-  };
-  return [
-    current,
-    ...old.map((r, i) => ({
-      d: {
-        ...d,
-        templateHash: r.templateHash,
-        replicas: 0,
-        meta: { ...d.meta, createdAt: r.createdAt },
-      },
-      revision: old.length - i,
-    })),
-  ];
+function views(d: Deployment): { d: Deployment; rs: ReplicaSetRevision }[] {
+  return replicaSetRevisions(d).map((rs) => ({
+    d: {
+      ...d,
+      templateHash: rs.templateHash,
+      replicas: rs.current ? d.replicas : 0,
+      ...(rs.template !== undefined ? { podTemplate: rs.template } : {}),
+      meta: { ...d.meta, createdAt: rs.createdAt },
+    },
+    rs,
+  }));
 }
 
-function replicaSetObject(ctx: ApiContext, d: Deployment, revision: number): Record<string, Json> {
+function replicaSetObject(
+  ctx: ApiContext,
+  d: Deployment,
+  rs: ReplicaSetRevision,
+): Record<string, Json> {
   const name = `${d.meta.name}-${d.templateHash}`;
   const pods = activePods(ctx, d);
   const ready = pods.filter((p) => p.ready).length;
@@ -59,10 +62,16 @@ function replicaSetObject(ctx: ApiContext, d: Deployment, revision: number): Rec
     ...d.meta,
     name,
     labels,
+    // SetNewReplicaSetAnnotations: the Deployment's copied annotations, the revision, and
+    // the revisions a rollback took it from.
     annotations: {
+      ...rs.annotations,
       'deployment.kubernetes.io/desired-replicas': String(d.replicas),
       'deployment.kubernetes.io/max-replicas': String(d.replicas + Math.ceil(d.replicas * 0.25)),
-      'deployment.kubernetes.io/revision': String(revision),
+      [REVISION_ANNOTATION]: String(rs.revision),
+      ...(rs.revisionHistory.length > 0
+        ? { [REVISION_HISTORY_ANNOTATION]: rs.revisionHistory.join(',') }
+        : {}),
     },
     uid: uidFor(`ReplicaSet/${d.meta.namespace}/${name}`),
   };
@@ -100,7 +109,7 @@ function replicaSetObject(ctx: ApiContext, d: Deployment, revision: number): Rec
   };
 }
 
-function replicaSetItem(d: Deployment, revision: number, cluster: Cluster): Item {
+function replicaSetItem(d: Deployment, rs: ReplicaSetRevision, cluster: Cluster): Item {
   const name = `${d.meta.name}-${d.templateHash}`;
   return {
     name,
@@ -120,7 +129,7 @@ function replicaSetItem(d: Deployment, revision: number, cluster: Cluster): Item
         formatLabels({ ...d.selector, [HASH]: d.templateHash }),
       ];
     },
-    object: (ctx) => replicaSetObject(ctx, d, revision),
+    object: (ctx) => replicaSetObject(ctx, d, rs),
   };
 }
 
@@ -132,6 +141,5 @@ export const replicaSetType: ResourceType = {
   namespaced: true,
   columns: ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE'],
   wideColumns: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
-  list: (c) =>
-    c.deployments.flatMap((d) => views(d).map((v) => replicaSetItem(v.d, v.revision, c))),
+  list: (c) => c.deployments.flatMap((d) => views(d).map((v) => replicaSetItem(v.d, v.rs, c))),
 };
