@@ -368,7 +368,7 @@ describe('kubectl rollout restart', () => {
         'node-1$ kubectl rollout restart deployment/nope',
         'node-1$ kubectl rollout restart',
         'node-1$ kubectl rollout bogus deployment/web',
-        'node-1$ kubectl rollout undo deployment/web',
+        'node-1$ kubectl rollout pause deployment/web',
         'node-1$ kubectl get rs --no-headers',
       ].join('\n'),
     );
@@ -378,7 +378,7 @@ describe('kubectl rollout restart', () => {
       'error: You must provide one or more resources by argument or filename.\n',
     );
     expect(r.err).toContain('error: unknown command "bogus" for "kubectl rollout"\n');
-    expect(r.err).toContain('lab: `kubectl rollout undo` is not modelled in kube-proxy-lab\n');
+    expect(r.err).toContain('lab: `kubectl rollout pause` is not modelled in kube-proxy-lab\n');
     expect(r.out).not.toContain('restarted');
     expect(r.out).toMatch(/^web-6bc869c565 +3 +3 +3 +10d$/m);
   });

@@ -232,6 +232,7 @@ export function testWorld(
       deletePod: () => undefined,
       scaleDeployment: () => false,
       restartDeployment: () => false,
+      rollbackDeployment: () => false,
       deleteService: () => false,
       deleteDeployment: () => false,
       labelPod: () => false,

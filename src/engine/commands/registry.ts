@@ -121,6 +121,8 @@ export interface WorkloadControls {
   deletePod(namespace: string, name: string, graceSeconds?: number): number | undefined;
   scaleDeployment(namespace: string, name: string, replicas: number): boolean;
   restartDeployment(namespace: string, name: string): boolean;
+  /** `kubectl rollout undo`: the old ReplicaSet of `revision` rolls out again. */
+  rollbackDeployment(namespace: string, name: string, revision: number): boolean;
   /** `kubectl delete deployment`: gone, its pods Terminating; false when there is none. */
   deleteDeployment(namespace: string, name: string): boolean;
   /** `kubectl label pod`: the pod's new labels; false when there is no such pod. */

@@ -55,6 +55,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   url: 'https://example.com/web.yaml',
   kind: 'ConfigMap',
   form: '${!X}',
+  revision: '3',
 };
 
 describe('lab notes', () => {

@@ -151,6 +151,8 @@ export const LAB_NOTES = {
     'lab: `kubectl {verb} {type}` is not modelled in kube-proxy-lab (its API serves pods, services, endpoints, endpointslices, nodes, deployments, replicasets and configmaps)',
   'kubectl.describe':
     'lab: `kubectl describe {type}` is not modelled in kube-proxy-lab (try kubectl get {type} -o yaml)',
+  'kubectl.revision-template':
+    'lab: the lab did not keep the pod template of revision {revision} of deployment {name}',
   'tcpdump.option': 'tcpdump: unsupported in the lab: {option}',
   'tcpdump.interface': 'tcpdump: the lab needs -i IFACE (or -i any)',
   'tcpdump.link-unknown':

@@ -1,6 +1,6 @@
 /**
- * The control plane in motion: what follows `kubectl delete pod`, `kubectl scale` and
- * `kubectl rollout restart` as the virtual clock advances.
+ * The control plane in motion: what follows `kubectl delete pod`, `kubectl scale`,
+ * `kubectl rollout restart` and `kubectl rollout undo` as the virtual clock advances.
  *
  * 1. At once: the API server marks the pod Terminating (deletionTimestamp = now + grace
  *    period); the ReplicaSet controller starts replacements; the EndpointSlice controller
@@ -25,6 +25,7 @@ import {
   relabelPod,
   removePods,
   restartDeployment,
+  rollbackDeployment,
   scaleDeployment,
   type WorkloadEnv,
   type WorkloadResult,
@@ -148,6 +149,19 @@ export function restartDeploymentNow(
   return commit(
     world,
     restartDeployment(world.cluster, `${namespace}/${name}`, restartedAt, env(world)),
+  );
+}
+
+/** `kubectl rollout undo deployment/NAME` (the Deployment and that revision exist). */
+export function rollbackDeploymentNow(
+  world: World,
+  namespace: string,
+  name: string,
+  revision: number,
+): WorkloadResult {
+  return commit(
+    world,
+    rollbackDeployment(world.cluster, `${namespace}/${name}`, revision, env(world)),
   );
 }
 

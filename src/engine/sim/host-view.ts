@@ -36,6 +36,7 @@ import {
   deletePodNow,
   relabelPodNow,
   restartDeploymentNow,
+  rollbackDeploymentNow,
   scaleDeploymentNow,
 } from './control-plane';
 import { flowControls } from './flows';
@@ -225,6 +226,8 @@ export function hostView(
         hasDeployment(world, ns, name) && (scaleDeploymentNow(world, ns, name, replicas), true),
       restartDeployment: (ns, name) =>
         hasDeployment(world, ns, name) && (restartDeploymentNow(world, ns, name), true),
+      rollbackDeployment: (ns, name, revision) =>
+        hasDeployment(world, ns, name) && (rollbackDeploymentNow(world, ns, name, revision), true),
       deleteService: (ns, name) => world.deleteService(ns, name),
       deleteDeployment: (ns, name) =>
         hasDeployment(world, ns, name) && (deleteDeploymentNow(world, ns, name), true),

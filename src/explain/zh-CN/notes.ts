@@ -140,6 +140,7 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'kubectl.type': `lab: 实验台没有模拟 \`kubectl {verb} {type}\`（它的 API 提供 ${API_TYPES}）`,
   'kubectl.describe':
     'lab: 实验台没有模拟 `kubectl describe {type}`（可以试试 kubectl get {type} -o yaml）',
+  'kubectl.revision-template': 'lab: 实验台没有保留 Deployment {name} 第 {revision} 版的 Pod 模板',
   'tcpdump.option': 'tcpdump: 实验台不支持：{option}',
   'tcpdump.interface': 'tcpdump: 实验台需要 -i IFACE（或 -i any）',
   'tcpdump.link-unknown':

@@ -95,6 +95,16 @@ const SUBCOMMAND_FLAGS: Record<string, FlagSpec[]> = {
     ...['dry-run', 'local'].map((long) => ({ long, value: false })),
   ],
   rollout: [],
+};
+
+/** Each `kubectl rollout` subcommand's own flags (rollout_history.go, rollout_undo.go). */
+const ROLLOUT_FLAGS: Record<string, FlagSpec[]> = {
+  history: [{ long: 'revision', value: true }],
+  // --dry-run is a string flag with a no-value default: `--dry-run client` is not its value.
+  undo: [
+    { long: 'to-revision', value: true },
+    { long: 'dry-run', value: false },
+  ],
   version: [{ long: 'client', value: false }],
   exec: [
     { long: 'stdin', short: 'i', value: false },
@@ -244,6 +254,13 @@ const isTrue = (p: Parsed, long: string): boolean => {
   return v !== undefined && v !== 'false';
 };
 
+/** The first word that is not a flag or the namespace flag's value (cobra's subcommand). */
+function firstWord(args: readonly string[]): string | undefined {
+  return args.find(
+    (a, i) => !a.startsWith('-') && !['-n', '--namespace'].includes(args[i - 1] ?? ''),
+  );
+}
+
 export function kubectl(
   ctx: CommandContext,
   argv: string[],
@@ -261,7 +278,9 @@ export function kubectl(
       exitCode: 1,
     };
   const rest = [...args.slice(0, subIndex), ...args.slice(subIndex + 1)];
-  const specs = SUBCOMMAND_FLAGS[sub];
+  const rolloutSub = sub === 'rollout' ? firstWord(rest) : undefined;
+  const specs =
+    rolloutSub !== undefined ? (ROLLOUT_FLAGS[rolloutSub] ?? []) : SUBCOMMAND_FLAGS[sub];
   if (specs === undefined) {
     if (COMMANDS.includes(sub))
       return {
@@ -273,7 +292,12 @@ export function kubectl(
   }
   // exec: the words after `--` are the command's, flags included.
   const dash = sub === 'exec' ? rest.indexOf('--') : -1;
-  const parsed = parseFlags(dash < 0 ? rest : rest.slice(0, dash), [...GLOBAL, ...specs], sub);
+  const usageName = rolloutSub !== undefined ? `rollout ${rolloutSub}` : sub;
+  const parsed = parseFlags(
+    dash < 0 ? rest : rest.slice(0, dash),
+    [...GLOBAL, ...specs],
+    usageName,
+  );
   if ('exitCode' in parsed) return parsed;
   const namespace = last(parsed, 'namespace') ?? 'default';
   if (sub === 'exec' && registry !== undefined)
@@ -312,7 +336,12 @@ export function kubectl(
       recursive: isTrue(parsed, 'recursive'),
       namespaceGiven: last(parsed, 'namespace') !== undefined,
     });
-  if (sub === 'rollout') return runRollout(ctx, namespace, parsed.positionals);
+  if (sub === 'rollout')
+    return runRollout(ctx, namespace, parsed.positionals, {
+      revision: last(parsed, 'revision'),
+      toRevision: last(parsed, 'to-revision'),
+      dryRun: last(parsed, 'dry-run'),
+    });
   if (sub === 'create') {
     const unmodelled = ['filename', 'output', 'field-manager', 'dry-run', 'save-config', 'edit', 'raw', 'validate'].find((f) => parsed.flags.has(f)); // prettier-ignore
     // A command after `--` is the containers' (create deployment NAME --image=I -- CMD…).

@@ -1,5 +1,6 @@
 /**
- * kubectl's workload writes: `scale`, `rollout restart|status` (`delete` is ./delete.ts), with
+ * kubectl's workload writes: `scale`, `rollout restart|status` (`delete` is ./delete.ts;
+ * `rollout history|undo` ./rollout-history.ts), with
  * kubectl v1.32's output (`deployment.apps/web scaled`, `deployment.apps/web restarted`) and
  * errors. The control plane's reaction (Terminating pods, replacements, the new ReplicaSet) is
  * the world's (sim/control-plane.ts).
@@ -10,6 +11,7 @@ import { parseResourceArgs } from './get';
 import { deploymentPods } from './objects-workloads';
 import type { ResourceType } from './resources';
 import { labNote } from '../../model/lab-notes';
+import { rolloutHistory, rolloutUndo, type RolloutFlags } from './rollout-history';
 
 export const fail = (stderr: string): CommandResult => ({ stdout: '', stderr, exitCode: 1 });
 
@@ -107,15 +109,19 @@ Use "kubectl rollout <command> --help" for more information about a given comman
 Use "kubectl options" for a list of global command-line options (applies to all commands).
 `;
 
-/** `kubectl rollout restart deployment/NAME`. */
+/** `kubectl rollout restart|status|history|undo deployment/NAME`. */
 export function runRollout(
   ctx: CommandContext,
   namespace: string,
   args: readonly string[],
+  flags: RolloutFlags = {},
 ): CommandResult {
   const [sub, ...rest] = args;
   if (sub === undefined) return { stdout: ROLLOUT_HELP, stderr: '', exitCode: 0 };
-  if (['history', 'pause', 'resume', 'undo'].includes(sub)) return notModelled(`rollout ${sub}`);
+  if (sub === 'history') return rolloutHistory(ctx, namespace, rest, flags);
+  if (sub === 'undo') return rolloutUndo(ctx, namespace, rest, flags);
+  // The lab's Deployments have no spec.paused (its controller would have to hold rollouts).
+  if (['pause', 'resume'].includes(sub)) return notModelled(`rollout ${sub}`);
   if (sub === 'status') return rolloutStatus(ctx, namespace, rest);
   if (sub !== 'restart') return fail(`error: unknown command "${sub}" for "kubectl rollout"\n`);
   const found = targets(rest);
