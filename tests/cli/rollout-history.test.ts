@@ -119,7 +119,7 @@ describe('kubectl rollout history', () => {
 
 describe('kubectl rollout undo', () => {
   it('the previous revision comes back as the newest; its ReplicaSet scales up again', async () => {
-    const [, , , undone, history, rs, deploy, rsYaml] = await rawBlocks(
+    const [, , , undone, history, rs, deploy, rsYaml, generation] = await rawBlocks(
       [
         ...RESTARTS,
         'node-1$ kubectl rollout undo deployment/web',
@@ -127,6 +127,7 @@ describe('kubectl rollout undo', () => {
         'node-1$ kubectl get rs web-769dd977b --no-headers',
         'node-1$ kubectl get deployment web -o yaml | grep deployment.kubernetes.io/',
         'node-1$ kubectl get rs web-769dd977b -o yaml | grep deployment.kubernetes.io/r',
+        'node-1$ kubectl get deployment web -o yaml | grep -i generation',
         'node-1$ true',
       ].join('\n'),
     );
@@ -140,6 +141,8 @@ describe('kubectl rollout undo', () => {
     expect(rsYaml).toBe(
       '    deployment.kubernetes.io/revision: "4"\n    deployment.kubernetes.io/revision-history: "2"\n',
     );
+    // Three spec updates (two restarts, the undo) after creation; the controller has seen them.
+    expect(generation).toBe('  generation: 4\n  observedGeneration: 4\n');
   });
 
   it('rolls out: the old template’s pods replace the current ones, endpoints and rules follow', async () => {

@@ -208,7 +208,8 @@ export function deploymentObject(ctx: ApiContext, d: Deployment): Record<string,
         type: 'Progressing',
       },
     ],
-    observedGeneration: 1,
+    // The lab's controller has always synced the latest spec.
+    observedGeneration: currentRevision(d),
     replicas: pods.length,
     updatedReplicas: pods.length,
   };
