@@ -39,6 +39,20 @@ describe('kubectl rollout history', () => {
     expect(short).toBe(restarted);
   });
 
+  it('a type without a name means every Deployment of the namespace (ResourceTypeOrNameArgs)', async () => {
+    const r = await runCli(
+      [
+        'node-1$ kubectl rollout history deployments -n kube-system',
+        'node-1$ kubectl rollout history deploy -n empty',
+      ].join('\n'),
+    );
+    expect(r).toEqual({
+      status: 0,
+      out: 'deployment.apps/coredns \nREVISION  CHANGE-CAUSE\n1         <none>\n\n',
+      err: '',
+    });
+  });
+
   it('--revision=N prints that ReplicaSet’s pod template (tabs as they are)', async () => {
     const [, , , one, two] = await rawBlocks(
       [

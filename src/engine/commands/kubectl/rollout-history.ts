@@ -16,7 +16,8 @@ import type { CommandContext, CommandResult } from '../registry';
 import { describePodTemplate } from './pod-template';
 import type { ResourceType } from './resources';
 import { DESCRIBE_TABWRITER, tabwrite } from './tabwriter';
-import { fail, notFound, targets } from './workloads';
+import { parseResourceArgs } from './get';
+import { fail, notFound } from './workloads';
 
 export interface RolloutFlags {
   readonly revision?: string | undefined;
@@ -50,8 +51,12 @@ function resolve(
   what: 'history viewer' | 'rollbacker',
 ): Found | CommandResult {
   if (args.length === 0) return fail('error: required resource not specified\n');
-  const found = targets(args);
-  if ('exitCode' in found) return found;
+  const requests = parseResourceArgs(args);
+  if ('exitCode' in requests) return requests;
+  // ResourceTypeOrNameArgs(true, …): a type without names means every object of it.
+  const found = requests.flatMap(({ type, names }) =>
+    (names.length > 0 ? names : namesOf(ctx, type, namespace)).map((name) => ({ type, name })),
+  );
   const deployments: { name: string; d: Deployment }[] = [];
   let stderr = '';
   for (const { type, name } of found) {
@@ -67,6 +72,15 @@ function resolve(
     }
   }
   return { deployments, stderr };
+}
+
+/** The objects of a type in the namespace, in the API's list order (by name). */
+function namesOf(ctx: CommandContext, type: ResourceType, namespace: string): string[] {
+  return type
+    .list(ctx.world.cluster)
+    .filter((i) => !type.namespaced || i.namespace === namespace)
+    .map((i) => i.name)
+    .sort();
 }
 
 function exists(ctx: CommandContext, type: ResourceType, namespace: string, name: string) {
