@@ -57,7 +57,7 @@ describe('kubectl rollout history', () => {
     const [, , , one, two] = await rawBlocks(
       [
         ...RESTARTS,
-        'node-1$ kubectl rollout history deployment/web --revision=1',
+        'node-1$ kubectl rollout history deployment/web --revision=0x1',
         'node-1$ kubectl rollout history deployment/web --revision 2',
       ].join('\n'),
     );
@@ -108,6 +108,7 @@ describe('kubectl rollout history', () => {
         'node-1$ kubectl rollout history',
         'node-1$ kubectl rollout history deployment/web --revision=-1',
         'node-1$ kubectl rollout history deployment/web --revision=x',
+        'node-1$ kubectl rollout history deployment/web --revision=9223372036854775808',
         'node-1$ kubectl rollout history service/web',
         'node-1$ kubectl rollout history deployment/web --to-revision=1',
       ].join('\n'),
@@ -121,6 +122,9 @@ describe('kubectl rollout history', () => {
         'error: required resource not specified',
         'error: revision must be a positive integer: -1',
         'error: invalid argument "x" for "--revision" flag: strconv.ParseInt: parsing "x": invalid syntax',
+        "See 'kubectl rollout history --help' for usage.",
+        // pflag's Int64 flags parse with strconv.ParseInt(s, 0, 64).
+        'error: invalid argument "9223372036854775808" for "--revision" flag: strconv.ParseInt: parsing "9223372036854775808": value out of range',
         "See 'kubectl rollout history --help' for usage.",
         'error: no history viewer has been implemented for "Service"',
         'Error: unknown flag: --to-revision',

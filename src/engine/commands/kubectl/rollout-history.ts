@@ -13,6 +13,7 @@ import {
 } from '../../model/deployment-revisions';
 import { labNote } from '../../model/lab-notes';
 import type { CommandContext, CommandResult } from '../registry';
+import { goParseInt64 } from './go-strconv';
 import { describePodTemplate } from './pod-template';
 import type { ResourceType } from './resources';
 import { DESCRIBE_TABWRITER, tabwrite } from './tabwriter';
@@ -25,12 +26,13 @@ export interface RolloutFlags {
   readonly dryRun?: string | undefined;
 }
 
-/** pflag's Int64 parse, worded as the lab's other int flags are (see runScale). */
-function int64Flag(value: string | undefined, flag: string, sub: string): number | CommandResult {
-  if (value === undefined) return 0;
-  if (/^[+-]?\d+$/.test(value)) return Number(value);
+/** A pflag Int64 flag's value, with pflag's error worded as the lab's other flags' (runScale). */
+function int64Flag(value: string | undefined, flag: string, sub: string): bigint | CommandResult {
+  if (value === undefined) return 0n;
+  const parsed = goParseInt64(value);
+  if (typeof parsed === 'bigint') return parsed;
   return fail(
-    `error: invalid argument "${value}" for "--${flag}" flag: strconv.ParseInt: parsing "${value}": invalid syntax\nSee 'kubectl rollout ${sub} --help' for usage.\n`,
+    `error: invalid argument "${value}" for "--${flag}" flag: strconv.ParseInt: parsing "${value}": ${parsed}\nSee 'kubectl rollout ${sub} --help' for usage.\n`,
   );
 }
 
@@ -117,16 +119,16 @@ export function rolloutHistory(
   flags: RolloutFlags,
 ): CommandResult {
   const revision = int64Flag(flags.revision, 'revision', 'history');
-  if (typeof revision !== 'number') return revision;
+  if (typeof revision !== 'bigint') return revision;
   if (args.length === 0) return fail('error: required resource not specified\n');
-  if (revision < 0) return fail(`error: revision must be a positive integer: ${revision}\n`);
+  if (revision < 0n) return fail(`error: revision must be a positive integer: ${revision}\n`);
   const found = resolve(ctx, namespace, args, 'history viewer');
   if ('exitCode' in found) return found;
   let stdout = '';
   let stderr = '';
   for (const { name, d } of found.deployments) {
     const all = replicaSetRevisions(d).sort((a, b) => a.revision - b.revision);
-    if (revision === 0) {
+    if (revision === 0n) {
       // ViewHistory: a tabwriter(0, 8, 2) table, REVISION ascending; `<none>` for no cause.
       let table = 'REVISION\tCHANGE-CAUSE\n';
       for (const rs of all)
@@ -134,13 +136,13 @@ export function rolloutHistory(
       stdout += `deployment.apps/${name} \n${tabwrite(table, DESCRIBE_TABWRITER)}\n`;
       continue;
     }
-    const rs = all.find((r) => r.revision === revision);
+    const rs = all.find((r) => BigInt(r.revision) === revision);
     if (rs === undefined) {
       stderr += 'error: unable to find the specified revision\n';
       continue;
     }
     const template = revisionTemplate(rs, true);
-    if (template === undefined) stderr += unknownTemplate(name, revision);
+    if (template === undefined) stderr += unknownTemplate(name, rs.revision);
     // printTemplate: DescribePodTemplate into a plain buffer (no tabwriter).
     else
       stdout += `deployment.apps/${name} with revision #${revision}\n${describePodTemplate(template)}\n`;
@@ -164,11 +166,11 @@ function dryRunStrategy(value: string | undefined): DryRun | CommandResult {
  * deploymentRevision: the ReplicaSet of `toRevision`, or for 0 the second-highest revision.
  * Returns the error text when there is none.
  */
-function revisionToRestore(d: Deployment, toRevision: number): ReplicaSetRevision | string {
+function revisionToRestore(d: Deployment, toRevision: bigint): ReplicaSetRevision | string {
   const all = replicaSetRevisions(d).sort((a, b) => b.revision - a.revision);
-  if (toRevision > 0)
+  if (toRevision > 0n)
     return (
-      all.find((r) => r.revision === toRevision) ??
+      all.find((r) => BigInt(r.revision) === toRevision) ??
       `error: unable to find specified revision ${toRevision} in history\n`
     );
   return all[1] ?? `error: no rollout history found for deployment "${d.meta.name}"\n`;
@@ -182,7 +184,7 @@ export function rolloutUndo(
   flags: RolloutFlags,
 ): CommandResult {
   const toRevision = int64Flag(flags.toRevision, 'to-revision', 'undo');
-  if (typeof toRevision !== 'number') return toRevision;
+  if (typeof toRevision !== 'bigint') return toRevision;
   const dryRun = dryRunStrategy(flags.dryRun);
   if (typeof dryRun !== 'string') return dryRun;
   const found = resolve(ctx, namespace, args, 'rollbacker');
@@ -192,7 +194,7 @@ export function rolloutUndo(
   let stdout = '';
   let stderr = '';
   for (const { name, d } of found.deployments) {
-    if (toRevision < 0) {
+    if (toRevision < 0n) {
       stderr += `error: unable to find specified revision ${toRevision} in history\n`;
       continue;
     }
