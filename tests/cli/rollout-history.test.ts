@@ -53,6 +53,22 @@ describe('kubectl rollout history', () => {
     });
   });
 
+  it('says so for the builder flags it does not model (kubectl has them: -o, -l, -f, -k, -R)', async () => {
+    const r = await runCli(
+      [
+        'node-1$ kubectl rollout history deployment/web -o yaml',
+        'node-1$ kubectl rollout undo -l app=web',
+      ].join('\n'),
+    );
+    expect(r).toEqual({
+      status: 1,
+      out: '',
+      err:
+        'lab: `kubectl rollout history --output` is not modelled in kube-proxy-lab\n' +
+        'lab: `kubectl rollout undo --selector` is not modelled in kube-proxy-lab\n',
+    });
+  });
+
   it('--revision=N prints that ReplicaSet’s pod template (tabs as they are)', async () => {
     const [, , , one, two] = await rawBlocks(
       [

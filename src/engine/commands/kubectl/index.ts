@@ -98,12 +98,21 @@ const SUBCOMMAND_FLAGS: Record<string, FlagSpec[]> = {
 };
 
 /** Each `kubectl rollout` subcommand's own flags (rollout_history.go, rollout_undo.go). */
+/** The flags history and undo share with every builder command, which the lab does not model. */
+const ROLLOUT_UNMODELLED: FlagSpec[] = [
+  { long: 'output', short: 'o', value: true },
+  { long: 'selector', short: 'l', value: true },
+  { long: 'filename', short: 'f', value: true },
+  { long: 'kustomize', short: 'k', value: true },
+  { long: 'recursive', short: 'R', value: false },
+];
 const ROLLOUT_FLAGS: Record<string, FlagSpec[]> = {
-  history: [{ long: 'revision', value: true }],
+  history: [{ long: 'revision', value: true }, ...ROLLOUT_UNMODELLED],
   // --dry-run is a string flag with a no-value default: `--dry-run client` is not its value.
   undo: [
     { long: 'to-revision', value: true },
     { long: 'dry-run', value: false },
+    ...ROLLOUT_UNMODELLED,
   ],
   version: [{ long: 'client', value: false }],
   exec: [
@@ -336,6 +345,9 @@ export function kubectl(
       recursive: isTrue(parsed, 'recursive'),
       namespaceGiven: last(parsed, 'namespace') !== undefined,
     });
+  const unmodelledRollout = ROLLOUT_UNMODELLED.find((f) => parsed.flags.has(f.long));
+  if (rolloutSub !== undefined && unmodelledRollout !== undefined)
+    return { stdout: '', stderr: labNote('kubectl.unmodelled', { what: `rollout ${rolloutSub} --${unmodelledRollout.long}` }), exitCode: 1 }; // prettier-ignore
   if (sub === 'rollout')
     return runRollout(ctx, namespace, parsed.positionals, {
       revision: last(parsed, 'revision'),
