@@ -23,7 +23,7 @@ describe('translations', () => {
   // The zh-CN texts of steps and notes load on demand (i18n/index.ts); before they are here a
   // note reads in English, as the engine wrote it.
   beforeAll(async () => {
-    const answer = new LabSession().run('node-1', 'wget http://10.96.1.1/');
+    const answer = new LabSession().run('node-1', 'tracepath 10.96.1.1');
     expect(answer.notes.length).toBeGreaterThan(0);
     expect(terminalText(answer, 'zh-CN')).toBe(answer.terminal);
     await loadZhTexts();

@@ -1,7 +1,7 @@
 /**
- * Client programs that send real (simulated) packets: curl, nc, dig, nslookup, ping; and tcpdump,
+ * Client programs that send real (simulated) packets: curl, wget, nc, dig, nslookup, ping; and tcpdump,
  * which prints what crossed an interface since the previous command. Argument parsing and
- * output are the real tools' (src/engine/hosts: curl 7.88.1, netcat-openbsd 1.219, BIND 9.18,
+ * output are the real tools' (src/engine/hosts: curl 7.88.1, GNU Wget 1.21.3, netcat-openbsd 1.219, BIND 9.18,
  * iputils 20221126, tcpdump 4.99, as in Debian bookworm).
  */
 import {
@@ -10,6 +10,7 @@ import {
   parseNcArgs,
   parseNslookupArgs,
   parsePingArgs,
+  parseWgetArgs,
   type ProgramSpec,
 } from '../hosts';
 import { tcpdump } from './tcpdump';
@@ -19,10 +20,10 @@ import { registerCommand } from './registry';
 type Failed = { ok: false; stderr: string; exitCode: number; stdout?: string };
 type Parsed = { ok: true; spec: ProgramSpec; stdout?: string; stderr?: string } | Failed;
 
-function program(parse: (argv: readonly string[], stdin: string) => Parsed) {
+function program(parse: (argv: readonly string[], stdin: string, ctx: CommandContext) => Parsed) {
   return (ctx: CommandContext, argv: string[]): CommandResult => {
     // The hosts module parses argv as a program sees it, argv[0] included.
-    const parsed = parse(argv, ctx.stdin);
+    const parsed = parse(argv, ctx.stdin, ctx);
     if (!parsed.ok)
       return { stdout: parsed.stdout ?? '', stderr: parsed.stderr, exitCode: parsed.exitCode };
     const r = ctx.world.runProgram(parsed.spec, { stdoutIsTty: ctx.stdoutIsTty ?? true });
@@ -84,5 +85,13 @@ export function registerClients(registry: CommandRegistry): void {
     if (parsed.warn === undefined) return r;
     return { stdout: r.stdout, stderr: parsed.warn + r.stderr, exitCode: r.exitCode };
   });
+  registerCommand(
+    registry,
+    'wget',
+    // The progress bar takes the terminal's width (wget asks stderr's tty).
+    program((a, _stdin, ctx) =>
+      wrap('wget', parseWgetArgs(a, ctx.world.terminalColumns?.() ?? 80)),
+    ),
+  );
   registerCommand(registry, 'tcpdump', tcpdump);
 }

@@ -18,7 +18,7 @@ const UNMODELLED = new Set(
     'hostname uname whoami id ls pwd cd env printenv export set unset date',
     'tee xargs touch rm mkdir rmdir cp mv ln chmod chown stat readlink basename dirname',
     'df du find which type printf nproc sed less more vi nano',
-    'wget tracepath',
+    'tracepath',
   ]
     .join(' ')
     .split(' '),

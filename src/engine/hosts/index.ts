@@ -69,6 +69,7 @@ export type {
 } from './programs/types';
 export { parseCurlArgs, parseNcArgs, parseDigArgs, parseNslookupArgs } from './programs/args';
 export { parsePingArgs } from './programs/ping-args';
+export { parseWgetArgs } from './programs/wget-args';
 export { strtodWhole, strtolPrefix } from './programs/numbers';
 export { parseCaptureFilter, type Filter as CaptureFilter } from './output/pcap-filter';
 export { modelTimeout, TCP_TIMEOUT_INIT, TCP_RTO_MIN, TCP_RTO_MAX } from './tcp-user';

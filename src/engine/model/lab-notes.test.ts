@@ -7,7 +7,8 @@ const ids = Object.keys(LAB_NOTES) as LabNoteId[];
 
 /** Parameter values as the commands produce them: spaces, backticks, dots, slashes, dashes. */
 const SAMPLE: Readonly<Record<string, string>> = {
-  command: 'wget',
+  command: 'tracepath',
+  file: 'index.html',
   filter: 'state established',
   path: '/etc/passwd',
   program: 'nc',

@@ -13,7 +13,7 @@
 /** The commands the lab runs (the note for a real command it does not run lists them). */
 const COMMANDS =
   'iptables, iptables-save, iptables-restore, nft, ipvsadm, ipset, conntrack, ip, bridge, ' +
-  'sysctl, ss, tcpdump, xtables-monitor, curl, nc, dig, nslookup, ping, kubectl, sleep, cat, ' +
+  'sysctl, ss, tcpdump, xtables-monitor, curl, wget, nc, dig, nslookup, ping, kubectl, sleep, cat, ' +
   'grep, head, tail, wc, echo, printf, seq, sort, uniq, cut, tr, awk, sed, test, true, false and lab';
 
 export const LAB_NOTES = {
@@ -162,6 +162,15 @@ export const LAB_NOTES = {
   'curl.output': "curl: the lab's curl writes to stdout or /dev/null only, not to {path}",
   'curl.writeout': "curl: the lab's curl does not model %{{variable}} in --write-out",
   'curl.scheme': "curl: (1) the lab's curl speaks plain HTTP only (no {scheme})",
+  'wget.option':
+    "wget: the lab's wget does not model {option} (it has -q, -O, -S, -T, -t, -nv, -v, -U, --header, --spider)",
+  'wget.scheme': "wget: the lab's wget speaks plain HTTP only (no {scheme})",
+  'wget.urls': "wget: the lab's wget fetches one URL per command; give each its own wget",
+  'wget.tries': "wget: the lab's wget takes -t as a number or inf, not '{value}'",
+  'wget.rate':
+    "lab: packets take no time in the lab, so wget's transfer took 0 s: the bar shows `in 0s` and the rate is what wget computes for a zero time (a real wget shows what it measured, and dots instead of the bar when stderr is not a terminal)",
+  'wget.file':
+    'lab: the lab keeps no files, so {file} was not written (wget -qO- URL prints the page); a second wget saves to {file} again, where a real one would pick {file}.1',
   'nc.option': "nc: the lab's nc does not model -{option} (it has -z, -v, -u, -n, -w)",
   'nc.range': "nc: the lab's nc takes one port, not a range ({ports})",
   'dig.server':

@@ -7,7 +7,7 @@
  */
 const COMMANDS =
   'iptables、iptables-save、iptables-restore、nft、ipvsadm、ipset、conntrack、ip、bridge、' +
-  'sysctl、ss、tcpdump、xtables-monitor、curl、nc、dig、nslookup、ping、kubectl、sleep、cat、' +
+  'sysctl、ss、tcpdump、xtables-monitor、curl、wget、nc、dig、nslookup、ping、kubectl、sleep、cat、' +
   'grep、head、tail、wc、echo、printf、seq、sort、uniq、cut、tr、awk、sed、test、true、false 和 lab';
 
 const API_TYPES =
@@ -150,6 +150,15 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'curl.output': 'curl: 实验台的 curl 只能写到标准输出或 /dev/null，不能写到 {path}',
   'curl.writeout': 'curl: 实验台的 curl 没有模拟 --write-out 中的 %{{variable}}',
   'curl.scheme': 'curl: (1) 实验台的 curl 只支持明文 HTTP（不支持 {scheme}）',
+  'wget.option':
+    'wget: 实验台的 wget 没有模拟 {option}（它支持 -q、-O、-S、-T、-t、-nv、-v、-U、--header、--spider）',
+  'wget.scheme': 'wget: 实验台的 wget 只支持明文 HTTP（不支持 {scheme}）',
+  'wget.urls': 'wget: 实验台的 wget 每条命令只下载一个 URL；请为每个 URL 各运行一次 wget',
+  'wget.tries': "wget: 实验台的 wget 的 -t 只接受数字或 inf，不接受 '{value}'",
+  'wget.rate':
+    'lab: 实验台里数据包的传输不花时间，所以 wget 的传输用时为 0 秒：进度条显示 `in 0s`，速率是 wget 按零用时算出的值（真实的 wget 显示它实际测得的速率；stderr 不是终端时显示点而不是进度条）',
+  'wget.file':
+    'lab: 实验台不保存文件，所以没有写出 {file}（wget -qO- URL 会打印页面）；再次运行 wget 仍保存为 {file}，而真实的 wget 会改用 {file}.1',
   'nc.option': 'nc: 实验台的 nc 没有模拟 -{option}（它支持 -z、-v、-u、-n、-w）',
   'nc.range': 'nc: 实验台的 nc 只接受一个端口，不接受端口范围（{ports}）',
   'dig.server':

@@ -30,6 +30,31 @@ export function curlRequest(host: string, port: number, path: string, method = '
   );
 }
 
+export const WGET_USER_AGENT = 'Wget/1.21.3';
+
+/**
+ * GNU Wget 1.21.3's request (http.c gethttp; `HEAD` for --spider), as captured from the real
+ * wget: its own headers, then the --header lines in the order given.
+ */
+export function wgetRequest(
+  opts: { readonly host: string; readonly port: number; readonly path: string },
+  extra: {
+    readonly method: string;
+    readonly userAgent: string;
+    readonly headers: readonly string[];
+  },
+): string {
+  const hostHeader = opts.port === 80 ? opts.host : `${opts.host}:${opts.port}`;
+  return (
+    `${extra.method} ${opts.path} HTTP/1.1\r\n` +
+    `Host: ${hostHeader}\r\n` +
+    `User-Agent: ${extra.userAgent}\r\n` +
+    `Accept: */*\r\nAccept-Encoding: identity\r\nConnection: Keep-Alive\r\n` +
+    extra.headers.map((h) => `${h}\r\n`).join('') +
+    '\r\n'
+  );
+}
+
 export interface HttpResponse {
   readonly status: number;
   readonly reason: string;

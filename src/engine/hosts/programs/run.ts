@@ -13,12 +13,14 @@ import { digOutput } from '../output/dig';
 import { ncOutput } from '../output/nc';
 import { nslookupOutput } from '../output/nslookup';
 import { pingOutput } from '../output/ping';
+import { wgetOutput } from '../output/wget';
 import type { HostStack, HostsState, SocketEvent } from '../types';
 import { curlEvent, curlResolved, curlStart, curlTimer } from './curl';
 import { dnsToolEvent, dnsToolStart, dnsToolTimer } from './dnstool';
 import { ncEvent, ncResolved, ncStart, ncTimer } from './nc';
 import { pingId, pingStart, pingTimer } from './ping';
 import { resolveStart, resolverEvent, resolverPending, resolverTimer } from './resolver';
+import { wgetEvent, wgetResolved, wgetStart, wgetTimer } from './wget';
 import type {
   CurlOptions,
   DigOptions,
@@ -26,6 +28,7 @@ import type {
   NslookupOptions,
   PingOptions,
   ProgramResult,
+  WgetOptions,
   ProgramState,
 } from './types';
 import { digSearchCandidates, searchCandidates } from '../dns/resolv';
@@ -37,7 +40,8 @@ export type ProgramSpec =
   | { readonly kind: 'nc'; readonly opts: NcOptions }
   | { readonly kind: 'dig'; readonly opts: DigOptions }
   | { readonly kind: 'nslookup'; readonly opts: NslookupOptions }
-  | { readonly kind: 'ping'; readonly opts: PingOptions };
+  | { readonly kind: 'ping'; readonly opts: PingOptions }
+  | { readonly kind: 'wget'; readonly opts: WgetOptions };
 
 /** A program still running after this long (virtual) is stopped like Ctrl-C (exit 130). */
 export const PROGRAM_LIMIT_MS = 15 * 60_000;
@@ -90,6 +94,8 @@ function newState(
       connections: 0,
       dns: {},
     };
+  if (spec.kind === 'wget')
+    return { ...common, kind: 'wget', opts: spec.opts, phase: 'resolve', tryNo: 0, response: '' };
   if (spec.kind === 'nc')
     return { ...common, kind: 'nc', opts: spec.opts, phase: 'resolve', probesLeft: 0, output: '' };
   if (spec.kind === 'ping') {
@@ -125,6 +131,7 @@ function afterResolve(op: Op, stack: HostStack, prog: ProgramState): void {
   if (r === undefined) return;
   if (prog.kind === 'curl') curlResolved(op, stack, prog);
   else if (prog.kind === 'nc') ncResolved(op, stack, prog);
+  else if (prog.kind === 'wget') wgetResolved(op, stack, prog);
   else if (prog.kind === 'ping') {
     if (r.ok) return pingStart(op, stack, prog, r.addrs[0]!);
     prog.transcript.push({ t: op.ctx.now, kind: 'resolve-failed', reason: r.reason });
@@ -158,7 +165,7 @@ export function programStart(op: Op, host: HostRef | string, spec: ProgramSpec):
     else resolveStart(op, stack, prog, prog.opts.host, conf);
     return pid;
   }
-  if (prog.kind !== 'curl' && prog.kind !== 'nc') {
+  if (prog.kind !== 'curl' && prog.kind !== 'nc' && prog.kind !== 'wget') {
     prog.cookie = [op.ctx.rng.nextU32(), op.ctx.rng.nextU32()]
       .map((n) => (n >>> 0).toString(16).padStart(8, '0'))
       .join('');
@@ -167,6 +174,7 @@ export function programStart(op: Op, host: HostRef | string, spec: ProgramSpec):
   }
   resolveStart(op, stack, prog, prog.opts.host, conf);
   if (prog.kind === 'curl') curlStart(op, stack, prog);
+  else if (prog.kind === 'wget') wgetStart(op, stack, prog);
   else ncStart(op, stack, prog);
   return pid;
 }
@@ -179,6 +187,7 @@ export function programEvent(op: Op, stack: HostStack, ev: SocketEvent): void {
   if (resolverEvent(op, stack, prog, ev)) return afterResolve(op, stack, prog);
   if (prog.kind === 'curl') curlEvent(op, stack, prog, ev);
   else if (prog.kind === 'nc') ncEvent(op, stack, prog, ev);
+  else if (prog.kind === 'wget') wgetEvent(op, stack, prog, ev);
   else if (prog.kind !== 'ping') dnsToolEvent(op, stack, prog, ev);
   if (prog.done) releaseResolver(stack, prog);
 }
@@ -204,6 +213,7 @@ export function programTimers(op: Op): void {
     if (!prog.done && prog.wakeAt !== undefined && prog.wakeAt <= op.ctx.now) {
       if (prog.kind === 'curl') curlTimer(op, stack, prog);
       else if (prog.kind === 'nc') ncTimer(op, stack, prog);
+      else if (prog.kind === 'wget') wgetTimer(op, stack, prog);
       else if (prog.kind === 'ping') pingTimer(op, stack, prog);
       else dnsToolTimer(op, stack, prog);
     }
@@ -235,13 +245,15 @@ export function programResult(
           startedAt: prog.startedAt,
           ...(env.stdoutIsTty === undefined ? {} : { stdoutIsTty: env.stdoutIsTty }),
         })
-      : prog.kind === 'nc'
-        ? ncOutput(prog.opts, prog.transcript)
-        : prog.kind === 'ping'
-          ? pingOutput(prog.opts, prog.transcript, prog.exitCode ?? 0)
-          : prog.kind === 'dig' && prog.dig !== undefined
-            ? digOutput(prog.dig, prog.transcript, env)
-            : nslookupOutput(prog.transcript);
+      : prog.kind === 'wget'
+        ? wgetOutput(prog.opts, prog.transcript, env)
+        : prog.kind === 'nc'
+          ? ncOutput(prog.opts, prog.transcript)
+          : prog.kind === 'ping'
+            ? pingOutput(prog.opts, prog.transcript, prog.exitCode ?? 0)
+            : prog.kind === 'dig' && prog.dig !== undefined
+              ? digOutput(prog.dig, prog.transcript, env)
+              : nslookupOutput(prog.transcript);
   const { stdout, stderr, exitCode } = out;
   const writes = out.writes === undefined ? {} : { writes: out.writes };
   if (prog.exitCode !== 130) return { done: prog.done, stdout, stderr, exitCode, ...writes };
@@ -267,6 +279,7 @@ function stoppedNote(kind: ProgramState['kind']): string {
 const STOP_OPTION: Record<ProgramState['kind'], string> = {
   curl: '-m SECONDS',
   nc: '-w SECONDS',
+  wget: '-T SECONDS and -t TRIES',
   ping: '-c COUNT or -w DEADLINE',
   dig: '+timeout=SECONDS',
   nslookup: '-timeout=SECONDS',

@@ -40,6 +40,8 @@ export type TranscriptEntry =
   /** curl: the transfer goes over the kept-alive connection number `conn`. */
   | { readonly t: number; readonly kind: 'reused'; readonly conn: number }
   | { readonly t: number; readonly kind: 'eof' }
+  /** wget: try number `try` of the URL starts (its `--DATE--` line). */
+  | { readonly t: number; readonly kind: 'wget-try'; readonly try: number }
   | { readonly t: number; readonly kind: 'deadline' }
   | { readonly t: number; readonly kind: 'udp-refused' }
   | {
@@ -103,6 +105,33 @@ export interface CurlOptions extends CurlTarget {
   readonly connectTimeoutMs?: number | undefined;
   /** -w / --write-out FORMAT, printed after each transfer. */
   readonly writeOut?: string | undefined;
+}
+
+/** GNU Wget 1.21.3 fetching one http:// URL (./wget-args.ts). */
+export interface WgetOptions {
+  /** The URL as wget prints it: `http://HOST[:PORT]/PATH` (the port only when not 80). */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly path: string;
+  /** -O: `-` (stdout) or a file; undefined: the URL's file name (index.html for `/`). */
+  readonly output?: string | undefined;
+  /** -q, -nv, or the default (-v). */
+  readonly verbosity: 'quiet' | 'brief' | 'verbose';
+  /** -S / --server-response: the response's head on stderr. */
+  readonly serverResponse: boolean;
+  /** --spider: HEAD, nothing saved. */
+  readonly spider: boolean;
+  /** -T / --timeout, ms (connect and read); undefined: the kernel's connect timeout. */
+  readonly timeoutMs?: number | undefined;
+  /** -t / --tries (20); 0: no limit. */
+  readonly tries: number;
+  /** -U / --user-agent (Wget/1.21.3). */
+  readonly userAgent: string;
+  /** --header lines, in order, sent after wget's own. */
+  readonly headers: readonly string[];
+  /** The terminal's width: the progress bar takes it (wget reads it from stderr's tty). */
+  readonly columns: number;
 }
 
 export interface NcOptions {
@@ -250,7 +279,18 @@ export interface PingState extends Base {
   lastSent: number;
 }
 
-export type ProgramState = CurlState | NcState | DnsToolState | PingState;
+export interface WgetState extends Base {
+  readonly kind: 'wget';
+  readonly opts: WgetOptions;
+  /** `wait`: sleeping between two tries (wget's --waitretry). */
+  phase: 'resolve' | 'connect' | 'transfer' | 'wait' | 'done';
+  /** The address the name resolved to (wget's DNS cache: later tries do not ask again). */
+  addr?: string | undefined;
+  tryNo: number;
+  response: string;
+}
+
+export type ProgramState = CurlState | NcState | DnsToolState | PingState | WgetState;
 
 /** A program's result once it has finished. */
 export interface ProgramResult {
