@@ -156,13 +156,17 @@ interface Out {
 /** What wget says and saves once the response's head is in (gethttp, then fd_read_body). */
 function answered(opts: WgetOptions, res: HttpResponse, o: Out, end: number): void {
   const { err, verbose } = o;
-  if (verbose && opts.serverResponse) {
+  if (opts.serverResponse) {
+    // -S prints the head even with -q or -nv (the real wget does); the newline ends the
+    // `awaiting response... ` line, which only the verbose mode printed.
     const head = [`${res.version} ${res.status} ${res.reason}`, ...res.headers];
-    err(`\n${head.map((l) => `  ${l}\n`).join('')}`);
+    err(`${verbose ? '\n' : ''}${head.map((l) => `  ${l}\n`).join('')}`);
   } else if (verbose) err(`${res.status} ${res.reason}\n`);
   const ok = res.status < 400;
   if (opts.spider) {
-    if (verbose) err(ok ? `${lengthLine(res)}Remote file exists.\n\n` : 'Remote file does not exist -- broken link!!!\n\n'); // prettier-ignore
+    const missing = 'Remote file does not exist -- broken link!!!\n';
+    if (verbose) err(ok ? `${lengthLine(res)}Remote file exists.\n\n` : `${missing}\n`);
+    if (o.brief) err(ok ? `${o.date(end)} URL: ${opts.url} ${res.status} ${res.reason}\n` : `${opts.url}:\n${missing}`); // prettier-ignore
     return;
   }
   if (!ok) {
