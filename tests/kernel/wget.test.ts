@@ -205,3 +205,34 @@ describe.skipIf(skip !== undefined)('wget, as the real GNU Wget 1.21.3', () => {
     for (const [k, g] of theirs.entries()) expect(Math.abs(g - mine[k]!)).toBeLessThanOrEqual(1);
   }, 60_000);
 });
+
+/** Command lines wget rejects before it touches the network: the same words, the same status. */
+const REJECTED = [
+  '',
+  '-q',
+  '--foo http://x/',
+  '-z http://x/',
+  '-T',
+  '-T abc http://x/',
+  '-T -1 http://x/',
+  '-nx http://x/',
+  '--header bad http://x/',
+  'http://x:99999/',
+];
+
+describe.skipIf(!version.startsWith('GNU Wget 1.21.3 '))(
+  'wget usage errors, as the real wget',
+  () => {
+    it.each(REJECTED)('wget %s', (args) => {
+      const argv = args === '' ? [] : args.split(' ');
+      const r = sh(['wget', ...argv]);
+      const { world } = World.fromScenario(DEFAULT_SCENARIO);
+      let mine = { stdout: '', stderr: '', exitCode: -1 };
+      runScript(world, `pod/client$ wget ${args}`, {
+        readFile: () => undefined,
+        onOutput: (_l, res) => (mine = res),
+      });
+      expect(mine).toEqual({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode });
+    });
+  },
+);

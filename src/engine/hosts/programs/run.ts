@@ -257,8 +257,12 @@ export function programResult(
   const { stdout, stderr, exitCode } = out;
   const writes = out.writes === undefined ? {} : { writes: out.writes };
   if (prog.exitCode !== 130) return { done: prog.done, stdout, stderr, exitCode, ...writes };
-  // The note comes last, after whatever the program had written.
-  const note = stoppedNote(prog.kind);
+  // The note comes last, after whatever the program had written, on a line of its own: a
+  // program stopped mid-line (wget's `Connecting to …... `) leaves the terminal's cursor
+  // there, where Ctrl-C's `^C` would go before the shell's newline.
+  const last = out.writes?.filter((w) => 'fd' in w).at(-1);
+  const tail = last !== undefined && 'fd' in last ? last.text : stdout + stderr;
+  const note = (/[^\n]$/.test(tail) ? '\n' : '') + stoppedNote(prog.kind);
   const stopped = out.writes === undefined ? {} : { writes: [...out.writes, { fd: 2 as const, text: note }] }; // prettier-ignore
   return { done: prog.done, stdout, stderr: stderr + note, exitCode: 130, ...stopped };
 }
