@@ -13,7 +13,7 @@
 const FIXED_COLS = 1 + 4 + 2 + 8 + 10 + 15;
 const MIN_SCROLL_TEXT = 5;
 
-/** human_readable(n, 1000, 2): `56`, `1.23K`, `456K`, `1.50M`… */
+/** human_readable(n, 1000, 2) (utils.c): `56`, `1.50K`, `1.00M`, at most 7 characters. */
 export function humanReadable(n: number): string {
   if (n < 1024) return String(n);
   const powers = 'KMGTPE';
@@ -21,7 +21,8 @@ export function humanReadable(n: number): string {
   for (let i = 0; i < powers.length; i++) {
     if (rest / 1024 < 1024 || i === powers.length - 1) {
       const val = rest / 1024;
-      return `${val.toFixed(val < 1000 ? 2 : 0)}${powers[i]}`;
+      // snprintf into wget's 8-byte buffer: `1000.00K` loses its unit (seen with 1023999 B).
+      return `${val.toFixed(val < 1000 ? 2 : 0)}${powers[i]}`.slice(0, 7);
     }
     rest /= 1024;
   }
