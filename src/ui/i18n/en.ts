@@ -210,7 +210,7 @@ export const EN = {
     typeAheadDropped:
       'lab: {{bytes}} bytes typed while the command ran were dropped: the lab keeps at most {{limit}} bytes typed ahead, as much as a terminal line holds.',
     podTools:
-      "A pod runs the lab's programs whatever its image, as a node does: Debian 12's bash, curl 7.88, iputils ping, BIND 9.18 dig, OpenBSD nc. An Alpine image such as agnhost has busybox's ping and curl 8, which word some lines differently.",
+      "A pod runs the lab's programs whatever its image, as a node does: Debian 12's bash, curl 7.88, iputils ping, BIND 9.18 dig, OpenBSD nc, GNU Wget 1.21.3. An Alpine image such as agnhost has busybox's ping and wget and curl 8, which word some lines differently.",
   },
   settings: {
     mode: 'Proxy mode',

@@ -217,7 +217,7 @@ export const ZH: Catalogue = {
     typeAheadDropped:
       'lab: 命令运行期间键入的 {{bytes}} 字节被丢弃：实验台最多保留 {{limit}} 字节的预先输入，与终端一行能容纳的相同。',
     podTools:
-      '无论 Pod 用什么镜像，实验台在 Pod 里运行的都是与节点上相同的程序：Debian 12 的 bash、curl 7.88、iputils ping、BIND 9.18 dig、OpenBSD nc。Alpine 镜像（如 agnhost）带的是 busybox 的 ping 和 curl 8，有些输出行的措辞不同。',
+      '无论 Pod 用什么镜像，实验台在 Pod 里运行的都是与节点上相同的程序：Debian 12 的 bash、curl 7.88、iputils ping、BIND 9.18 dig、OpenBSD nc、GNU Wget 1.21.3。Alpine 镜像（如 agnhost）带的是 busybox 的 ping 和 wget，以及 curl 8，有些输出行的措辞不同。',
   },
   settings: {
     mode: '代理模式',
