@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { wgetRequest } from '../apps/http';
 import { parseWgetArgs } from '../programs/wget-args';
 import { barImage, humanReadable } from './wget-bar';
-import { wgetFileName, wgetRate } from './wget';
+import { wgetFileName, wgetOutput, wgetRate } from './wget';
 
 describe('wget progress bar (progress.c create_image)', () => {
   it('draws the first and last image of an instant transfer at 80 and 100 columns', () => {
@@ -98,5 +98,28 @@ describe('wget texts', () => {
     expect(opts('-r')).toBe(
       "wget: the lab's wget does not model -r (it has -q, -O, -S, -T, -t, -nv, -v, -U, --header, --spider)\n",
     );
+  });
+
+  it('says Retrying. after a failed try while -t allows more, even if wget is stopped there', () => {
+    // http.c printwhat(): by the try count and -t alone. The real wget printed `Retrying.`
+    // after try 1 of `-T 1 -t 3` (tests/kernel/wget.test.ts); a wget stopped (Ctrl-C, or the
+    // lab's 15 minutes) in the sleep that follows has printed just that.
+    const parsed = parseWgetArgs(['wget', '-O-', 'http://10.96.0.30/']);
+    if (!parsed.ok) throw new Error(parsed.stderr);
+    const tr = [
+      { t: 0, kind: 'wget-try', try: 1 },
+      { t: 0, kind: 'trying', addr: '10.96.0.30', port: 80 },
+      { t: 127_000, kind: 'connect-failed', errno: 'ETIMEDOUT' },
+    ] as const;
+    const last = (tries: number) =>
+      wgetOutput({ ...parsed.opts, tries }, tr, { epochSeconds: 0 })
+        .stderr.split('\n')
+        .at(-3);
+    expect([last(0), last(2), last(20), last(1)]).toEqual([
+      'Retrying.',
+      'Retrying.',
+      'Retrying.',
+      'Giving up.',
+    ]);
   });
 });

@@ -90,7 +90,6 @@ export function wgetOutput(
   const brief = opts.verbosity === 'brief';
   const toStdout = opts.output === '-';
   const file = opts.output ?? wgetFileName(opts.path);
-  const tries = tr.filter((e) => e.kind === 'wget-try').length;
   if (verbose && opts.spider) err('Spider mode enabled. Check if remote file exists.\n');
   let tryNo = 0;
   let response = '';
@@ -118,13 +117,13 @@ export function wgetOutput(
       if (verbose) err('connected.\n');
     } else if (e.kind === 'connect-failed') {
       if (opts.verbosity !== 'quiet') err(`failed: ${strerror(e.errno)}.\n`);
-      if (verbose && e.errno !== 'ECONNREFUSED') err(retryLine(tryNo, tries));
+      if (verbose && e.errno !== 'ECONNREFUSED') err(retryLine(tryNo, opts.tries));
     } else if (e.kind === 'sent') {
       if (verbose) err('HTTP request sent, awaiting response... ');
     } else if (e.kind === 'reset' || e.kind === 'deadline' || e.kind === 'eof') {
       if (parseResponse(response) !== undefined) continue;
       const why = e.kind === 'reset' ? 'Read error (Connection reset by peer) in headers.' : e.kind === 'deadline' ? 'Read error (Connection timed out) in headers.' : 'No data received.'; // prettier-ignore
-      if (verbose) err(`${why}\n${retryLine(tryNo, tries)}`);
+      if (verbose) err(`${why}\n${retryLine(tryNo, opts.tries)}`);
     } else if (e.kind === 'received') {
       response += e.text;
     }
@@ -138,9 +137,12 @@ export function wgetOutput(
 
 const lastT = (tr: readonly TranscriptEntry[]) => tr[tr.length - 1]?.t ?? 0;
 
-/** After a failed try: another one comes, or this was the last. */
+/**
+ * After a failed try: printwhat() in http.c, by -t alone (0: no limit). So a wget stopped in
+ * its sleep between two tries has said `Retrying.`, as the real one has when Ctrl-C comes.
+ */
 function retryLine(tryNo: number, tries: number): string {
-  return tryNo < tries ? 'Retrying.\n\n' : 'Giving up.\n\n';
+  return tries === 0 || tryNo < tries ? 'Retrying.\n\n' : 'Giving up.\n\n';
 }
 
 interface Out {
