@@ -106,7 +106,7 @@ export function wgetOutput(
         if (verbose) err(`${said}${e.addr}\n`);
         continue;
       }
-      const why = e.reason === 'nxdomain' ? 'Name or service not known' : 'Temporary failure in name resolution'; // prettier-ignore
+      const why = e.reason === 'nxdomain' ? 'Name or service not known' : e.reason === 'dns-timeout' ? 'Connection timed out' : 'Temporary failure in name resolution'; // prettier-ignore
       if (verbose) err(`${said}failed: ${why}.\n`);
       if (!(opts.verbosity === 'quiet'))
         err(`wget: unable to resolve host address ‘${opts.host}’\n`);

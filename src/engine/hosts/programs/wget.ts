@@ -79,6 +79,9 @@ function retry(op: Op, prog: WgetState): void {
 export function wgetStart(op: Op, stack: HostStack, prog: WgetState): void {
   prog.tryNo = 1;
   prog.transcript.push({ t: op.ctx.now, kind: 'wget-try', try: 1 });
+  // -T bounds the lookup too (--dns-timeout): getaddrinfo is abandoned after T seconds.
+  const t = prog.opts.timeoutMs;
+  prog.wakeAt = t === undefined ? undefined : op.ctx.now + t;
   wgetResolved(op, stack, prog);
 }
 
@@ -150,9 +153,15 @@ export function wgetEvent(op: Op, stack: HostStack, prog: WgetState, ev: SocketE
   }
 }
 
-/** -T expired (connect or read), or the sleep between two tries is over. */
+/** -T expired (lookup, connect or read), or the sleep between two tries is over. */
 export function wgetTimer(op: Op, stack: HostStack, prog: WgetState): void {
   if (prog.wakeAt === undefined || op.ctx.now < prog.wakeAt) return;
+  if (prog.phase === 'resolve') {
+    // Not retried, as a failed lookup is not (HOSTERR); seen with a nameserver that never
+    // answers: `Resolving foo (foo)... failed: Connection timed out.` after -T 1.
+    prog.transcript.push({ t: op.ctx.now, kind: 'resolve-failed', reason: 'dns-timeout' });
+    return finish(prog);
+  }
   if (prog.phase === 'connect') return connectFailed(op, stack, prog, 'ETIMEDOUT');
   if (prog.phase === 'transfer') {
     prog.transcript.push({ t: op.ctx.now, kind: 'deadline' });
