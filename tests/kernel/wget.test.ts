@@ -9,8 +9,9 @@
  * an address nothing answers is a DROP rule.
  *
  * What differs by nature is normalised: the dates (the lab clock vs this machine's; the
- * seconds between the tries of a timed-out fetch are compared apart), the rate (measured by
- * the real wget; the lab's is wget's own for 0 s), the `Date:` header, the client's address
+ * seconds between the tries of a timed-out fetch are compared apart), the rate and the dots'
+ * time (measured by the real wget; the lab's are wget's own for 0 s), the `Date:` header, the
+ * client's address
  * in the body, and the lab's own note lines (`lab: …`, which name what the lab simplifies).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,6 +40,8 @@ interface Case {
   readonly args: string;
   readonly serve?: { readonly answer: 'ok' | '404'; readonly at: string; readonly port: number };
   readonly tty?: boolean;
+  /** `args` is shell text (a redirection, a pipe), not words to quote. */
+  readonly shell?: boolean;
 }
 
 const ok = (at = POD, port = 8080) => ({ answer: 'ok' as const, at, port });
@@ -51,6 +54,8 @@ const SERVED: readonly Case[] = [
   { args: 'http://web/', serve: ok(WEB, 80), tty: true },
   { args: '-S -O- http://web/x', serve: notFound(WEB, 80), tty: true },
   { args: `-qO- http://${POD}:8080/`, serve: ok() },
+  // stderr into a pipe: the dots instead of the bar, after the body wget wrote and flushed.
+  { args: `-O- http://${POD}:8080/ 2>&1 | cat`, serve: ok(), shell: true },
   { args: `-nv -O- http://${POD}:8080/`, serve: ok() },
   { args: `-S -nv -O- http://${POD}:8080/`, serve: ok() },
   { args: `-q -S -O- http://${POD}:8080/`, serve: ok() },
@@ -91,6 +96,7 @@ const normalise = (text: string) =>
     .join('\n')
     .replace(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/g, 'DATE')
     .replace(/\([\d.]+ [KMGT]?B\/s\)/g, '(RATE)')
+    .replace(/(\d+%) +[\d.]+[ KMGT]=\S+/g, '$1 RATE=TIME')
     .replace(/Date: [^\n]+ GMT/g, 'Date: D')
     .replace(/you are [\d.]+:\d+/g, 'you are ADDR');
 
@@ -163,7 +169,7 @@ function real(): Run[] {
       const once = (c: Case, i: number): Run => {
         // A directory of its own: `wget URL` saves index.html, never index.html.1.
         const cwd = mkdtempSync(join(dir, `cwd-${i}-`));
-        const wget = `wget ${c.args.split(' ').map(quote).join(' ')}`;
+        const wget = `wget ${c.shell === true ? c.args : c.args.split(' ').map(quote).join(' ')}`;
         const serve = c.serve === undefined ? '' : `timeout 10 nc -l -N ${c.serve.at} ${c.serve.port} < ${answers[c.serve.answer]} > /dev/null & sleep 0.3;`; // prettier-ignore
         const cmd = c.tty === true ? `script -qec ${quote(`stty cols 80; ${wget}`)} /dev/null` : wget; // prettier-ignore
         const r = run(['sh', '-c', `cd ${cwd}; ${serve} ${cmd}; s=$?; kill %1 2>/dev/null; exit $s`]); // prettier-ignore

@@ -88,10 +88,11 @@ export function registerClients(registry: CommandRegistry): void {
   registerCommand(
     registry,
     'wget',
-    // The progress bar takes the terminal's width (wget asks stderr's tty).
-    program((a, _stdin, ctx) =>
-      wrap('wget', parseWgetArgs(a, ctx.world.terminalColumns?.() ?? 80)),
-    ),
+    // The progress bar takes the terminal's width; wget draws dots when stderr is no terminal.
+    program((a, _stdin, ctx) => {
+      const columns = ctx.world.terminalColumns?.() ?? 80;
+      return wrap('wget', parseWgetArgs(a, columns, ctx.stderrIsTty ?? true));
+    }),
   );
   registerCommand(registry, 'tcpdump', tcpdump);
 }

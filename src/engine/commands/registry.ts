@@ -226,6 +226,8 @@ export interface CommandContext {
    * to a file (curl then shows its progress meter). Absent: the terminal.
    */
   readonly stdoutIsTty?: boolean;
+  /** Whether stderr is the terminal: false after `2>FILE`, or `2>&1` into a pipe. Absent: it is. */
+  readonly stderrIsTty?: boolean;
   /** The running shell's variables (`test -v NAME`). */
   readonly shellVars?: ReadonlyMap<string, string>;
   /**

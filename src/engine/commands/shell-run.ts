@@ -81,8 +81,17 @@ function expandAll(
   return { fields, stderr };
 }
 
-/** One command of a pipeline, with its input; `tty`: its stdout is the terminal. */
-function runCommand(run: Run, command: Command, stdin: string, tty: boolean): ShellResult {
+/**
+ * One command of a pipeline, with its input; `tty`: its stdout is the terminal; `errTty`: its
+ * stderr is (wget draws its bar only there).
+ */
+function runCommand(
+  run: Run,
+  command: Command,
+  stdin: string,
+  tty: boolean,
+  errTty = true,
+): ShellResult {
   if (command.kind === 'for') return runFor(compound(run), command, stdin, tty);
   if (command.kind === 'while') return runWhile(compound(run), command, stdin, tty);
   if (command.kind === 'if') return runIf(compound(run), command, stdin, tty);
@@ -121,6 +130,7 @@ function runCommand(run: Run, command: Command, stdin: string, tty: boolean): Sh
       world: run.world,
       stdin,
       stdoutIsTty: tty,
+      stderrIsTty: errTty,
       shellVars: run.env.vars,
       ...(stream !== undefined ? { stdoutStream: stream } : {}),
     },
@@ -185,7 +195,10 @@ function runPipeline(run: Run, pipeline: Pipeline, input: string, tty: boolean):
       stdin = last.stdout;
       continue;
     }
-    const ran = runCommand(stage, command, stageInput, stdoutIsTty);
+    // stderr is the terminal unless redirected: `2>&1` follows stdout, into a pipe or a file.
+    const err = sinks.err;
+    const stderrIsTty = tty && err.kind === 'tty' && (err.fd === 2 || stdoutIsTty);
+    const ran = runCommand(stage, command, stageInput, stdoutIsTty, stderrIsTty);
     if (ran.abort === true && ran.interrupted !== true && commands.length === 1)
       return { ...ran, stderr: stderr + ran.stderr, abort: true };
     if (ran.interrupted === true) interrupted = true;

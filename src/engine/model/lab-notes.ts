@@ -168,7 +168,7 @@ export const LAB_NOTES = {
   'wget.urls': "wget: the lab's wget fetches one URL per command; give each its own wget",
   'wget.tries': "wget: the lab's wget takes -t as a number or inf, not '{value}'",
   'wget.rate':
-    "lab: packets take no time in the lab, so wget's transfer took 0 s: the bar shows `in 0s` and the rate is what wget computes for a zero time (a real wget shows what it measured, and dots instead of the bar when stderr is not a terminal)",
+    "lab: packets take no time in the lab, so wget's transfer took 0 s: its progress line says 0s and its rate is what wget computes for a zero time (a real wget shows what it measured)",
   'wget.file':
     'lab: the lab keeps no files, so {file} was not written (wget -qO- URL prints the page); a second wget saves to {file} again, where a real one would pick {file}.1',
   'nc.option': "nc: the lab's nc does not model -{option} (it has -z, -v, -u, -n, -w)",

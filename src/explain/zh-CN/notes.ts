@@ -156,7 +156,7 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'wget.urls': 'wget: 实验台的 wget 每条命令只下载一个 URL；请为每个 URL 各运行一次 wget',
   'wget.tries': "wget: 实验台的 wget 的 -t 只接受数字或 inf，不接受 '{value}'",
   'wget.rate':
-    'lab: 实验台里数据包的传输不花时间，所以 wget 的传输用时为 0 秒：进度条显示 `in 0s`，速率是 wget 按零用时算出的值（真实的 wget 显示它实际测得的速率；stderr 不是终端时显示点而不是进度条）',
+    'lab: 实验台里数据包的传输不花时间，所以 wget 的传输用时为 0 秒：进度行显示 0s，速率是 wget 按零用时算出的值（真实的 wget 显示它实际测得的速率）',
   'wget.file':
     'lab: 实验台不保存文件，所以没有写出 {file}（wget -qO- URL 会打印页面）；再次运行 wget 仍保存为 {file}，而真实的 wget 会改用 {file}.1',
   'nc.option': 'nc: 实验台的 nc 没有模拟 -{option}（它支持 -z、-v、-u、-n、-w）',

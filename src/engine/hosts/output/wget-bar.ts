@@ -1,5 +1,5 @@
 /**
- * wget 1.21.3's progress bar (progress.c create_image), one image as the terminal shows it
+ * wget 1.21.3's progress display. The bar (progress.c create_image), one image as a terminal shows it
  * after `\r`:
  *
  *     index.html          100%[===================>]      56  --.-KB/s    in 0s
@@ -79,4 +79,32 @@ export function barImage(o: {
   if (o.done) image += '    in 0s'.padEnd(15);
   else if (total > 0) image += ' '.repeat(15);
   return image.padEnd(width);
+}
+
+/**
+ * The dots wget draws instead when stderr is not a terminal (progress.c dot_update and
+ * dot_finish, the default style: 1K a dot, 10 a group, 50 a row), for a transfer within one
+ * row, as the lab's are: `     0K` + the row's dots padded to its 55 columns + `100%`, the rate
+ * (`%4.*f` and a unit letter: calc_rate over 0 s, so ` 104G` for 56 bytes) and `=0s`. Larger
+ * bodies (50 KiB and more, several rows) do not occur in the lab.
+ */
+export function dotsLine(received: number, total: number): string {
+  const dots = Math.min(Math.floor(received / 1024), 49);
+  let row = '';
+  for (let i = 0; i < 50; i++) row += (i % 10 === 0 ? ' ' : '') + (i < dots ? '.' : ' ');
+  const pct = total > 0 ? `${String(Math.floor((100 * received) / total)).padStart(3)}%` : '';
+  return `${'0'.padStart(6)}K${row}${pct}${dotRate(received)}=0s`;
+}
+
+/** print_row_stats()'s rate: ` %4.*f%c` with the units ` KMGT`, over the lab's 0 s. */
+function dotRate(bytes: number): string {
+  let rate = bytes / 0.5e-9;
+  const names = ' KMGT';
+  let unit = 0;
+  while (unit < names.length - 1 && rate >= 1024) {
+    rate /= 1024;
+    unit++;
+  }
+  const digits = rate >= 99.95 ? 0 : rate >= 9.995 ? 1 : 2;
+  return ` ${rate.toFixed(digits).padStart(4)}${names[unit]}`;
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { wgetRequest } from '../apps/http';
 import { parseWgetArgs } from '../programs/wget-args';
-import { barImage, humanReadable } from './wget-bar';
+import { barImage, dotsLine, humanReadable } from './wget-bar';
 import { wgetFileName, wgetOutput, wgetRate } from './wget';
 
 describe('wget progress bar (progress.c create_image)', () => {
@@ -35,6 +35,12 @@ describe('wget progress bar (progress.c create_image)', () => {
     expect(barImage({ name, columns: 100, total: 56, received: 56, done: true })).toBe(
       'averyveryverylongfilenam 100%[==================================>]      56  --.-KB/s    in 0s      ',
     );
+  });
+
+  it('draws the dots of a one-row transfer in their 55 columns (stderr not a terminal)', () => {
+    // The real wget, 56 bytes, 2>&1 | cat: `     0K` + 55 spaces + `100% 9.71M=0s`; the lab's
+    // rate is calc_rate's for 0 s (56 B / 0.5 ns = 104 GiB/s).
+    expect(dotsLine(56, 56)).toBe(`     0K${' '.repeat(55)}100%  104G=0s`);
   });
 
   it('prints sizes as human_readable(n, 1000, 2) does, cut to its 8-byte buffer', () => {

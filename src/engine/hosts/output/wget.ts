@@ -12,8 +12,8 @@
  *
  * Times are the lab clock's (UTC). The transfer takes no time on it, so the progress bar
  * ends `in 0s` and the rate is what wget computes for a zero time (calc_rate: half the timer's
- * resolution, 1 ns); the lab says so (the `wget.rate` note). The bar is drawn as on a terminal
- * (wget draws dots when stderr is not one).
+ * resolution, 1 ns); the lab says so (the `wget.rate` note). The bar when stderr is the
+ * terminal, else the dots.
  */
 import { civilFromUnixMs } from '../../model/civil-time';
 import { labNote } from '../../model/lab-notes';
@@ -21,7 +21,7 @@ import type { StdioWrite } from '../../model/stdio';
 import { parseResponse, type HttpResponse } from '../apps/http';
 import type { TranscriptEntry, WgetOptions } from '../programs/types';
 import { strerror, type ToolOutput } from './curl';
-import { barImage } from './wget-bar';
+import { barImage, dotsLine } from './wget-bar';
 
 /** wget's exit status (man wget, EXIT STATUS): 0, 4 network failure, 8 server error. */
 export function wgetExitCode(tr: readonly TranscriptEntry[]): number {
@@ -180,11 +180,14 @@ function answered(opts: WgetOptions, res: HttpResponse, o: Out, end: number): vo
   const length = header(res, 'content-length');
   const total = length === undefined ? bytes : Number(length);
   const shown = o.toStdout ? 'STDOUT' : o.file;
-  if (verbose) err(`${lengthLine(res)}Saving to: ‘${shown}’\n\n`);
+  const bar = opts.progress === 'bar';
+  // The dots start their row with a newline of their own, once the first data is written.
+  if (verbose) err(`${lengthLine(res)}Saving to: ‘${shown}’\n${bar ? '\n' : ''}`);
   const name = o.toStdout ? '-' : o.file;
-  if (verbose) err(`\r${barImage({ name, columns: opts.columns, total, received: 0, done: false })}`); // prettier-ignore
+  if (verbose && bar) err(`\r${barImage({ name, columns: opts.columns, total, received: 0, done: false })}`); // prettier-ignore
   if (o.toStdout) o.writes.push({ fd: 1, text: res.body }, { flush: true });
-  if (verbose) err(`\r${barImage({ name, columns: opts.columns, total, received: bytes, done: true })}\n\n`); // prettier-ignore
+  if (verbose && bar) err(`\r${barImage({ name, columns: opts.columns, total, received: bytes, done: true })}\n\n`); // prettier-ignore
+  if (verbose && !bar) err(`\n${dotsLine(bytes, total)}\n\n`);
   const saved = o.toStdout ? 'written to stdout' : `‘${o.file}’ saved`;
   if (verbose) err(`${o.date(end)} (${wgetRate(bytes, 0)}) - ${saved} [${bytes}/${total}]\n\n`);
   if (o.brief) err(`${o.date(end)} URL:${opts.url} [${bytes}/${total}] -> "${name}" [1]\n`);

@@ -132,6 +132,8 @@ export interface WgetOptions {
   readonly headers: readonly string[];
   /** The terminal's width: the progress bar takes it (wget reads it from stderr's tty). */
   readonly columns: number;
+  /** The bar when stderr is a terminal, else the dots (bar_set_params: isatty(stderr)). */
+  readonly progress: 'bar' | 'dot';
 }
 
 export interface NcOptions {

@@ -87,7 +87,8 @@ function parseUrl(
 /** check_user_specified_header(): `Name: value`, the name without spaces, no newline. */
 const validHeader = (h: string) => /^[^:\s]+:/.test(h) && !/[\r\n]/.test(h);
 
-export function parseWgetArgs(argv: readonly string[], columns = 80): Parsed {
+/** `columns`: the terminal's width; `stderrIsTty`: whether wget's stderr is the terminal. */
+export function parseWgetArgs(argv: readonly string[], columns = 80, stderrIsTty = true): Parsed {
   const g = getoptLong(argv.slice(1), SHORT, [...MODELLED, ...OTHERS]);
   if (g.error !== undefined) {
     // wget words the -n error its own way (main.c: `-n` takes v, c, d, H or p).
@@ -146,6 +147,7 @@ export function parseWgetArgs(argv: readonly string[], columns = 80): Parsed {
       userAgent,
       headers,
       columns,
+      progress: stderrIsTty ? 'bar' : 'dot',
     },
   };
 }
