@@ -114,3 +114,63 @@ describe('drawLine and redrawLine on xterm', () => {
     );
   });
 });
+
+/** The screen's rows from `firstRow` on, trailing blanks trimmed. */
+function rowsFrom(term: Terminal, firstRow: number, count: number): string[] {
+  const rows: string[] = [];
+  for (let y = firstRow; y < firstRow + count; y++)
+    rows.push(term.buffer.active.getLine(y)!.translateToString(true));
+  return rows;
+}
+
+// A pasted block of lines: bash 5.2 (readline) shows each line after the first at column 0 of
+// a row of its own (what a pty showed for `\e[200~echo one\necho two\n\e[201~`), wrapping
+// each as a line of its own.
+describe('a line with line breaks (a pasted block)', () => {
+  it('starts each line at column 0 of the next row, a full row or a wrap included', () => {
+    expect(layout([...'ab\ncd'], 9, 12)).toEqual([
+      { row: 0, col: 9 },
+      { row: 0, col: 10 },
+      { row: 0, col: 11 },
+      { row: 1, col: 0 },
+      { row: 1, col: 1 },
+      { row: 1, col: 2 },
+    ]);
+    // A line that fills its row: the break leaves the pending wrap for the next row's start.
+    expect(layout([...'abc\nd'], 0, 3).slice(3)).toEqual([
+      { row: 0, col: 3 },
+      { row: 1, col: 0 },
+      { row: 1, col: 1 },
+    ]);
+  });
+
+  it('is drawn and redrawn as its rows on xterm, the cursor where cursorPlace says', async () => {
+    const term = new Terminal({ cols: 12, rows: 10, allowProposedApi: true });
+    const text = 'echo one\nabcdefghijklmnop\n123456789\n';
+    const steps = [line(text, text.length), line(text, 2), line(`ec${text.slice(3)}`, 2)];
+    steps.push(line('你好\n世界', 4));
+    await write(term, drawLine(steps[0]!));
+    let shown = steps[0]!;
+    for (const step of steps) {
+      if (step !== shown) await write(term, redrawLine(shown, step));
+      shown = step;
+      const buffer = term.buffer.active;
+      expect({ row: buffer.cursorY, col: buffer.cursorX }).toEqual(cursorPlace(step));
+    }
+    // The longer block's rows are erased (ED 0 from the prompt's start).
+    expect(rowsFrom(term, 0, 5)).toEqual(['n$ 你好', '世界', '', '', '']);
+    term.dispose();
+    const again = new Terminal({ cols: 12, rows: 10, allowProposedApi: true });
+    await write(again, drawLine(line(text, 3)));
+    expect(rowsFrom(again, 0, 6)).toEqual([
+      'n$ echo one',
+      'abcdefghijkl',
+      'mnop',
+      '123456789',
+      '',
+      '',
+    ]);
+    expect([again.buffer.active.cursorY, again.buffer.active.cursorX]).toEqual([0, 6]);
+    again.dispose();
+  });
+});

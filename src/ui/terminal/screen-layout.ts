@@ -8,7 +8,9 @@
  * The layout follows xterm's InputHandler.print(): a character that does not fit in what is
  * left of the row (column + width > columns) goes to the start of the next row, leaving the
  * last cell empty for a wide one; after the last cell of a row is written the cursor stays on
- * that row (column = columns, "pending wrap") until the next character is printed.
+ * that row (column = columns, "pending wrap") until the next character is printed. A line
+ * break in the line (a pasted block of lines) is written as CR LF: the next line starts at
+ * column 0 of the next row, as bash (readline) shows a buffer of several lines.
  */
 import { cellWidth } from './display-width';
 
@@ -42,6 +44,13 @@ export function layout(text: readonly string[], startCol: number, cols: number):
   let row = 0;
   let col = startCol;
   for (const char of text) {
+    if (char === '\n') {
+      // On a line break the cursor is just past its line's end; CR LF goes to the next row's start.
+      places.push({ row, col });
+      row += 1;
+      col = 0;
+      continue;
+    }
     const width = cellWidth(char.codePointAt(0)!);
     if (width > 0 && col + width > cols) {
       row += 1;
@@ -59,6 +68,9 @@ export function cursorPlace(line: PromptLine): Place {
   const text = [...line.prompt, ...line.chars];
   return layout(text, line.startCol, line.cols)[[...line.prompt].length + line.cursor]!;
 }
+
+/** Typed text as written: with convertEol off a lone LF would keep the column, so CR LF. */
+export const writtenText = (text: string) => text.replace(/\n/g, '\r\n');
 
 /** Moves the cursor from the row of `from` to `to` (CUU/CUD, then CHA to the column). */
 function move(from: Place, to: Place): string {
@@ -79,7 +91,7 @@ export function drawLine(line: PromptLine): string {
   // At the end the cursor already is where writing left it (maybe pending wrap, which no
   // cursor movement could reproduce).
   const back = at < text.length ? move(end, places[at]!) : '';
-  return `${line.styledPrompt}${line.chars.join('')}${back}`;
+  return `${line.styledPrompt}${writtenText(line.chars.join(''))}${back}`;
 }
 
 /**
