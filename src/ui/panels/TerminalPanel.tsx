@@ -12,6 +12,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { terminalText } from '../i18n';
 import { useLab, type TerminalDraft } from '../store';
+import { fitToBox } from '../terminal/fit';
 import { LineEditor } from '../terminal/line-editor';
 import { drawLine, redrawLine, type PromptLine } from '../terminal/screen-layout';
 import { TYPE_AHEAD_LIMIT, TypeAhead } from '../terminal/type-ahead';
@@ -52,19 +53,7 @@ export default function TerminalPanel() {
       theme: { background: '#0d1117', foreground: '#e6edf3' },
     });
     xterm.open(box.current);
-    // Columns and rows from the box's size (what xterm's fit addon computes), so long
-    // lines wrap where the panel ends.
-    const fit = () => {
-      const el = box.current;
-      const screen = xterm.element?.querySelector<HTMLElement>('.xterm-screen');
-      if (!el || !screen || screen.clientWidth === 0) return;
-      const cellW = screen.clientWidth / xterm.cols;
-      const cellH = screen.clientHeight / xterm.rows;
-      const cols = Math.max(20, Math.floor((el.clientWidth - 8) / cellW));
-      const rows = Math.max(5, Math.floor((el.clientHeight - 8) / cellH));
-      if (cols !== xterm.cols || rows !== xterm.rows) xterm.resize(cols, rows);
-    };
-    const observer = new ResizeObserver(fit);
+    const observer = new ResizeObserver(() => fitToBox(xterm, box.current));
     observer.observe(box.current);
     xterm.textarea?.setAttribute('aria-label', t('terminal.input'));
     term.current = xterm;
