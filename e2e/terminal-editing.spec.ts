@@ -132,11 +132,22 @@ test('the other editing keys on a wrapped line of wide characters, history, a pa
   expect(await shownInput(page)).toBe('echo X');
   await page.keyboard.press('Control+u');
   expect(await shownInput(page)).toBe('');
-  // A pasted block is one line (its line breaks and tabs become blanks), inserted at the cursor.
+  // A pasted block goes in at the cursor with its line breaks (tabs become blanks), as bash 5.2
+  // with bracketed paste keeps it (./terminal-paste.spec.ts); Enter runs each of its lines.
   await page.keyboard.insertText('echo 甲');
   await page.keyboard.press('ArrowLeft');
-  await page.evaluate(() => window.__labTerminal!.paste('一\n二\t三 '));
-  expect(await runEcho(page)).toEqual({ shown: 'echo 一 二 三 甲', printed: '一 二 三 甲' });
+  await page.evaluate(() => window.__labTerminal!.paste('一\necho 二\t三 '));
+  await expect
+    .poll(async () => (await screenLines(page)).filter((line) => line !== '').slice(-2))
+    .toEqual([`${PROMPT}echo 一`, 'echo 二 三 甲']);
+  await page.keyboard.press('Enter');
+  expect((await linesWhenDone(page)).slice(-5)).toEqual([
+    `${PROMPT}echo 一`,
+    'echo 二 三 甲',
+    '一',
+    '二 三 甲',
+    PROMPT,
+  ]);
 });
 
 test('Ctrl+L clears the screen and redraws a wrapped line at the top, still editable', async ({

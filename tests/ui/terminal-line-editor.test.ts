@@ -4,7 +4,7 @@
  * kill-line, unix-word-rubout), and history.
  */
 import { describe, expect, it } from 'vitest';
-import { LineEditor, printable } from '../../src/ui/terminal/line-editor';
+import { LineEditor, printable, unbracketed } from '../../src/ui/terminal/line-editor';
 
 function typed(...keys: string[]): LineEditor {
   const editor = new LineEditor();
@@ -63,12 +63,14 @@ describe('LineEditor', () => {
     expect([text(w), w.cursor]).toEqual(['echo ', 5]);
   });
 
-  it('↑/↓ walk the history of run commands (trimmed, empty ones left out)', () => {
-    const editor = typed('first ', '\r');
+  // The panel remembers each command the shell ran (../terminal/shell-input.ts says which).
+  it('↑/↓ walk the history of the commands remembered', () => {
+    const editor = typed('first', '\r');
+    editor.remember('first');
     editor.reset();
-    editor.press('\r');
     editor.press('second');
-    expect(editor.press('\r')).toEqual({ kind: 'run', command: 'second', line: 'second' });
+    expect(editor.press('\r')).toEqual({ kind: 'run', lines: ['second'] });
+    editor.remember('second');
     editor.reset();
     expect(editor.press('\x1b[B')).toEqual({ kind: 'ignored' });
     editor.press('\x1b[A');
@@ -101,18 +103,13 @@ describe('LineEditor.load (a lesson’s line to complete)', () => {
     editor.press('echo-5bbcdfbcfd-7jcxs');
     expect(editor.press('\r')).toEqual({
       kind: 'run',
-      command: 'kubectl delete pod echo-5bbcdfbcfd-7jcxs --wait=false',
-      line: 'kubectl delete pod echo-5bbcdfbcfd-7jcxs --wait=false',
+      lines: ['kubectl delete pod echo-5bbcdfbcfd-7jcxs --wait=false'],
     });
   });
 
   it('gives the line as typed with Enter too (a here-document line keeps its indent)', () => {
     const editor = typed('  - port: 80 ');
-    expect(editor.press('\r')).toEqual({
-      kind: 'run',
-      command: '- port: 80',
-      line: '  - port: 80 ',
-    });
+    expect(editor.press('\r')).toEqual({ kind: 'run', lines: ['  - port: 80 '] });
   });
 
   it('keeps the cursor on the line and counts it in code points', () => {
@@ -128,5 +125,60 @@ describe('LineEditor.load (a lesson’s line to complete)', () => {
 describe('printable', () => {
   it('makes a pasted block one line and drops control characters the screen would not show', () => {
     expect(printable('echo 一\r\n\r\n二\t三\x07\x1b\x9b')).toBe('echo 一 二 三');
+  });
+});
+
+/**
+ * A bracketed paste, as xterm sends it once the prompt turned DECSET 2004 on: bash 5.2 at a pty
+ * (`script`, Debian 12) shows `\e[200~echo one\necho two\n\e[201~` as two lines and an empty
+ * third one with the cursor on it, runs nothing until Enter, then runs both lines.
+ */
+describe('LineEditor, a bracketed paste', () => {
+  const paste = (text: string) => `\x1b[200~${text}\x1b[201~`;
+
+  it('keeps its line breaks (xterm sends "\\r") and runs nothing until Enter', () => {
+    const editor = new LineEditor();
+    expect(editor.press(paste('echo one\recho two\r'))).toEqual({
+      kind: 'append',
+      text: 'echo one\necho two\n',
+    });
+    expect(editor.cursor).toBe(18);
+    expect(editor.press('\r')).toEqual({ kind: 'run', lines: ['echo one', 'echo two', ''] });
+  });
+
+  it('goes in at the cursor; tabs become blanks and other control characters go', () => {
+    const editor = typed('echo 甲', '\x1b[D');
+    expect(editor.press(paste('一\r\n二\t三\x07 '))).toEqual({ kind: 'edit' });
+    expect(text(editor)).toBe('echo 一\n二 三 甲');
+    expect(editor.press('\r')).toEqual({ kind: 'run', lines: ['echo 一', '二 三 甲'] });
+  });
+
+  it('Ctrl+U, Home and End take the whole of it, as readline’s line is the whole buffer', () => {
+    const editor = typed(paste('a\rb'));
+    editor.press('\x01');
+    expect(editor.cursor).toBe(0);
+    editor.press('\x05');
+    expect(editor.cursor).toBe(3);
+    editor.press('\x15');
+    expect(editor.line).toEqual([]);
+  });
+
+  it('↑ recalls a remembered entry of several lines whole', () => {
+    const editor = new LineEditor();
+    editor.remember('cat <<EOF\na\nEOF\n');
+    editor.press('\x1b[A');
+    expect(text(editor)).toBe('cat <<EOF\na\nEOF\n');
+    expect(editor.press('\r')).toEqual({ kind: 'run', lines: ['cat <<EOF', 'a', 'EOF', ''] });
+  });
+
+  it('a paste without its end bracket is all pasted text; an empty one does nothing', () => {
+    expect(typed('\x1b[200~x\ry').line.join('')).toBe('x\ny');
+    expect(new LineEditor().press(paste(''))).toEqual({ kind: 'ignored' });
+  });
+
+  // While a command runs a paste is typed keys (bash turned the mode off), brackets or not.
+  it('unbracketed() gives a paste’s text as xterm sent it, other data unchanged', () => {
+    expect(unbracketed(paste('a\rb\r'))).toBe('a\rb\r');
+    expect(unbracketed('a\rb\r')).toBe('a\rb\r');
   });
 });

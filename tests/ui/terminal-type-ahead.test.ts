@@ -6,7 +6,7 @@
  * (`stty sane iutf8; sleep 1` in the child, the keys written meanwhile, the echo read back).
  */
 import { describe, expect, it } from 'vitest';
-import { TYPE_AHEAD_LIMIT, TypeAhead } from '../../src/ui/terminal/type-ahead';
+import { keysOf, TYPE_AHEAD_LIMIT, TypeAhead } from '../../src/ui/terminal/type-ahead';
 
 /** Everything kept, key by key, as the line editor is given it. */
 function keys(typeAhead: TypeAhead): string[] {
@@ -112,5 +112,23 @@ describe('TypeAhead', () => {
     expect(typeAhead.receive('\x7f')).toBe('');
     typeAhead.receive('c\x7f');
     expect(keys(typeAhead)).toEqual(['echo b']);
+  });
+});
+
+// Lines pasted at the prompt before xterm read "\x1b[?2004h" come unbracketed in one piece;
+// readline reads them key by key, each "\r" an Enter (what bash does with bracketed paste off).
+describe('keysOf', () => {
+  it('splits one piece of data into the keys xterm would have sent', () => {
+    expect(keysOf('echo 一\recho two\r\x1b[A\x1bOAx\x7f')).toEqual([
+      'echo 一',
+      '\r',
+      'echo two',
+      '\r',
+      '\x1b[A',
+      '\x1bOA',
+      'x',
+      '\x7f',
+    ]);
+    expect(keysOf('')).toEqual([]);
   });
 });

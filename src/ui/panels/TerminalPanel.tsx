@@ -4,7 +4,8 @@
  * Ctrl+U/K/W, history with ↑/↓), Ctrl+C and Ctrl+L; output exactly as the tool prints it. After
  * an edit the prompt and line are redrawn from the line buffer (../terminal/screen-layout.ts),
  * so the screen shows what will run. Keys pressed while a command runs are kept and read at the
- * next prompt, as a tty and readline do (../terminal/type-ahead.ts). Loaded lazily, with xterm, when the tab first opens.
+ * next prompt, as a tty and readline do (../terminal/type-ahead.ts). A paste keeps its lines
+ * until Enter runs them one by one, as bash 5.2's bracketed paste (../terminal/shell-input.ts). Loaded lazily, with xterm, when the tab first opens.
  */
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
@@ -13,9 +14,10 @@ import { useTranslation } from 'react-i18next';
 import { terminalText } from '../i18n';
 import { useLab, type TerminalDraft } from '../store';
 import { fitToBox } from '../terminal/fit';
-import { LineEditor } from '../terminal/line-editor';
-import { drawLine, redrawLine, type PromptLine } from '../terminal/screen-layout';
-import { TYPE_AHEAD_LIMIT, TypeAhead } from '../terminal/type-ahead';
+import { LineEditor, PASTE_START, unbracketed } from '../terminal/line-editor';
+import { drawLine, redrawLine, writtenText, type PromptLine } from '../terminal/screen-layout';
+import { ShellInput } from '../terminal/shell-input';
+import { keysOf, TYPE_AHEAD_LIMIT, TypeAhead } from '../terminal/type-ahead';
 
 declare global {
   interface Window {
@@ -60,13 +62,13 @@ export default function TerminalPanel() {
     window.__labTerminal = xterm;
     const editor = new LineEditor();
     let busy = false;
-    /** The lines of a command whose here-document is still open (bash reads on after `> `). */
-    let hereDocLines: string | undefined;
+    /** The lines Enter handed to the shell, and a here-document still open (read on after `> `). */
+    const shellInput = new ShellInput();
     // Where the prompt starts: its column, and (rows counted from there) the rest follows.
     let startCol = 0;
     const promptLine = (): PromptLine => {
       // bash's PS2 while a here-document is open: plain, as bash prints it.
-      const continuing = hereDocLines !== undefined;
+      const continuing = shellInput.continuing;
       const prompt = continuing ? '> ' : `${hostRef.current}$ `;
       return {
         cols: xterm.cols,
@@ -83,13 +85,20 @@ export default function TerminalPanel() {
       xterm.write(text);
       shown = promptLine();
     };
-    /** A fresh prompt where the cursor is (column `col`), and the line after it. */
+    /**
+     * A fresh prompt where the cursor is (column `col`), and the line after it. As bash 5.2
+     * does before each prompt, bracketed-paste mode on: xterm then wraps a paste in
+     * "\x1b[200~…\x1b[201~", which the line editor keeps whole, line breaks included.
+     */
     const prompt = (col: number) => {
       startCol = col;
-      draw(drawLine(promptLine()));
+      draw(`\x1b[?2004h${drawLine(promptLine())}`);
     };
     /** Moves to the end of the line, so that what follows is written below all of it. */
     const toEnd = () => {
+      // Already there: no redraw, which could not move back up to a prompt that a tall pasted
+      // block has scrolled off the screen.
+      if (editor.cursor === editor.line.length) return;
       editor.moveToEnd();
       redraw();
     };
@@ -101,7 +110,7 @@ export default function TerminalPanel() {
       toEnd();
       hostRef.current = next;
       // A here-document being typed was for the other host's shell.
-      hereDocLines = undefined;
+      shellInput.discard();
       xterm.write('\r\n');
       prompt(0);
     };
@@ -147,7 +156,7 @@ export default function TerminalPanel() {
     };
     const press = (data: string) => {
       const outcome = editor.press(data);
-      if (outcome.kind === 'append') return draw(outcome.text);
+      if (outcome.kind === 'append') return draw(writtenText(outcome.text));
       if (outcome.kind === 'edit') return redraw();
       if (outcome.kind === 'clear-screen') {
         // Ctrl+L: scrollback and screen erased (CSI 3 J, CSI 2 J), the line redrawn at the top.
@@ -159,25 +168,42 @@ export default function TerminalPanel() {
         xterm.write('^C\r\n');
         editor.reset();
         // Ctrl+C abandons a here-document being typed, as in bash.
-        hereDocLines = undefined;
+        shellInput.discard();
         return prompt(0);
       }
       if (outcome.kind !== 'run') return;
       toEnd();
-      xterm.write('\r\n');
+      // A pasted block that ends in a line break leaves the cursor alone on an empty last row:
+      // bash's output starts on that row (readline's _rl_update_final), not below it.
+      if (outcome.lines.at(-1) !== '' || outcome.lines.length === 1) xterm.write('\r\n');
       editor.reset();
-      // A here-document's lines count as typed, empty or indented (YAML keeps its indent).
-      const text = hereDocLines === undefined ? outcome.command : `${hereDocLines}\n${outcome.line}`; // prettier-ignore
-      if (text === '') return prompt(0);
+      shellInput.enter(outcome.lines);
+      readShellInput(0);
+    };
+    /**
+     * Runs the next line Enter handed over, as typed lines run (so `continues`, errors and a
+     * lesson's checks are the same for pasted ones); once all ran, the prompt at column `col`.
+     */
+    const readShellInput = (col: number): void => {
+      const text = shellInput.next();
+      if (text === undefined) {
+        busy = false;
+        prompt(col);
+        // A lesson's line handed over during the command first, then the keys typed
+        // meanwhile, which edit it as they would have at the prompt.
+        loadPendingDraft();
+        return readTypeAhead();
+      }
+      // bash turns bracketed-paste mode off while a command runs: a paste then reaches the
+      // tty as typed keys, and its lines run one by one (./terminal/type-ahead.ts).
+      if (!busy) xterm.write('\x1b[?2004l');
       busy = true;
       echoTypeAhead = true;
       void runTerminal(hostRef.current, text, xterm.cols).then((answer) => {
-        hereDocLines = answer?.continues === true ? text : undefined;
-        if (hereDocLines !== undefined) {
-          busy = false;
-          prompt(0);
-          return readTypeAhead();
-        }
+        const entry = shellInput.answered(answer?.continues === true);
+        if (entry !== undefined) editor.remember(entry);
+        // A here-document goes on: its next line, or the `> ` prompt.
+        if (shellInput.continuing) return readShellInput(0);
         // Keys from now on are kept unechoed: an echo written after the output would land
         // between it and the prompt measured from it (readline shows them at the prompt).
         echoTypeAhead = false;
@@ -194,23 +220,26 @@ export default function TerminalPanel() {
           }
           // Just past the last column (pending wrap) the prompt starts the next row.
           if (col >= xterm.cols) xterm.write('\r\n');
-          busy = false;
-          prompt(col >= xterm.cols ? 0 : col);
-          // A lesson's line handed over during the command first, then the keys typed
-          // meanwhile, which edit it as they would have at the prompt.
-          loadPendingDraft();
-          readTypeAhead();
+          readShellInput(col >= xterm.cols ? 0 : col);
         });
       });
     };
     const sub = xterm.onData((data) => {
       // While a command runs the keys wait, echoed as the tty echoes them (./terminal/type-ahead.ts).
+      // A paste that xterm still bracketed (it had not yet read the "\x1b[?2004l") is typed keys.
       if (busy) {
-        const echo = typeAhead.receive(data);
+        const echo = typeAhead.receive(unbracketed(data));
         if (echoTypeAhead) xterm.write(echo);
         return;
       }
-      press(data);
+      if (data.startsWith(PASTE_START) || !/[\r\n]/.test(data)) return press(data);
+      // Lines pasted without brackets (the mode not yet on) come as keys, each "\r" an Enter, as
+      // readline reads them: each line runs, and the keys after it wait for the next prompt,
+      // unechoed (they reached the tty while readline had echo off).
+      for (const key of keysOf(data)) {
+        if (busy) typeAhead.receive(key);
+        else press(key);
+      }
     });
     return () => {
       observer.disconnect();

@@ -3,6 +3,11 @@
  * does to the typed line and its cursor, with bash's (readline's emacs mode) meaning for the
  * keys the lab supports. The panel draws the result (screen-layout.ts). The line is kept as
  * code points, so that the cursor never splits a character outside the Basic Multilingual Plane.
+ *
+ * A paste is bracketed, as bash 5.2 asks for by default (readline's enable-bracketed-paste; the
+ * panel writes "\x1b[?2004h" at each prompt, so xterm wraps a paste in "\x1b[200~" and
+ * "\x1b[201~"): the text goes into the line with its line breaks, and nothing runs until Enter,
+ * which hands over all of the line's lines (bash reads them as successive input lines).
  */
 
 export type KeyOutcome =
@@ -10,8 +15,8 @@ export type KeyOutcome =
   | { readonly kind: 'edit' }
   /** Text was typed at the end of the line: writing it is enough. */
   | { readonly kind: 'append'; readonly text: string }
-  /** Enter: `command` trimmed; `line` as typed (a here-document's line keeps its indent). */
-  | { readonly kind: 'run'; readonly command: string; readonly line: string }
+  /** Enter: the line's lines as typed (a here-document's line keeps its indent). */
+  | { readonly kind: 'run'; readonly lines: readonly string[] }
   | { readonly kind: 'interrupt' }
   | { readonly kind: 'clear-screen' }
   | { readonly kind: 'ignored' };
@@ -56,18 +61,39 @@ const DELETIONS: Record<string, Motion> = {
   '\x17': wordStart,
 };
 
+/** What xterm puts around a paste while bracketed-paste mode (DECSET 2004) is on. */
+export const PASTE_START = '\x1b[200~';
+export const PASTE_END = '\x1b[201~';
+
 /**
- * Typed or pasted text as one line: line breaks (a pasted block) and tabs become a space, as
- * before, and other control characters are dropped, since the screen would not show them.
+ * Text for one line: line breaks and tabs become a space, and other control characters are
+ * dropped, since the screen would not show them.
  */
 export function printable(data: string): string {
+  return pasted(data).replace(/\n+/g, ' ');
+}
+
+/**
+ * Pasted text as the line keeps it: its line breaks as "\n" (xterm sends each as "\r", and
+ * readline's bracketed paste reads "\r" as "\n"), a tab as a space (no completion, as before),
+ * and other control characters dropped, since the screen would not show them.
+ */
+export function pasted(data: string): string {
   return (
     data
-      .replace(/[\r\n]+/g, ' ')
+      .replace(/\r\n?/g, '\n')
       .replace(/\t/g, ' ')
       // eslint-disable-next-line no-control-regex
-      .replace(/[\x00-\x1f\x7f-\x9f]/g, '')
+      .replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g, '')
   );
+}
+
+/** A bracketed paste's text without the brackets; other data as it is. */
+export function unbracketed(data: string): string {
+  if (!data.startsWith(PASTE_START)) return data;
+  const text = data.slice(PASTE_START.length);
+  // xterm sends a paste in one piece, end bracket included; without one, all of it is the paste.
+  return text.endsWith(PASTE_END) ? text.slice(0, -PASTE_END.length) : text;
 }
 
 export class LineEditor {
@@ -108,13 +134,17 @@ export class LineEditor {
     this.back = 0;
   }
 
+  /**
+   * Keeps a command that ran for ↑ to recall: the shell says which lines made one command (a
+   * here-document's lines are one entry, as with bash's cmdhist).
+   */
+  remember(command: string): void {
+    this.history.push(command);
+  }
+
   press(data: string): KeyOutcome {
-    if (data === '\r') {
-      const line = this.chars.join('');
-      const command = line.trim();
-      if (command !== '') this.history.push(command);
-      return { kind: 'run', command, line };
-    }
+    if (data === '\r') return { kind: 'run', lines: this.chars.join('').split('\n') };
+    if (data.startsWith(PASTE_START)) return this.insert(pasted(unbracketed(data)));
     if (data === '\x03') return { kind: 'interrupt' };
     if (data === '\x0c') return { kind: 'clear-screen' };
     if (data === '\x1b[A' || data === '\x1bOA') return this.recall(this.back + 1);

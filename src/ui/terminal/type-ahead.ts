@@ -84,6 +84,17 @@ function firstKey(text: string): string {
   return /^[^\x00-\x1f\x7f]+/.exec(text)?.[0] ?? first;
 }
 
+/** `text` as the keys xterm would have sent one by one (a run of text stays one key). */
+export function keysOf(text: string): string[] {
+  const keys: string[] = [];
+  for (let rest = text; rest !== '';) {
+    const key = firstKey(rest);
+    keys.push(key);
+    rest = rest.slice(key.length);
+  }
+  return keys;
+}
+
 export class TypeAhead {
   /** What readline will read, in order, one code point an element; Enter kept as "\r". */
   private kept: string[] = [];
