@@ -174,3 +174,56 @@ describe('a line with line breaks (a pasted block)', () => {
     again.dispose();
   });
 });
+
+describe('redrawLine, a line taller than the screen', () => {
+  /** The rows the screen shows (not the scrollback), and the cursor on it. */
+  const visible = (term: Terminal) => {
+    const buffer = term.buffer.active;
+    const rows: string[] = [];
+    for (let y = 0; y < term.rows; y++)
+      rows.push(buffer.getLine(buffer.baseY + y)!.translateToString(true));
+    return { rows, cursor: [buffer.cursorY, buffer.cursorX] };
+  };
+
+  // Six rows on a screen of four: the prompt's row and the next are in the scrollback, where
+  // no cursor movement reaches (CUU stops at the top row, as in any terminal).
+  it('redraws the rows on the screen only, and edits there land where they show', async () => {
+    const term = new Terminal({ cols: 12, rows: 4, allowProposedApi: true });
+    const text = 'l1\nl2\nl3\nl4\nl5\nl6';
+    const steps = [
+      line(text, text.length),
+      line(text.slice(0, -1), text.length - 1),
+      line(text.slice(0, -1), 10),
+      line('l1\nl2\nl3\nlX4\nl5\nl', 11),
+    ];
+    await write(term, drawLine(steps[0]!));
+    expect(visible(term)).toEqual({ rows: ['l3', 'l4', 'l5', 'l6'], cursor: [3, 2] });
+    const seen = [];
+    for (let i = 1; i < steps.length; i++) {
+      const screen = { rows: term.rows, cursorRow: term.buffer.active.cursorY };
+      await write(term, redrawLine(steps[i - 1]!, steps[i]!, screen));
+      seen.push(visible(term));
+    }
+    expect(seen).toEqual([
+      { rows: ['l3', 'l4', 'l5', 'l'], cursor: [3, 1] },
+      { rows: ['l3', 'l4', 'l5', 'l'], cursor: [1, 1] },
+      { rows: ['l3', 'lX4', 'l5', 'l'], cursor: [1, 2] },
+    ]);
+    // The scrollback keeps the rows above once: a redraw from the top row would scroll copies
+    // of the whole line into it, one at each edit.
+    expect(rowsFrom(term, 0, term.buffer.active.length)).toEqual([
+      'n$ l1',
+      'l2',
+      'l3',
+      'lX4',
+      'l5',
+      'l',
+    ]);
+    term.dispose();
+  });
+
+  it('a line that fits on the screen is redrawn from its prompt, as without a screen', () => {
+    const [a, b] = [line('abc\ndef', 7), line('abc\nde', 6)];
+    expect(redrawLine(a, b, { rows: 2, cursorRow: 1 })).toBe(redrawLine(a, b));
+  });
+});

@@ -103,7 +103,10 @@ export default function TerminalPanel() {
       redraw();
     };
     // After a resize xterm has reflowed the rows at the new width: count the old line at it.
-    const redraw = () => draw(redrawLine({ ...shown, cols: xterm.cols }, promptLine()));
+    const redraw = () => {
+      const screen = { rows: xterm.rows, cursorRow: xterm.buffer.active.cursorY };
+      draw(redrawLine({ ...shown, cols: xterm.cols }, promptLine(), screen));
+    };
     onHostChange.current = (next) => {
       // While a command runs there is no prompt: the one after it names the new host.
       if (busy) return;

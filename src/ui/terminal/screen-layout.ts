@@ -94,12 +94,37 @@ export function drawLine(line: PromptLine): string {
   return `${line.styledPrompt}${writtenText(line.chars.join(''))}${back}`;
 }
 
+/** The terminal's screen: its rows, and the row the cursor is on (0: the top one). */
+export interface Screen {
+  readonly rows: number;
+  readonly cursorRow: number;
+}
+
 /**
  * Replaces what the screen shows for `before` with `after`: back to where the prompt starts,
  * erase to the end of the screen (ED 0), draw `after`. Both share the prompt and its place.
+ *
+ * A line taller than the screen (a long pasted block) has scrolled its first rows off the top:
+ * the cursor cannot move up to them (CUU stops at the top row) and they can no longer change.
+ * The redraw then starts at the top row, with the part of `after` that falls there and below.
  */
-export function redrawLine(before: PromptLine, after: PromptLine): string {
+export function redrawLine(before: PromptLine, after: PromptLine, screen?: Screen): string {
   const from = cursorPlace(before);
+  const beforeRows = layout([...before.prompt, ...before.chars], before.startCol, before.cols);
+  const taller = screen !== undefined && beforeRows[beforeRows.length - 1]!.row >= screen.rows;
+  const hidden = taller ? from.row - screen.cursorRow : 0;
+  const text = [...after.prompt, ...after.chars];
+  const places = layout(text, after.startCol, after.cols);
+  const first = places.findIndex((place, i) => i < text.length && place.row >= hidden);
+  const promptLength = [...after.prompt].length;
+  // The prompt is off the screen, and some of `after` on it: only those rows are drawn again.
+  if (hidden > 0 && first >= promptLength) {
+    const end = places[places.length - 1]!;
+    const at = promptLength + after.cursor;
+    const back = at < text.length ? move(end, places[at]!) : '';
+    const rest = writtenText(after.chars.slice(first - promptLength).join(''));
+    return `${move(from, { row: hidden, col: 0 })}${CSI}J${rest}${back}`;
+  }
   const toStart = move(from, { row: 0, col: before.startCol });
   return `${toStart}${CSI}J${drawLine(after)}`;
 }
