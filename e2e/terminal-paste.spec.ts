@@ -145,3 +145,29 @@ test('a pasted here-document left open goes on at `> `', async ({ page }) => {
   });
   expect(all).toBe([`${PROMPT} cat <<EOF`, 'one', '> EOF', 'one', '', PROMPT].join('\n'));
 });
+
+// Keys typed while the pasted lines run wait for the prompt after the last of them, as bash
+// reads its buffer's lines before readline reads the tty again (../src/ui/terminal/type-ahead.ts).
+test('keys typed while pasted lines run are read after all of them', async ({ page }) => {
+  await openTerminal(page);
+  await paste(page, 'echo one\necho two\n');
+  await expect.poll(() => screenRows(page)).toEqual([`${PROMPT} echo one`, 'echo two']);
+  // Enter, then keys in the same task of the page: the first command is surely still running.
+  await page.evaluate(() => {
+    const term = window.__labTerminal!;
+    term.input('\r');
+    term.input('echo three');
+    term.input('\r');
+  });
+  await expect.poll(async () => (await screenRows(page)).at(-1)).toBe(PROMPT);
+  expect(await screenRows(page)).toEqual([
+    `${PROMPT} echo one`,
+    'echo two',
+    'echo three', // the tty's echo, as the keys come
+    'one',
+    'two',
+    `${PROMPT} echo three`,
+    'three',
+    PROMPT,
+  ]);
+});
