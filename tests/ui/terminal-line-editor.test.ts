@@ -176,6 +176,30 @@ describe('LineEditor, a bracketed paste', () => {
     expect(new LineEditor().press(paste(''))).toEqual({ kind: 'ignored' });
   });
 
+  // bash 5.2 showed `\e[7mecho 乙 \e[27m甲` for the paste of "echo 乙\t" before 甲, and drew the
+  // line again, plainly, at the next key (readline's active region, enable-active-region).
+  it('is highlighted until the next key, which then draws the line again', () => {
+    const editor = typed('echo 甲', '\x1b[D');
+    editor.press(paste('一\r二'));
+    expect(editor.highlight).toEqual({ from: 5, to: 8 });
+    expect(editor.press('x')).toEqual({ kind: 'edit' });
+    expect(editor.highlight).toBeUndefined();
+    expect(editor.press('y')).toEqual({ kind: 'edit' });
+    const atEnd = typed(paste('a'));
+    expect(atEnd.highlight).toEqual({ from: 0, to: 1 });
+    expect(atEnd.press('\x1b[15~')).toEqual({ kind: 'edit' });
+    expect(atEnd.press('b')).toEqual({ kind: 'append', text: 'b' });
+    // A second paste: only it is highlighted.
+    atEnd.press(paste('c'));
+    expect([atEnd.highlight, atEnd.press(paste('d'))]).toEqual([
+      { from: 2, to: 3 },
+      { kind: 'edit' },
+    ]);
+    expect(atEnd.highlight).toEqual({ from: 3, to: 4 });
+    atEnd.press('\r');
+    expect(atEnd.highlight).toBeUndefined();
+  });
+
   // While a command runs a paste is typed keys (bash turned the mode off), brackets or not.
   it('unbracketed() gives a paste’s text as xterm sent it, other data unchanged', () => {
     expect(unbracketed(paste('a\rb\r'))).toBe('a\rb\r');

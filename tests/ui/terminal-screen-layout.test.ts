@@ -175,6 +175,32 @@ describe('a line with line breaks (a pasted block)', () => {
   });
 });
 
+describe('a highlighted paste', () => {
+  /** Each row's cells in standout (inverse), as text. */
+  const inverse = (term: Terminal, rows: number) =>
+    Array.from({ length: rows }, (_, y) => {
+      const row = term.buffer.active.getLine(y)!;
+      let text = '';
+      for (let x = 0; x < term.cols; x++) {
+        const cell = row.getCell(x)!;
+        if (cell.isInverse() && cell.getWidth() > 0) text += cell.getChars();
+      }
+      return text;
+    });
+
+  it('is drawn in standout, line by line; the redraw without it is plain', async () => {
+    const term = new Terminal({ cols: 12, rows: 6, allowProposedApi: true });
+    const pasted = { ...line('echo 一\n二 甲', 9), highlight: { from: 5, to: 8 } };
+    await write(term, drawLine(pasted));
+    expect(rowsFrom(term, 0, 2)).toEqual(['n$ echo 一', '二 甲']);
+    expect(inverse(term, 2)).toEqual(['一', '二']);
+    await write(term, redrawLine(pasted, { ...pasted, highlight: undefined }));
+    expect(rowsFrom(term, 0, 2)).toEqual(['n$ echo 一', '二 甲']);
+    expect(inverse(term, 2)).toEqual(['', '']);
+    term.dispose();
+  });
+});
+
 describe('redrawLine, a line taller than the screen', () => {
   /** The rows the screen shows (not the scrollback), and the cursor on it. */
   const visible = (term: Terminal) => {

@@ -15,7 +15,7 @@ import { terminalText } from '../i18n';
 import { useLab, type TerminalDraft } from '../store';
 import { fitToBox } from '../terminal/fit';
 import { LineEditor, PASTE_START, unbracketed } from '../terminal/line-editor';
-import { drawLine, redrawLine, writtenText, type PromptLine } from '../terminal/screen-layout';
+import { appendedText, drawLine, redrawLine, type PromptLine } from '../terminal/screen-layout';
 import { ShellInput } from '../terminal/shell-input';
 import { keysOf, TYPE_AHEAD_LIMIT, TypeAhead } from '../terminal/type-ahead';
 
@@ -77,6 +77,7 @@ export default function TerminalPanel() {
         styledPrompt: continuing ? prompt : `\x1b[32m${prompt}\x1b[0m`,
         chars: [...editor.line],
         cursor: editor.cursor,
+        highlight: editor.highlight,
       };
     };
     // What the screen shows now, to move back over it at the next edit.
@@ -96,9 +97,8 @@ export default function TerminalPanel() {
     };
     /** Moves to the end of the line, so that what follows is written below all of it. */
     const toEnd = () => {
-      // Already there: no redraw, which could not move back up to a prompt that a tall pasted
-      // block has scrolled off the screen.
-      if (editor.cursor === editor.line.length) return;
+      // Already there, nothing highlighted: no redraw (a tall pasted block keeps its scrollback).
+      if (editor.cursor === editor.line.length && shown.highlight === undefined) return;
       editor.moveToEnd();
       redraw();
     };
@@ -159,7 +159,8 @@ export default function TerminalPanel() {
     };
     const press = (data: string) => {
       const outcome = editor.press(data);
-      if (outcome.kind === 'append') return draw(writtenText(outcome.text));
+      // A paste at the end is highlighted, as bash 5.2 shows it until the next key.
+      if (outcome.kind === 'append') return draw(appendedText(outcome.text, !!editor.highlight));
       if (outcome.kind === 'edit') return redraw();
       if (outcome.kind === 'clear-screen') {
         // Ctrl+L: scrollback and screen erased (CSI 3 J, CSI 2 J), the line redrawn at the top.

@@ -7,7 +7,9 @@
  * A paste is bracketed, as bash 5.2 asks for by default (readline's enable-bracketed-paste; the
  * panel writes "\x1b[?2004h" at each prompt, so xterm wraps a paste in "\x1b[200~" and
  * "\x1b[201~"): the text goes into the line with its line breaks, and nothing runs until Enter,
- * which hands over all of the line's lines (bash reads them as successive input lines).
+ * which hands over all of the line's lines (bash reads them as successive input lines). Until
+ * the next key the pasted text is highlighted, as bash 5.2 shows it (readline's active region,
+ * enable-active-region: standout, "\x1b[7m", around it).
  */
 
 export type KeyOutcome =
@@ -20,6 +22,12 @@ export type KeyOutcome =
   | { readonly kind: 'interrupt' }
   | { readonly kind: 'clear-screen' }
   | { readonly kind: 'ignored' };
+
+/** Code points [from, to) of the line. */
+export interface Span {
+  readonly from: number;
+  readonly to: number;
+}
 
 type Motion = (chars: readonly string[], cursor: number) => number;
 
@@ -102,6 +110,7 @@ export class LineEditor {
   private readonly history: string[] = [];
   /** How many entries back in history the line is (0: the line being typed). */
   private back = 0;
+  private pastedSpan: Span | undefined;
 
   get line(): readonly string[] {
     return this.chars;
@@ -109,6 +118,11 @@ export class LineEditor {
 
   get cursor(): number {
     return this.cursorAt;
+  }
+
+  /** The text just pasted, shown highlighted until the next key. */
+  get highlight(): Span | undefined {
+    return this.pastedSpan;
   }
 
   /** The cursor to the end of the line (before Enter's output is written below the line). */
@@ -121,6 +135,7 @@ export class LineEditor {
     this.chars = [];
     this.cursorAt = 0;
     this.back = 0;
+    this.pastedSpan = undefined;
   }
 
   /**
@@ -132,6 +147,7 @@ export class LineEditor {
     this.chars = [...printable(text)];
     this.cursorAt = Math.max(0, Math.min(this.chars.length, cursor));
     this.back = 0;
+    this.pastedSpan = undefined;
   }
 
   /**
@@ -143,8 +159,17 @@ export class LineEditor {
   }
 
   press(data: string): KeyOutcome {
+    const highlighted = this.pastedSpan !== undefined;
+    this.pastedSpan = undefined;
+    const outcome = this.keyOutcome(data);
+    // The next key ends the highlight (readline deactivates the region): the line is drawn again.
+    const drawn = outcome.kind === 'append' || outcome.kind === 'ignored';
+    return highlighted && drawn ? { kind: 'edit' } : outcome;
+  }
+
+  private keyOutcome(data: string): KeyOutcome {
     if (data === '\r') return { kind: 'run', lines: this.chars.join('').split('\n') };
-    if (data.startsWith(PASTE_START)) return this.insert(pasted(unbracketed(data)));
+    if (data.startsWith(PASTE_START)) return this.paste(pasted(unbracketed(data)));
     if (data === '\x03') return { kind: 'interrupt' };
     if (data === '\x0c') return { kind: 'clear-screen' };
     if (data === '\x1b[A' || data === '\x1bOA') return this.recall(this.back + 1);
@@ -165,6 +190,13 @@ export class LineEditor {
     // Other escape sequences (function keys, Alt+key) and a lone Tab (no completion here).
     if (data.startsWith('\x1b') || data === '\t') return { kind: 'ignored' };
     return this.insert(printable(data));
+  }
+
+  private paste(text: string): KeyOutcome {
+    const from = this.cursorAt;
+    const outcome = this.insert(text);
+    if (this.cursorAt > from) this.pastedSpan = { from, to: this.cursorAt };
+    return outcome;
   }
 
   private insert(text: string): KeyOutcome {

@@ -31,6 +31,8 @@ export interface PromptLine {
   /** The typed line, one code point an element, and the cursor's index into it. */
   readonly chars: readonly string[];
   readonly cursor: number;
+  /** Code points [from, to) shown highlighted (standout): a paste, until the next key. */
+  readonly highlight?: { readonly from: number; readonly to: number } | undefined;
 }
 
 const CSI = '\x1b[';
@@ -70,7 +72,24 @@ export function cursorPlace(line: PromptLine): Place {
 }
 
 /** Typed text as written: with convertEol off a lone LF would keep the column, so CR LF. */
-export const writtenText = (text: string) => text.replace(/\n/g, '\r\n');
+const writtenText = (text: string) => text.replace(/\n/g, '\r\n');
+
+/** Standout on and off, as readline writes them for xterm (terminfo smso, rmso). */
+const STANDOUT = '\x1b[7m';
+const STANDOUT_END = '\x1b[27m';
+
+/** Text typed (or pasted) at the end of the line as written, highlighted or not. */
+export const appendedText = (text: string, highlighted: boolean) =>
+  highlighted ? `${STANDOUT}${writtenText(text)}${STANDOUT_END}` : writtenText(text);
+
+/** The line's code points from `start` on as written, its highlighted part in standout. */
+function styledText(line: PromptLine, start: number): string {
+  const text = (from: number, to?: number) => writtenText(line.chars.slice(from, to).join(''));
+  const span = line.highlight;
+  if (span === undefined || span.to <= start) return text(start);
+  const from = Math.max(start, span.from);
+  return `${text(start, from)}${STANDOUT}${text(from, span.to)}${STANDOUT_END}${text(span.to)}`;
+}
 
 /** Moves the cursor from the row of `from` to `to` (CUU/CUD, then CHA to the column). */
 function move(from: Place, to: Place): string {
@@ -91,7 +110,7 @@ export function drawLine(line: PromptLine): string {
   // At the end the cursor already is where writing left it (maybe pending wrap, which no
   // cursor movement could reproduce).
   const back = at < text.length ? move(end, places[at]!) : '';
-  return `${line.styledPrompt}${writtenText(line.chars.join(''))}${back}`;
+  return `${line.styledPrompt}${styledText(line, 0)}${back}`;
 }
 
 /** The terminal's screen: its rows, and the row the cursor is on (0: the top one). */
@@ -122,7 +141,7 @@ export function redrawLine(before: PromptLine, after: PromptLine, screen?: Scree
     const end = places[places.length - 1]!;
     const at = promptLength + after.cursor;
     const back = at < text.length ? move(end, places[at]!) : '';
-    const rest = writtenText(after.chars.slice(first - promptLength).join(''));
+    const rest = styledText(after, first - promptLength);
     return `${move(from, { row: hidden, col: 0 })}${CSI}J${rest}${back}`;
   }
   const toStart = move(from, { row: 0, col: before.startCol });
