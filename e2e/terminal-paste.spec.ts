@@ -194,3 +194,15 @@ test('keys typed while pasted lines run are read after all of them', async ({ pa
     PROMPT,
   ]);
 });
+
+// Before xterm has read the prompt's "\x1b[?2004h" a paste comes unbracketed, its line breaks
+// as "\r" in one piece of data: readline then takes each "\r" as Enter (bash with
+// enable-bracketed-paste off runs each line as it reads it).
+test('lines that come unbracketed at the prompt run one by one', async ({ page }) => {
+  await openTerminal(page);
+  await page.evaluate(() => window.__labTerminal!.input('echo a\recho b\r'));
+  await expect.poll(async () => (await screenRows(page)).at(-1)).toBe(PROMPT);
+  await expect
+    .poll(() => screenRows(page))
+    .toEqual([`${PROMPT} echo a`, 'a', `${PROMPT} echo b`, 'b', PROMPT]);
+});
