@@ -95,9 +95,14 @@ const SUBCOMMAND_FLAGS: Record<string, FlagSpec[]> = {
     ...['dry-run', 'local'].map((long) => ({ long, value: false })),
   ],
   rollout: [],
+  version: [{ long: 'client', value: false }],
+  exec: [
+    { long: 'stdin', short: 'i', value: false },
+    { long: 'tty', short: 't', value: false },
+    { long: 'container', short: 'c', value: true },
+  ],
 };
 
-/** Each `kubectl rollout` subcommand's own flags (rollout_history.go, rollout_undo.go). */
 /** The flags history and undo share with every builder command, which the lab does not model. */
 const ROLLOUT_UNMODELLED: FlagSpec[] = [
   { long: 'output', short: 'o', value: true },
@@ -106,6 +111,7 @@ const ROLLOUT_UNMODELLED: FlagSpec[] = [
   { long: 'kustomize', short: 'k', value: true },
   { long: 'recursive', short: 'R', value: false },
 ];
+/** Each `kubectl rollout` subcommand's own flags (rollout_history.go, rollout_undo.go). */
 const ROLLOUT_FLAGS: Record<string, FlagSpec[]> = {
   history: [{ long: 'revision', value: true }, ...ROLLOUT_UNMODELLED],
   // --dry-run is a string flag with a no-value default: `--dry-run client` is not its value.
@@ -113,12 +119,6 @@ const ROLLOUT_FLAGS: Record<string, FlagSpec[]> = {
     { long: 'to-revision', value: true },
     { long: 'dry-run', value: false },
     ...ROLLOUT_UNMODELLED,
-  ],
-  version: [{ long: 'client', value: false }],
-  exec: [
-    { long: 'stdin', short: 'i', value: false },
-    { long: 'tty', short: 't', value: false },
-    { long: 'container', short: 'c', value: true },
   ],
 };
 
