@@ -6,7 +6,10 @@
  * tests/kernel/text-tools.test.ts.
  */
 
-/** `digits` (a decimal digit string) rounded to `keep` digits, half to even; carry reported. */
+/**
+ * `digits` (a decimal digit string) rounded to `keep` digits, half to even; on a carry (999 up
+ * to 1000) the digits are one longer.
+ */
 function roundDigits(digits: string, keep: number): { digits: string; carry: boolean } {
   if (digits.length <= keep) return { digits: digits.padEnd(keep, '0'), carry: false };
   const head = digits.slice(0, keep);
@@ -16,7 +19,7 @@ function roundDigits(digits: string, keep: number): { digits: string; carry: boo
   const up = rest[0]! > '5' || (rest[0] === '5' && (!tie || last % 2 === 1));
   if (!up) return { digits: head, carry: false };
   const n = (BigInt(head || '0') + 1n).toString().padStart(keep, '0');
-  return n.length > keep ? { digits: n.slice(0, keep), carry: true } : { digits: n, carry: false };
+  return { digits: n, carry: n.length > keep };
 }
 
 /**
@@ -52,7 +55,7 @@ export function fixed(x: number, prec: number): string {
   const keep = exp10 + prec;
   if (keep < 0) return sign + (prec > 0 ? `0.${'0'.repeat(prec)}` : '0');
   const r = roundDigits(digits, keep);
-  let all = r.carry ? `1${r.digits}` : r.digits;
+  let all = r.digits;
   all = all.padStart(prec + 1, '0');
   const int = all.slice(0, all.length - prec) || '0';
   return sign + (prec > 0 ? `${int}.${all.slice(all.length - prec)}` : int);
@@ -68,7 +71,7 @@ export function exponential(x: number, prec: number, upper = false): string {
   if (x !== 0) {
     const d = exactDigits(x);
     const r = roundDigits(d.digits, prec + 1);
-    digits = r.carry ? `1${r.digits.slice(0, prec)}` : r.digits;
+    digits = r.digits.slice(0, prec + 1);
     exp = d.exp10 - 1 + (r.carry ? 1 : 0);
   }
   const mant = prec > 0 ? `${digits[0]}.${digits.slice(1)}` : digits[0]!;

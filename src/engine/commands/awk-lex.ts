@@ -1,81 +1,92 @@
 /**
  * awk's tokens for awk-parse.ts: numbers, strings (with their escapes), /regex/ literals (where
- * an operand cannot end, so `a / b` divides), names, operators and newlines; a word of awk the
- * lab does not run (getline, for, substr…) stops it at once. And awk's regexes (POSIX ERE) as
- * JavaScript ones.
+ * an operand cannot end, so `a / b` divides), names, keywords, operators and newlines, each with
+ * its line (mawk's messages name it) and the text mawk's "syntax error at or near X" shows.
  */
-import { POSIX_CLASSES } from './posix-classes';
 
-/** awk words the lab does not run. */
-const UNMODELLED = /^(function|func|getline|while|for|do|break|continue|exit|return|delete|in|nextfile|substr|index|split|sub|gsub|match|sprintf|sin|cos|atan2|exp|log|sqrt|int|rand|srand|tolower|toupper|system|close|fflush)$/; // prettier-ignore
+export type TokKind = 'num' | 'str' | 're' | 'name' | 'func' | 'op' | 'nl' | 'eof';
+export interface Tok {
+  readonly t: TokKind;
+  /** The token's value: the number's text, the string unescaped, the operator, the name. */
+  readonly v: string;
+  readonly line: number;
+}
 
-export type Tok = { t: 'num'; v: number } | { t: 'str'; v: string } | { t: 're'; v: string } | { t: 'name'; v: string } | { t: 'op'; v: string } | { t: 'nl' }; // prettier-ignore
-
-/** The program uses what the lab does not model. */
+/** The program uses what the lab does not model: the caller says so (a lab note). */
 export class Unsupported extends Error {}
 
-const OPS = ['&&', '||', '==', '!=', '<=', '>=', '!~', '++', '--', '+=', '-=', '*=', '/=', '%=', '^=', '{', '}', '(', ')', ';', ',', '+', '-', '*', '/', '%', '^', '!', '<', '>', '~', '?', ':', '=', '$']; // prettier-ignore
+/** A program mawk itself refuses: its message (after `mawk: `) and exit status 2. */
+export class AwkSyntaxError extends Error {}
 
-function unescape(s: string): string {
-  const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', '/': '/', a: '\x07', b: '\b', f: '\f', v: '\v' }; // prettier-ignore
-  return s.replace(/\\([0-7]{1,3}|.)/g, (m, c: string) =>
-    /^[0-7]/.test(c) ? String.fromCharCode(parseInt(c, 8)) : (map[c] ?? m),
+const OPS = ['&&', '||', '==', '!=', '<=', '>=', '!~', '++', '--', '+=', '-=', '*=', '/=', '%=', '^=', '>>', '{', '}', '(', ')', '[', ']', ';', ',', '+', '-', '*', '/', '%', '^', '!', '<', '>', '~', '?', ':', '=', '$', '|']; // prettier-ignore
+
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', '/': '/', a: '\x07', b: '\b', f: '\f', v: '\v' }; // prettier-ignore
+
+/** A string constant's escapes as mawk reads them (`\q` stays `\q`). */
+export function unescape(s: string): string {
+  return s.replace(/\\([0-7]{1,3}|.)/gs, (m, c: string) =>
+    /^[0-7]/.test(c) ? String.fromCharCode(parseInt(c, 8)) : (ESCAPES[c] ?? m),
   );
 }
 
+/** Tokens that end an operand: after one, `/` divides and `++` is postfix. */
+function endsOperand(p: Tok | undefined): boolean {
+  if (p === undefined) return false;
+  if (p.t === 'num' || p.t === 'str' || p.t === 'name' || p.t === 're') return true;
+  return p.t === 'op' && (p.v === ')' || p.v === ']' || p.v === '$' || p.v === '++' || p.v === '--'); // prettier-ignore
+}
+
+/** awk's reserved words: never a function's name, even right before `(`. */
+export const KEYWORDS = new Set(['BEGIN', 'END', 'function', 'func', 'if', 'else', 'while', 'for', 'do', 'break', 'continue', 'next', 'exit', 'return', 'delete', 'in', 'getline', 'print', 'printf']); // prettier-ignore
+
 export function tokenize(src: string): Tok[] {
   const out: Tok[] = [];
-  const operand = () => {
-    const p = out[out.length - 1];
-    return p !== undefined && (p.t === 'num' || p.t === 'str' || p.t === 'name' || (p.t === 'op' && (p.v === ')' || p.v === '$')) || (p.t === 'op' && (p.v === '++' || p.v === '--'))); // prettier-ignore
-  };
+  let parens = 0;
+  let line = 1;
+  const push = (t: TokKind, v: string) => out.push({ t, v, line });
   for (let i = 0; i < src.length;) {
     const c = src[i]!;
-    if (c === ' ' || c === '\t') i++;
-    else if (c === '\\' && src[i + 1] === '\n') i += 2;
-    else if (c === '\n') {
-      out.push({ t: 'nl' });
+    const rest = src.slice(i);
+    if (c === ' ' || c === '\t' || c === '\r') i++;
+    else if (c === '\\' && src[i + 1] === '\n') {
+      i += 2;
+      line++;
+    } else if (c === '\n') {
+      push('nl', '\n');
+      line++;
       i++;
     } else if (c === '#') while (i < src.length && src[i] !== '\n') i++;
     else if (c === '"') {
-      const m = /^"((?:[^"\\\n]|\\.)*)"/.exec(src.slice(i));
-      if (m === null) throw new Unsupported();
-      out.push({ t: 'str', v: unescape(m[1]!) });
+      const m = /^"((?:[^"\\\n]|\\.)*)"/s.exec(rest);
+      if (m === null) throw new AwkSyntaxError(`line ${line}: runaway string constant ${rest.slice(0, 10)} ...`); // prettier-ignore
+      push('str', unescape(m[1]!));
       i += m[0].length;
-    } else if (c === '/' && !operand()) {
-      const m = /^\/((?:[^/\\\n[]|\\.|\[(?:\^?\]?)(?:[^\]\\\n]|\\.|\[:\w+:\])*\])*)\//.exec(src.slice(i)); // prettier-ignore
-      if (m === null) throw new Unsupported();
-      out.push({ t: 're', v: m[1]! });
+    } else if (c === '/' && !endsOperand(out[out.length - 1])) {
+      const m = /^\/((?:[^/\\\n[]|\\.|\[\^?\]?(?:[^\]\\\n]|\\.|\[:\w+:\])*\])*)\//.exec(rest);
+      if (m === null) throw new AwkSyntaxError(`line ${line}: runaway regular expression ${rest.slice(0, 10)} ...`); // prettier-ignore
+      push('re', m[1]!);
       i += m[0].length;
-    } else if (/[0-9.]/.test(c) && /^(\d+\.?\d*|\.\d+)/.test(src.slice(i))) {
-      const m = /^(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/.exec(src.slice(i))!;
-      out.push({ t: 'num', v: Number(m[0]) });
+    } else if (/[0-9.]/.test(c) && /^(\d+\.?\d*|\.\d+)/.test(rest)) {
+      const m = /^(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/.exec(rest)!;
+      push('num', m[0]);
       i += m[0].length;
     } else if (/[A-Za-z_]/.test(c)) {
-      const m = /^[A-Za-z_]\w*/.exec(src.slice(i))!;
-      if (UNMODELLED.test(m[0])) throw new Unsupported();
-      out.push({ t: 'name', v: m[0] });
+      const m = /^[A-Za-z_]\w*/.exec(rest)!;
+      // A function's call has its `(` right after the name (awk's grammar needs that).
+      push(src[i + m[0].length] === '(' && !KEYWORDS.has(m[0]) ? 'func' : 'name', m[0]);
       i += m[0].length;
     } else {
       const op = OPS.find((o) => src.startsWith(o, i));
-      if (op === undefined) throw new Unsupported();
-      out.push({ t: 'op', v: op });
+      if (op === undefined) throw new AwkSyntaxError(`${line}: unexpected character '${c}'`);
+      // mawk's scanner counts parentheses and stops at one closing nothing.
+      if (op === '(') parens++;
+      if (op === ')' && --parens < 0) throw new AwkSyntaxError(`line ${line}: extra ')'`);
+      push('op', op);
       i += op.length;
     }
   }
+  // mawk reads the program as if it ended with a newline.
+  push('nl', '\n');
+  out.push({ t: 'eof', v: '', line: line + 1 });
   return out;
-}
-
-/** A regex of awk (POSIX ERE) as a JavaScript one: bracket classes such as [:digit:] spelled out. */
-export function ere(source: string): RegExp {
-  const js = source.replace(/\[:(\w+):\]/g, (m, name: string) => {
-    const cls = POSIX_CLASSES[name];
-    if (cls === undefined) throw new Unsupported();
-    return cls;
-  });
-  try {
-    return new RegExp(js);
-  } catch {
-    throw new Unsupported();
-  }
 }

@@ -1,54 +1,22 @@
 /**
- * Runs a parsed awk program (awk-parse.ts) over input lines as mawk 1.3.4 does: values are
- * numbers, strings, or "strnums" (fields, and variables never set) that compare as numbers
- * when both sides look numeric and as strings otherwise; numbers become text as awk-format.ts
- * says; FS (a blank or one character), OFS and ORS may be set; NR and NF count as mawk counts.
+ * Runs a parsed awk program (awk-parse.ts) over its input as mawk 1.3.4 does: BEGIN, each
+ * record through the rules (range patterns included), END; statements and loops; next, exit
+ * (END still runs after an exit elsewhere, with the exit status kept), user functions (scalars
+ * by value, arrays by reference). Expressions: awk-eval.ts.
  */
-import { exponential, fixed, general, numberText } from './awk-format';
-import { ere } from './awk-lex';
-import type { Expr, Item, Stmt } from './awk-parse';
-import { formatInteger, type IntSpec } from './printf';
-
-/** A field, or a variable never set: text that may also be a number. */
-class StrNum {
-  constructor(
-    readonly s: string,
-    readonly unset = false,
-  ) {}
-}
-
-type Value = number | string | StrNum;
-
-const NUMERIC = /^[ \t\n]*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?[ \t\n]*$/;
-const PREFIX = /^[ \t\n\v\f\r]*([-+]?)(0[xX][0-9A-Fa-f]+|inf(?:inity)?|nan|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)/i; // prettier-ignore
-
-/** strtod(): the number at the start of the text, 0 when there is none. */
-function toNumber(v: Value): number {
-  if (typeof v === 'number') return v;
-  const m = PREFIX.exec(typeof v === 'string' ? v : v.s);
-  if (m === null) return 0;
-  const body = m[2]!.toLowerCase();
-  const n = body.startsWith('0x') ? parseInt(body, 16) : body.startsWith('inf') ? Infinity : body === 'nan' ? NaN : Number(body); // prettier-ignore
-  return m[1] === '-' ? -n : n;
-}
-
-function toText(v: Value): string {
-  if (typeof v === 'number') return numberText(v);
-  return typeof v === 'string' ? v : v.s;
-}
-
-const looksNumeric = (v: Value): boolean =>
-  typeof v === 'number' || (v instanceof StrNum && (v.unset || NUMERIC.test(v.s)));
-
-const truthy = (v: Value): boolean =>
-  typeof v === 'number' ? v !== 0 : v instanceof StrNum && NUMERIC.test(v.s) ? toNumber(v) !== 0 : toText(v) !== ''; // prettier-ignore
-
-class Next {}
+import { AwkArray } from './awk-array';
+import type { Expr, Program, Stmt } from './awk-ast';
+import { AwkRuntimeError, Evaluator, type Frame } from './awk-eval';
+import { StrNum, toNumber, UNSET, type Value } from './awk-value';
 
 export interface AwkRun {
   readonly stdout: string;
-  /** A run-time error (mawk's words after `PROG: run time error: `), output kept up to it. */
+  readonly stderr: string;
+  /** A run-time error (mawk's words after `mawk: run time error: `), output kept up to it. */
   readonly error?: string;
+  /** The lab stopped a program that ran past STEP_LIMIT statements. */
+  readonly runaway?: boolean;
+  readonly exitCode: number;
 }
 
 /** Input: each file's lines, under the name FILENAME gives (`-` for standard input). */
@@ -57,228 +25,219 @@ export interface AwkSource {
   readonly lines: readonly string[];
 }
 
-class RuntimeError extends Error {}
+class Next {}
+class Exit {}
+class Break {}
+class Continue {}
+class Return {
+  constructor(readonly value: Value) {}
+}
 
+/** mawk gives up on a function calling itself this deep (its evaluation stack). */
+const MAX_DEPTH = 1000;
+/**
+ * Statements a run may execute: `while (1)` would hang the lab's worker, where a terminal
+ * would let the user press Ctrl-C. Far beyond what a one-liner over a node's output needs.
+ */
+export const STEP_LIMIT = 20_000_000;
+
+class Runaway {}
+
+class Interpreter extends Evaluator {
+  private source = 0;
+  private line = 0;
+  private depth = 0;
+  exitCode = 0;
+
+  constructor(
+    private readonly program: Program,
+    private readonly sources: readonly AwkSource[],
+  ) {
+    super();
+  }
+
+  protected nextRecord(): string | undefined {
+    while (this.source < this.sources.length) {
+      const s = this.sources[this.source]!;
+      if (this.line === 0) {
+        this.filename = s.file;
+        this.fnr = 0;
+      }
+      if (this.line < s.lines.length) return s.lines[this.line++];
+      this.source++;
+      this.line = 0;
+    }
+    return undefined;
+  }
+
+  protected callUser(name: string, args: readonly Expr[]): Value {
+    const fn = this.program.functions.get(name)!;
+    if (args.length > fn.params.length)
+      throw new AwkRuntimeError(`too many arguments in call to ${name}`);
+    const frame: Frame = new Map();
+    fn.params.forEach((p, i) => {
+      const a = args[i];
+      // A bare name holding an array is passed by reference.
+      const local = a?.k === 'var' && this.frame?.has(a.name);
+      const held = a?.k !== 'var' ? undefined : local ? this.frame!.get(a.name) : this.program.arrays.has(a.name) ? this.array(a.name) : this.globals.get(a.name); // prettier-ignore
+      frame.set(p, a === undefined ? UNSET : held instanceof AwkArray ? held : this.value(a));
+    });
+    if (++this.depth > MAX_DEPTH) throw new AwkRuntimeError('function call nesting too deep');
+    const saved = this.frame;
+    this.frame = frame;
+    try {
+      this.exec(fn.body);
+      return UNSET;
+    } catch (err) {
+      if (err instanceof Return) return err.value;
+      throw err;
+    } finally {
+      this.frame = saved;
+      this.depth--;
+    }
+  }
+
+  private out(dest: 'stdout' | 'stderr', text: string): void {
+    if (dest === 'stderr') this.stderr += text;
+    else this.stdout += text;
+  }
+
+  private steps = 0;
+
+  exec(s: Stmt): void {
+    if (++this.steps > STEP_LIMIT) throw new Runaway();
+    switch (s.k) {
+      case 'print': {
+        const text = s.args.length === 0 ? this.record : s.args.map((a) => this.outputText(this.value(a))).join(this.textOf('OFS')); // prettier-ignore
+        return this.out(s.dest, text + this.textOf('ORS'));
+      }
+      case 'printf': {
+        const [format, ...rest] = s.args.map((a) => this.value(a));
+        return this.out(s.dest, this.sprintf(this.text(format!), rest, 'printf'));
+      }
+      case 'expr':
+        this.value(s.e);
+        return;
+      case 'if':
+        if (this.truthy(this.value(s.c))) this.exec(s.t);
+        else if (s.f !== undefined) this.exec(s.f);
+        return;
+      case 'while':
+        while (this.truthy(this.value(s.c))) if (this.loopBody(s.body)) break;
+        return;
+      case 'do':
+        do if (this.loopBody(s.body)) break;
+        while (this.truthy(this.value(s.c)));
+        return;
+      case 'for':
+        if (s.init !== undefined) this.value(s.init);
+        for (; s.c === undefined || this.truthy(this.value(s.c));) {
+          if (this.loopBody(s.body)) break;
+          if (s.step !== undefined) this.value(s.step);
+        }
+        return;
+      case 'forin':
+        // The keys are taken before the body runs (mawk's loop vector): deleting or adding
+        // elements inside the loop changes no visit.
+        for (const key of this.array(s.arr).loopKeys()) {
+          this.assign(s.v, key);
+          if (this.loopBody(s.body)) break;
+        }
+        return;
+      case 'delete':
+        return this.remove(s.name, s.subs);
+      case 'exit':
+        if (s.e !== undefined) this.exitCode = Math.trunc(toNumber(this.value(s.e))) & 255;
+        throw new Exit();
+      case 'return':
+        throw new Return(s.e === undefined ? UNSET : this.value(s.e));
+      case 'next':
+        throw new Next();
+      case 'break':
+        throw new Break();
+      case 'continue':
+        throw new Continue();
+      case 'block':
+        for (const b of s.body) this.exec(b);
+    }
+  }
+
+  /** Runs a loop's body once; true when it said break. */
+  private loopBody(body: Stmt): boolean {
+    try {
+      this.exec(body);
+    } catch (err) {
+      if (err instanceof Break) return true;
+      if (err instanceof Continue) return false;
+      throw err;
+    }
+    return false;
+  }
+
+  run(): void {
+    const { begin, rules, end } = this.program;
+    try {
+      for (const s of begin) this.exec(s);
+      // Without rules or END, mawk reads no input.
+      if (rules.length > 0 || end.length > 0) this.records();
+    } catch (err) {
+      if (!(err instanceof Exit)) throw err;
+    }
+    try {
+      for (const s of end) this.exec(s);
+    } catch (err) {
+      if (!(err instanceof Exit)) throw err;
+    }
+  }
+
+  private records(): void {
+    const rules = this.program.rules;
+    const inRange = rules.map(() => false);
+    for (let line = this.nextRecord(); line !== undefined; line = this.nextRecord()) {
+      this.nr++;
+      this.fnr++;
+      this.setRecord(line);
+      try {
+        rules.forEach((rule, i) => {
+          const p = rule.pattern;
+          let hit: boolean;
+          if (p.k === 'all') hit = true;
+          else if (p.k === 'expr') hit = this.truthy(this.value(p.e));
+          else {
+            hit = inRange[i]! || this.truthy(this.value(p.from));
+            if (hit) inRange[i] = !this.truthy(this.value(p.to));
+          }
+          if (!hit) return;
+          if (rule.action === undefined) this.out('stdout', this.record + this.textOf('ORS'));
+          else this.exec(rule.action);
+        });
+      } catch (err) {
+        if (!(err instanceof Next)) throw err;
+      }
+    }
+  }
+}
+
+/** The program's output over `sources`, FS set and -v's assignments made first. */
 export function runAwk(
-  items: readonly Item[],
+  program: Program,
   sources: readonly AwkSource[],
   fs: string,
   assigned: readonly (readonly [string, string])[] = [],
 ): AwkRun {
-  const vars = new Map<string, Value>([
-    ['FS', fs],
-    ['OFS', ' '],
-    ['ORS', '\n'],
-    ['RS', '\n'],
-    ['CONVFMT', '%.6g'],
-    ['OFMT', '%.6g'],
-    ['SUBSEP', '\x1c'],
-  ]);
+  const it = new Interpreter(program, sources);
+  const defaults: [string, Value][] = [['FS', fs], ['OFS', ' '], ['ORS', '\n'], ['RS', '\n'], ['CONVFMT', '%.6g'], ['OFMT', '%.6g'], ['SUBSEP', '\x1c']]; // prettier-ignore
+  for (const [k, v] of defaults) it.globals.set(k, v);
   // -v values are read as input is: text that may be a number.
-  for (const [k, v] of assigned) vars.set(k, new StrNum(v));
-  let out = '';
-  let record = '';
-  let fields: string[] = [];
-  let nr = 0;
-  let fnr = 0;
-  let filename = '';
-
-  const split = (line: string): string[] => {
-    const sep = toText(vars.get('FS') ?? ' ');
-    if (sep === ' ') return line.split(/[ \t\n]+/).filter((f) => f !== '');
-    if (line === '') return [];
-    return sep.length === 1 ? line.split(sep) : line.split(ere(sep));
-  };
-  const field = (n: number): Value => (n === 0 ? new StrNum(record) : new StrNum(fields[n - 1] ?? '')); // prettier-ignore
-  const getVar = (name: string): Value => {
-    if (name === 'NR') return nr;
-    if (name === 'NF') return fields.length;
-    if (name === 'FNR') return fnr;
-    if (name === 'FILENAME') return filename;
-    return vars.get(name) ?? new StrNum('', true);
-  };
-  const matches = (text: Value, re: Expr): boolean => {
-    const regex = re.k === 're' ? re.re : ere(toText(value(re)));
-    return regex.test(toText(text));
-  };
-
-  function value(e: Expr): Value {
-    switch (e.k) {
-      case 'num':
-      case 'str':
-        return e.v;
-      case 're':
-        return matches(new StrNum(record), e) ? 1 : 0;
-      case 'field': {
-        const n = Math.trunc(toNumber(value(e.e)));
-        if (n < 0) throw new RuntimeError(`negative field index $${n}`);
-        return field(n);
-      }
-      case 'var':
-        return getVar(e.name);
-      case 'neg':
-        return -toNumber(value(e.e));
-      case 'plus':
-        return toNumber(value(e.e));
-      case 'not':
-        return truthy(value(e.e)) ? 0 : 1;
-      case 'bin':
-        return arithmetic(e.op, toNumber(value(e.l)), toNumber(value(e.r)));
-      case 'cmp':
-        return compare(e.op, value(e.l), value(e.r)) ? 1 : 0;
-      case 'match':
-        return matches(value(e.l), e.r) !== e.neg ? 1 : 0;
-      case 'and':
-        return truthy(value(e.l)) && truthy(value(e.r)) ? 1 : 0;
-      case 'or':
-        return truthy(value(e.l)) || truthy(value(e.r)) ? 1 : 0;
-      case 'concat':
-        return toText(value(e.l)) + toText(value(e.r));
-      case 'cond':
-        return truthy(value(e.c)) ? value(e.t) : value(e.f);
-      case 'length':
-        return toText(e.e === undefined ? new StrNum(record) : value(e.e)).length;
-      case 'assign': {
-        const v = value(e.e);
-        const next = e.op === '=' ? (v instanceof StrNum ? new StrNum(v.s) : v) : arithmetic(e.op.slice(0, 1), toNumber(getVar(e.name)), toNumber(v)); // prettier-ignore
-        vars.set(e.name, next);
-        return next;
-      }
-      case 'incdec': {
-        const old = toNumber(getVar(e.name));
-        const now = e.op === '++' ? old + 1 : old - 1;
-        vars.set(e.name, now);
-        return e.prefix ? now : old;
-      }
-    }
-  }
-
-  function exec(s: Stmt): void {
-    switch (s.k) {
-      case 'print': {
-        const text = s.args.length === 0 ? record : s.args.map((a) => toText(value(a))).join(toText(getVar('OFS'))); // prettier-ignore
-        out += text + toText(getVar('ORS'));
-        return;
-      }
-      case 'printf': {
-        const [fmt, ...args] = s.args.map(value);
-        out += awkPrintf(toText(fmt!), args);
-        return;
-      }
-      case 'expr':
-        value(s.e);
-        return;
-      case 'if':
-        if (truthy(value(s.c))) exec(s.t);
-        else if (s.f !== undefined) exec(s.f);
-        return;
-      case 'next':
-        throw new Next();
-      case 'block':
-        for (const b of s.body) exec(b);
-    }
-  }
-
-  const act = (item: Item) => (item.action === undefined ? (out += record + toText(getVar('ORS'))) : exec(item.action)); // prettier-ignore
-  const main = items.filter((i) => i.pattern !== 'BEGIN' && i.pattern !== 'END');
-  const ends = items.filter((i) => i.pattern === 'END');
+  for (const [k, v] of assigned) it.set(k, new StrNum(v));
   try {
-    for (const item of items) if (item.pattern === 'BEGIN') act(item);
-    // Without main items or END, mawk reads no input.
-    if (main.length > 0 || ends.length > 0) {
-      for (const source of sources) {
-        filename = source.file;
-        fnr = 0;
-        for (const line of source.lines) {
-          nr++;
-          fnr++;
-          record = line;
-          fields = split(line);
-          try {
-            for (const item of main) {
-              const p = item.pattern as Expr | undefined;
-              if (p === undefined || truthy(value(p))) act(item);
-            }
-          } catch (err) {
-            if (!(err instanceof Next)) throw err;
-          }
-        }
-      }
-    }
-    for (const item of ends) act(item);
+    it.run();
   } catch (err) {
-    if (!(err instanceof RuntimeError)) throw err;
+    if (err instanceof Runaway) return { stdout: it.stdout, stderr: it.stderr, runaway: true, exitCode: 130 }; // prettier-ignore
+    if (!(err instanceof AwkRuntimeError)) throw err;
     // mawk's second line names where it was.
-    const at = `\tFILENAME="${filename}" FNR=${fnr} NR=${nr}`;
-    return { stdout: out, error: `${err.message}\n${at}` };
+    const at = `\tFILENAME="${it.filename}" FNR=${it.fnr} NR=${it.nr}`;
+    return { stdout: it.stdout, stderr: it.stderr, error: `${err.message}\n${at}`, exitCode: 2 };
   }
-  return { stdout: out };
-}
-
-function arithmetic(op: string, a: number, b: number): number {
-  switch (op) {
-    case '+':
-      return a + b;
-    case '-':
-      return a - b;
-    case '*':
-      return a * b;
-    case '/':
-      return a / b;
-    case '%':
-      return a % b;
-    default:
-      return a ** b;
-  }
-}
-
-function compare(op: string, a: Value, b: Value): boolean {
-  let c: number;
-  if (looksNumeric(a) && looksNumeric(b)) {
-    const x = toNumber(a);
-    const y = toNumber(b);
-    c = x < y ? -1 : x > y ? 1 : 0;
-  } else {
-    const x = toText(a);
-    const y = toText(b);
-    c = x < y ? -1 : x > y ? 1 : 0;
-  }
-  return op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '==' ? c === 0 : op === '!=' ? c !== 0 : op === '>=' ? c >= 0 : c > 0; // prettier-ignore
-}
-
-/** awk's printf: C's conversions over awk values (%d of 3.9 is 3; %c of 65 is "A"). */
-function awkPrintf(format: string, args: readonly Value[]): string {
-  let next = 0;
-  const take = (): Value => args[next++] ?? new StrNum('', true);
-  return format.replace(
-    /%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([a-zA-Z%])/g,
-    (m, flags: string, w?: string, p?: string, conv = '') => {
-      // prettier-ignore
-      if (conv === '%') return '%';
-      const width =
-        w === undefined ? undefined : w === '*' ? Math.trunc(toNumber(take())) : Number(w);
-      const precision = p === undefined ? undefined : p === '*' ? Math.trunc(toNumber(take())) : Number(p || '0'); // prettier-ignore
-      const spec: IntSpec = { flags, width, precision };
-      const v = take();
-      const padded = (body: string, zero: boolean) => formatInteger.pad(body, spec, zero);
-      if (conv === 's') return padded(precision === undefined ? toText(v) : toText(v).slice(0, precision), false); // prettier-ignore
-      if (conv === 'c') return padded(typeof v === 'number' ? String.fromCharCode(v) : toText(v).charAt(0), false); // prettier-ignore
-      if ('dioxXu'.includes(conv)) {
-        const n = toNumber(v);
-        const int = Number.isFinite(n)
-          ? BigInt(Math.trunc(n))
-          : n > 0
-            ? (1n << 63n) - 1n
-            : -(1n << 63n);
-        return formatInteger.integer(conv === 'i' ? 'd' : conv, int, spec);
-      }
-      const x = toNumber(v);
-      const prec = precision ?? 6;
-      const sign = (t: string) => (x >= 0 && !t.startsWith('-') ? (flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '') : '') + t; // prettier-ignore
-      if (conv === 'f' || conv === 'F') return padded(sign(fixed(x, prec)), Number.isFinite(x));
-      if (conv === 'e' || conv === 'E') return padded(sign(exponential(x, prec, conv === 'E')), Number.isFinite(x)); // prettier-ignore
-      if (conv === 'g' || conv === 'G') return padded(sign(general(x, prec, conv === 'G')), Number.isFinite(x)); // prettier-ignore
-      return m;
-    },
-  );
+  return { stdout: it.stdout, stderr: it.stderr, exitCode: it.exitCode };
 }

@@ -1,15 +1,15 @@
 /**
  * awk as mawk 1.3.4 (Debian's awk) runs the programs a learner pipes answers through:
- * `awk [-F SEP] [-v VAR=VALUE] 'PROGRAM' [FILE…]` with pattern-action items (`/KUBE-SEP/ {print
- * $2}`, `NR > 1`, `$3 ~ /tcp/`, `BEGIN`/`END`), print and printf, variables and assignments
- * (`{s += $2} END {print s}`), if/else and next (awk-parse.ts, awk-run.ts). A program using
- * what the lab does not model (arrays, other functions, getline, output redirection…) says so
- * rather than run differently. tests/kernel/text-tools.test.ts compares it with the real awk.
+ * `awk [-F SEP] [-v VAR=VALUE] 'PROGRAM' [FILE…]` with the whole language but for what
+ * touches the world outside the pipe: output to files or commands, getline from them,
+ * system(), rand()/srand(), ENVIRON/ARGV. A program using those says so (a lab note) rather
+ * than run differently. tests/kernel/awk-mawk.test.ts compares it with the real mawk.
  */
 import { labNote } from '../model/lab-notes';
-import { Unsupported } from './awk-lex';
+import { AwkSyntaxError, Unsupported } from './awk-lex';
+import type { Program } from './awk-ast';
 import { parseAwk } from './awk-parse';
-import { runAwk, type AwkSource } from './awk-run';
+import { runAwk, STEP_LIMIT, type AwkSource } from './awk-run';
 import { missingFileMessage } from './files';
 import type { CommandContext, CommandRegistry, CommandResult } from './registry';
 import { registerCommand } from './registry';
@@ -43,9 +43,16 @@ function awk(ctx: CommandContext, argv: string[]): CommandResult {
       }
     } else return { stdout: '', stderr: labNote('tool.option', { tool: 'awk', option: a.slice(1) }), exitCode: 2 }; // prettier-ignore
   }
-  const program = argv[i];
-  const items = program === undefined ? undefined : parseAwk(program);
-  if (items === undefined) return { stdout: '', stderr: labNote('awk.program'), exitCode: 2 };
+  const source = argv[i];
+  if (source === undefined) return { stdout: '', stderr: labNote('awk.program'), exitCode: 2 };
+  let program: Program;
+  try {
+    program = parseAwk(source);
+  } catch (err) {
+    if (err instanceof AwkSyntaxError) return { stdout: '', stderr: err.message.split('\n').map((l) => `${name}: ${l}\n`).join(''), exitCode: 2 }; // prettier-ignore
+    if (err instanceof Unsupported) return { stdout: '', stderr: labNote('awk.program'), exitCode: 2 }; // prettier-ignore
+    throw err;
+  }
   const files = argv.slice(i + 1);
   const sources: AwkSource[] = [];
   for (const f of files.length === 0 ? ['-'] : files) {
@@ -55,10 +62,11 @@ function awk(ctx: CommandContext, argv: string[]): CommandResult {
     sources.push({ file: f, lines: splitLines(text) });
   }
   try {
-    const r = runAwk(items, sources, fs, assigned);
+    const r = runAwk(program, sources, fs, assigned);
+    if (r.runaway === true) return { stdout: r.stdout, stderr: r.stderr + labNote('awk.runaway', { steps: STEP_LIMIT }), exitCode: 130 }; // prettier-ignore
     if (r.error !== undefined)
-      return { stdout: r.stdout, stderr: `${name}: run time error: ${r.error}\n`, exitCode: 2 };
-    return { stdout: r.stdout, stderr: '', exitCode: 0 };
+      return { stdout: r.stdout, stderr: `${r.stderr}${name}: run time error: ${r.error}\n`, exitCode: 2 }; // prettier-ignore
+    return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode };
   } catch (err) {
     // A regex made at run time (`$1 ~ "["`, a long FS) that the lab cannot read as mawk would.
     if (err instanceof Unsupported) return { stdout: '', stderr: labNote('awk.program'), exitCode: 2 }; // prettier-ignore

@@ -57,6 +57,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   kind: 'ConfigMap',
   form: '${!X}',
   revision: '3',
+  steps: '20000000',
 };
 
 describe('lab notes', () => {

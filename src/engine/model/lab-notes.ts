@@ -58,7 +58,9 @@ export const LAB_NOTES = {
   'nft.unmodelled':
     'lab: `nft {what}` is not modelled in kube-proxy-lab (nft here lists what kube-proxy and iptables-nft made)',
   'awk.program':
-    'lab: awk here runs pattern { action } items (BEGIN, END, /regex/, comparisons, ~, && || !) with print, printf, variables and assignments, if/else and next, fields, NR, NF, FS, OFS, ORS and length; arrays, other functions, getline, field assignment and output redirection are not modelled',
+    'lab: awk here runs the awk language as mawk 1.3.4 does (patterns and ranges, arrays, loops, functions, the string functions, getline from the input, print > "/dev/stderr"); output to files or commands, getline from them, system, rand, srand, close, fflush, ENVIRON, ARGV and regexes the lab cannot read are not modelled',
+  'awk.runaway':
+    'lab: awk was still running after {steps} steps, so the lab stopped it as Ctrl-C would (exit status 130)',
   'tool.option': 'lab: {tool} -{option} is not modelled in kube-proxy-lab',
   'sed.script':
     'lab: sed here runs s (flags g, p, N, I), y, p, d, q, Q, = and { } with line, $ and /regex/ addresses, ranges and !; its other commands (a, i, c, n, N, hold space, branches, files) and -i, -f, -s, -z are not modelled',

@@ -54,7 +54,9 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'nft.unmodelled':
     'lab: 实验台没有模拟 `nft {what}`（这里的 nft 只列出 kube-proxy 和 iptables-nft 写入的内容）',
   'awk.program':
-    'lab: 这里的 awk 运行 模式 { 动作 } 条目（BEGIN、END、/正则/、比较、~、&& || !），支持 print、printf、变量与赋值、if/else 和 next、字段、NR、NF、FS、OFS、ORS 和 length；没有模拟数组、其他函数、getline、字段赋值和输出重定向',
+    'lab: 这里的 awk 按 mawk 1.3.4 的方式运行 awk 语言（模式与范围、数组、循环、函数、字符串函数、从输入 getline、print > "/dev/stderr"）；没有模拟输出到文件或命令、从文件或命令 getline、system、rand、srand、close、fflush、ENVIRON、ARGV，以及实验台读不懂的正则',
+  'awk.runaway':
+    'lab: awk 运行了 {steps} 步仍未结束，实验台像按下 Ctrl-C 一样停止了它（退出状态 130）',
   'tool.option': 'lab: 实验台没有模拟 {tool} -{option}',
   'sed.script':
     'lab: 这里的 sed 运行 s（标志 g、p、N、I）、y、p、d、q、Q、= 和 { }，地址可以是行号、$ 和 /正则/，支持范围和 !；没有模拟它的其他命令（a、i、c、n、N、保持空间、分支、文件）以及 -i、-f、-s、-z',

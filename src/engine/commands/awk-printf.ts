@@ -1,0 +1,65 @@
+/**
+ * awk's printf and sprintf: C's conversions over awk values, as mawk 1.3.4 runs them (%d of
+ * 3.9 is 3; %c of 65 is "A", of 321 also "A": C's char keeps the low byte; too few arguments
+ * is a run-time error naming the format). Numbers as text through awk-format.ts.
+ */
+import { exponential, fixed, general } from './awk-format';
+import { formatInteger, type IntSpec } from './printf';
+import { toNumber, type Value } from './awk-value';
+
+/**
+ * The format applied to `args`; `missing` is called, with the text made so far (printf has
+ * written it when mawk stops), when the format wants one more argument.
+ */
+export function awkSprintf(
+  format: string,
+  args: readonly Value[],
+  toText: (v: Value) => string,
+  missing: (partial: string) => never,
+): string {
+  // prettier-ignore
+  let next = 0;
+  let done = '';
+  const take = (): Value => (next < args.length ? args[next++]! : missing(done));
+  const spec = /%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([a-zA-Z%])/g;
+  let last = 0;
+  for (let m = spec.exec(format); m !== null; m = spec.exec(format)) {
+    done += format.slice(last, m.index);
+    done += conversion(m[0], m[1]!, m[2], m[3], m[4]!);
+    last = m.index + m[0].length;
+  }
+  return done + format.slice(last);
+
+  function conversion(
+    m: string,
+    flags: string,
+    w: string | undefined,
+    p: string | undefined,
+    conv: string,
+  ): string {
+    // prettier-ignore
+    {
+      if (conv === '%') return '%';
+      const width = w === undefined ? undefined : w === '*' ? Math.trunc(toNumber(take())) : Number(w); // prettier-ignore
+      const precision = p === undefined ? undefined : p === '*' ? Math.trunc(toNumber(take())) : Number(p || '0'); // prettier-ignore
+      const spec: IntSpec = { flags, width, precision };
+      if (!'sdiouxXcfFeEgG'.includes(conv)) return m;
+      const v = take();
+      const padded = (body: string, zero: boolean) => formatInteger.pad(body, spec, zero);
+      if (conv === 's') return padded(precision === undefined ? toText(v) : toText(v).slice(0, precision), false); // prettier-ignore
+      if (conv === 'c') return padded(typeof v === 'number' ? String.fromCharCode(Math.trunc(v) & 255) : (toText(v)[0] ?? '\0'), false); // prettier-ignore
+      if ('diouxX'.includes(conv)) {
+        const n = toNumber(v);
+        const int = Number.isFinite(n) ? BigInt(Math.trunc(n)) : n > 0 ? (1n << 63n) - 1n : -(1n << 63n); // prettier-ignore
+        return formatInteger.integer(conv === 'i' ? 'd' : conv, int, spec);
+      }
+      const x = toNumber(v);
+      const prec = precision ?? 6;
+      const sign = (t: string) => (x >= 0 && !t.startsWith('-') ? (flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '') : '') + t; // prettier-ignore
+      const finite = Number.isFinite(x);
+      if (conv === 'f' || conv === 'F') return padded(sign(fixed(x, prec)), finite);
+      if (conv === 'e' || conv === 'E') return padded(sign(exponential(x, prec, conv === 'E')), finite); // prettier-ignore
+      return padded(sign(general(x, prec, conv === 'G')), finite);
+    }
+  }
+}
