@@ -31,10 +31,10 @@ const NOT_AN_IVALUE = -2147483648;
 const STARTING_HMASK = 63;
 const limitOf = (hmask: number) => (hmask + 1) * 12;
 
-/** mawk's hash2(): 32-bit FNV-1 over the key's bytes (UTF-8, as the C string holds them). */
+/** mawk's hash2(): 32-bit FNV-1 over the key's bytes (awk.ts hands awk one byte a character). */
 function fnv1(s: string): number {
   let h = 2166136261;
-  for (const b of new TextEncoder().encode(s)) h = Math.imul(h ^ b, 16777619) >>> 0;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ (s.charCodeAt(i) & 255), 16777619) >>> 0;
   return h;
 }
 

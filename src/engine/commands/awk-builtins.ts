@@ -65,11 +65,12 @@ function substitute(ev: Evaluator, args: readonly Expr[], global: boolean): numb
 function substr(s: string, start: number, length: number | undefined): string {
   const len = s.length;
   if (len === 0) return '';
+  // C ints, overflow included: substr(s, -1e10, 1e10) is "" in mawk.
   let n = length === undefined ? len : toInt(length);
-  let i = toInt(start) - 1;
+  let i = (toInt(start) - 1) | 0;
   if (i > len) n = 0;
   if (i < 0) {
-    n -= i + 1;
+    n = (n - ((i + 1) | 0)) | 0;
     i = 0;
   }
   if (n > len - i) n = len - i;

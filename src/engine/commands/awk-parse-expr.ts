@@ -22,6 +22,8 @@ export class ExprParser {
   /** In print's list a bare `>` redirects output rather than compares. */
   protected noGt = false;
   protected noIn = false;
+  /** Calls of the user's functions, checked against their definitions once all are read. */
+  protected readonly calls: { name: string; args: number; line: number }[] = [];
 
   constructor(protected readonly toks: readonly Tok[]) {}
 
@@ -65,6 +67,8 @@ export class ExprParser {
     if (t.t === 'op' && ASSIGN_OPS.has(t.v)) {
       // Only a variable, an element or a field is assigned (`x a = b` is an error).
       if (l.k !== 'var' && l.k !== 'index' && l.k !== 'field') this.fail();
+      // mawk reads records separated by RS (paragraphs, any regex); the lab reads lines only.
+      if (l.k === 'var' && l.name === 'RS') throw new Unsupported();
       this.at++;
       this.newlines();
       return { k: 'assign', op: t.v, target: l, e: this.expr() };
@@ -107,7 +111,8 @@ export class ExprParser {
       } else if (level === 4 && t.t === 'op' && ['<', '<=', '==', '!=', '>=', '>'].includes(t.v)) {
         if (this.noGt && t.v === '>') return l;
         this.at++;
-        return { k: 'cmp', op: t.v, l, r: this.concat() };
+        // Left-associative, as in mawk: 1 < 2 < 3 compares (1 < 2) with 3.
+        l = { k: 'cmp', op: t.v, l, r: this.concat() };
       } else return l;
     }
   }
@@ -278,7 +283,10 @@ export class ExprParser {
     if (!this.is(')')) this.fail();
     this.at++;
     const counts = BUILTINS[name];
-    if (counts === undefined) return { k: 'ucall', name, args };
+    if (counts === undefined) {
+      this.calls.push({ name, args: args.length, line });
+      return { k: 'ucall', name, args };
+    }
     if (args.length < counts[0] || args.length > counts[1])
       throw new AwkSyntaxError(`line ${line}: wrong number of arguments in call to ${name}`);
     if ((name === 'sub' || name === 'gsub') && args[2] !== undefined && !['var', 'index', 'field'].includes(args[2].k)) this.fail(); // prettier-ignore

@@ -5,7 +5,7 @@
  */
 import { exponential, fixed, general } from './awk-format';
 import { formatInteger, type IntSpec } from './printf';
-import { toNumber, type Value } from './awk-value';
+import { toInt, toNumber, type Value } from './awk-value';
 
 /**
  * The format applied to `args`; `missing` is called, with the text made so far (printf has
@@ -47,10 +47,12 @@ export function awkSprintf(
       const v = take();
       const padded = (body: string, zero: boolean) => formatInteger.pad(body, spec, zero);
       if (conv === 's') return padded(precision === undefined ? toText(v) : toText(v).slice(0, precision), false); // prettier-ignore
-      if (conv === 'c') return padded(typeof v === 'number' ? String.fromCharCode(Math.trunc(v) & 255) : (toText(v)[0] ?? '\0'), false); // prettier-ignore
+      if (conv === 'c') return padded(typeof v === 'number' ? String.fromCharCode(toInt(v) & 255) : (toText(v)[0] ?? '\0'), false); // prettier-ignore
       if ('diouxX'.includes(conv)) {
+        // mawk 20200120 clamps: %d and %i to an int (±2147483647), %o %u %x to 0…2^32-1.
         const n = toNumber(v);
-        const int = Number.isFinite(n) ? BigInt(Math.trunc(n)) : n > 0 ? (1n << 63n) - 1n : -(1n << 63n); // prettier-ignore
+        const unsigned = 'ouxX'.includes(conv);
+        const int = BigInt(unsigned ? Math.min(Math.max(Math.trunc(n) || 0, 0), 4294967295) : toInt(n)); // prettier-ignore
         return formatInteger.integer(conv === 'i' ? 'd' : conv, int, spec);
       }
       const x = toNumber(v);

@@ -23,6 +23,8 @@ export interface AwkRun {
 export interface AwkSource {
   readonly file: string;
   readonly lines: readonly string[];
+  /** A command-line `NAME=value`: made when reading reaches it. */
+  readonly assign?: readonly [string, string];
 }
 
 class Next {}
@@ -59,6 +61,11 @@ class Interpreter extends Evaluator {
   protected nextRecord(): string | undefined {
     while (this.source < this.sources.length) {
       const s = this.sources[this.source]!;
+      if (s.assign !== undefined) {
+        this.set(s.assign[0], new StrNum(s.assign[1]));
+        this.source++;
+        continue;
+      }
       if (this.line === 0) {
         this.filename = s.file;
         this.fnr = 0;

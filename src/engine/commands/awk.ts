@@ -20,7 +20,31 @@ function escapes(v: string): string {
   return v.replace(/\\(.)/g, (m, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === '\\' ? '\\' : m)); // prettier-ignore
 }
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * mawk counts bytes, not characters (length("é") is 2, substr can cut one in half): the lab
+ * runs awk over "byte strings", one UTF-8 byte per JavaScript character, and decodes what it
+ * prints the way a terminal would.
+ */
+function toBytes(s: string): string {
+  if (!NON_ASCII.test(s)) return s;
+  let out = '';
+  for (const b of new TextEncoder().encode(s)) out += String.fromCharCode(b);
+  return out;
+}
+function fromBytes(s: string): string {
+  return !NON_ASCII.test(s)
+    ? s
+    : new TextDecoder().decode(Uint8Array.from(s, (c) => c.charCodeAt(0)));
+}
+
 function awk(ctx: CommandContext, argv: string[]): CommandResult {
+  const r = awkBytes(ctx, argv.map(toBytes));
+  return { ...r, stdout: fromBytes(r.stdout), stderr: fromBytes(r.stderr) };
+}
+
+function awkBytes(ctx: CommandContext, argv: string[]): CommandResult {
   const name = argv[0]!.slice(argv[0]!.lastIndexOf('/') + 1);
   let fs = ' ';
   const assigned: [string, string][] = [];
@@ -53,15 +77,25 @@ function awk(ctx: CommandContext, argv: string[]): CommandResult {
     if (err instanceof Unsupported) return { stdout: '', stderr: labNote('awk.program'), exitCode: 2 }; // prettier-ignore
     throw err;
   }
-  const files = argv.slice(i + 1);
+  const operands = argv.slice(i + 1);
   const sources: AwkSource[] = [];
-  for (const f of files.length === 0 ? ['-'] : files) {
-    const text = f === '-' ? ctx.stdin : ctx.world.readFile(f);
+  // An operand NAME=value is an assignment made when the input reaches it, not a file.
+  const assignment = (a: string) => /^([A-Za-z_]\w*)=(.*)$/s.exec(a);
+  const files = operands.filter((a) => assignment(a) === null);
+  for (const f of files.length === 0 ? [...operands, '-'] : operands) {
+    const m = assignment(f);
+    if (m !== null) {
+      sources.push({ file: '', lines: [], assign: [m[1]!, escapes(m[2]!)] });
+      continue;
+    }
+    const text = f === '-' ? ctx.stdin : ctx.world.readFile(fromBytes(f));
     if (text === undefined)
       return { stdout: '', stderr: missingFileMessage(f, `${name}: cannot open ${f} (No such file or directory)\n`), exitCode: 2 }; // prettier-ignore
-    sources.push({ file: f, lines: splitLines(text) });
+    sources.push({ file: f, lines: splitLines(toBytes(text)) });
   }
   try {
+    // mawk reads records separated by RS; the lab reads lines only.
+    if (assigned.some(([k]) => k === 'RS')) throw new Unsupported();
     const r = runAwk(program, sources, fs, assigned);
     if (r.runaway === true) return { stdout: r.stdout, stderr: r.stderr + labNote('awk.runaway', { steps: STEP_LIMIT }), exitCode: 130 }; // prettier-ignore
     if (r.error !== undefined)

@@ -58,7 +58,7 @@ export const LAB_NOTES = {
   'nft.unmodelled':
     'lab: `nft {what}` is not modelled in kube-proxy-lab (nft here lists what kube-proxy and iptables-nft made)',
   'awk.program':
-    'lab: awk here runs the awk language as mawk 1.3.4 does (patterns and ranges, arrays, loops, functions, the string functions, getline from the input, print > "/dev/stderr"); output to files or commands, getline from them, system, rand, srand, close, fflush, ENVIRON, ARGV and regexes the lab cannot read are not modelled',
+    'lab: awk here runs the awk language as mawk 1.3.4 does (patterns and ranges, arrays, loops, functions, the string functions, getline from the input, print > "/dev/stderr"); output to files or commands, getline from them, system, rand, srand, close, fflush, ENVIRON, ARGV, a record separator RS other than a newline and regexes the lab cannot read are not modelled',
   'awk.runaway':
     'lab: awk was still running after {steps} steps, so the lab stopped it as Ctrl-C would (exit status 130)',
   'tool.option': 'lab: {tool} -{option} is not modelled in kube-proxy-lab',

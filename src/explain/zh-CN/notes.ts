@@ -54,7 +54,7 @@ export const LAB_NOTES_ZH: Readonly<Record<string, string>> = {
   'nft.unmodelled':
     'lab: 实验台没有模拟 `nft {what}`（这里的 nft 只列出 kube-proxy 和 iptables-nft 写入的内容）',
   'awk.program':
-    'lab: 这里的 awk 按 mawk 1.3.4 的方式运行 awk 语言（模式与范围、数组、循环、函数、字符串函数、从输入 getline、print > "/dev/stderr"）；没有模拟输出到文件或命令、从文件或命令 getline、system、rand、srand、close、fflush、ENVIRON、ARGV，以及实验台读不懂的正则',
+    'lab: 这里的 awk 按 mawk 1.3.4 的方式运行 awk 语言（模式与范围、数组、循环、函数、字符串函数、从输入 getline、print > "/dev/stderr"）；没有模拟输出到文件或命令、从文件或命令 getline、system、rand、srand、close、fflush、ENVIRON、ARGV、换行以外的记录分隔符 RS，以及实验台读不懂的正则',
   'awk.runaway':
     'lab: awk 运行了 {steps} 步仍未结束，实验台像按下 Ctrl-C 一样停止了它（退出状态 130）',
   'tool.option': 'lab: 实验台没有模拟 {tool} -{option}',
