@@ -49,10 +49,11 @@ export abstract class Evaluator {
       format,
       args,
       (v) => this.text(v),
-      (partial) => {
-        // printf has written what came before the conversion that lacks its argument.
+      (partial, problem) => {
+        // printf has written what came before the conversion it stopped at.
         if (who === 'printf') this.stdout += partial;
-        throw new AwkRuntimeError(`not enough arguments passed to ${who}("${format}")`);
+        if (problem === 'missing') throw new AwkRuntimeError(`not enough arguments passed to ${who}("${format}")`); // prettier-ignore
+        throw new AwkRuntimeError(`improper conversion(number ${problem.improper}) in ${who}("${format}")`); // prettier-ignore
       },
     );
   }

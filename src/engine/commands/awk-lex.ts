@@ -20,7 +20,8 @@ export class AwkSyntaxError extends Error {}
 
 const OPS = ['&&', '||', '==', '!=', '<=', '>=', '!~', '++', '--', '+=', '-=', '*=', '/=', '%=', '^=', '>>', '{', '}', '(', ')', '[', ']', ';', ',', '+', '-', '*', '/', '%', '^', '!', '<', '>', '~', '?', ':', '=', '$', '|']; // prettier-ignore
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', '/': '/', a: '\x07', b: '\b', f: '\f', v: '\v' }; // prettier-ignore
+// `\/` stays as it is in a string (it is an escape only in a /regex/).
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v' }; // prettier-ignore
 
 /** A string constant's escapes as mawk reads them (`\q` stays `\q`). */
 export function unescape(s: string): string {
@@ -58,12 +59,12 @@ export function tokenize(src: string): Tok[] {
     } else if (c === '#') while (i < src.length && src[i] !== '\n') i++;
     else if (c === '"') {
       const m = /^"((?:[^"\\\n]|\\.)*)"/s.exec(rest);
-      if (m === null) throw new AwkSyntaxError(`line ${line}: runaway string constant ${rest.slice(0, 10)} ...`); // prettier-ignore
+      if (m === null) throw new AwkSyntaxError(`line ${line}: runaway string constant ${rest.slice(0, 11)} ...`); // prettier-ignore
       push('str', unescape(m[1]!));
       i += m[0].length;
     } else if (c === '/' && !endsOperand(out[out.length - 1])) {
       const m = /^\/((?:[^/\\\n[]|\\.|\[\^?\]?(?:[^\]\\\n]|\\.|\[:\w+:\])*\])*)\//.exec(rest);
-      if (m === null) throw new AwkSyntaxError(`line ${line}: runaway regular expression ${rest.slice(0, 10)} ...`); // prettier-ignore
+      if (m === null) throw new AwkSyntaxError(`line ${line}: runaway regular expression ${rest.slice(0, 11)} ...`); // prettier-ignore
       push('re', m[1]!);
       i += m[0].length;
     } else if (/[0-9.]/.test(c) && /^(\d+\.?\d*|\.\d+)/.test(rest)) {

@@ -251,7 +251,6 @@ export class ExprParser {
       this.at++;
       return { k: 'in', subs: list, name: this.arrayName() };
     }
-    if (t.t === 'op' && t.v === ')') throw new AwkSyntaxError(`line ${t.line}: extra ')'`);
     return this.fail(t);
   }
 

@@ -31,8 +31,7 @@ class Parser extends ExprParser {
       }
       if (this.word('BEGIN') || this.word('END')) {
         const which = this.toks[this.at++]!.v;
-        this.newlines();
-        if (!this.is('{')) this.fail();
+        if (!this.is('{')) this.fail(); // its `{` on the same line
         this.inBeginEnd = true;
         (which === 'BEGIN' ? begin : end).push(this.block());
         this.inBeginEnd = false;
@@ -185,7 +184,8 @@ class Parser extends ExprParser {
         return { k: t.v, e };
       }
       case 'next':
-        if (this.inBeginEnd) throw new AwkSyntaxError(`line ${t.line}: improper use of next`);
+        if (this.inBeginEnd || this.inFunction)
+          throw new AwkSyntaxError(`line ${t.line}: improper use of next`);
         this.simpleEnd();
         return { k: 'next' };
       case 'break':

@@ -7,24 +7,29 @@ import { exponential, fixed, general } from './awk-format';
 import { formatInteger, type IntSpec } from './printf';
 import { toInt, toNumber, type Value } from './awk-value';
 
+/** Why a format stopped: too few arguments, or the Nth conversion is not C's. */
+export type FormatProblem = 'missing' | { readonly improper: number };
+
 /**
- * The format applied to `args`; `missing` is called, with the text made so far (printf has
- * written it when mawk stops), when the format wants one more argument.
+ * The format applied to `args`; `fail` is called with the text made so far (printf has
+ * written it when mawk stops) when the format wants one more argument (checked first, as
+ * mawk does) or has a conversion C lacks (`%z`, and `%5%`, which is not `%%`).
  */
 export function awkSprintf(
   format: string,
   args: readonly Value[],
   toText: (v: Value) => string,
-  missing: (partial: string) => never,
+  fail: (partial: string, problem: FormatProblem) => never,
 ): string {
-  // prettier-ignore
   let next = 0;
   let done = '';
-  const take = (): Value => (next < args.length ? args[next++]! : missing(done));
+  let count = 0;
+  const take = (): Value => (next < args.length ? args[next++]! : fail(done, 'missing'));
   const spec = /%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([a-zA-Z%])/g;
   let last = 0;
   for (let m = spec.exec(format); m !== null; m = spec.exec(format)) {
     done += format.slice(last, m.index);
+    if (m[0] !== '%%') count++;
     done += conversion(m[0], m[1]!, m[2], m[3], m[4]!);
     last = m.index + m[0].length;
   }
@@ -39,12 +44,12 @@ export function awkSprintf(
   ): string {
     // prettier-ignore
     {
-      if (conv === '%') return '%';
+      if (m === '%%') return '%';
       const width = w === undefined ? undefined : w === '*' ? Math.trunc(toNumber(take())) : Number(w); // prettier-ignore
       const precision = p === undefined ? undefined : p === '*' ? Math.trunc(toNumber(take())) : Number(p || '0'); // prettier-ignore
       const spec: IntSpec = { flags, width, precision };
-      if (!'sdiouxXcfFeEgG'.includes(conv)) return m;
       const v = take();
+      if (!'sdiouxXcfFeEgG'.includes(conv)) fail(done, { improper: count });
       const padded = (body: string, zero: boolean) => formatInteger.pad(body, spec, zero);
       if (conv === 's') return padded(precision === undefined ? toText(v) : toText(v).slice(0, precision), false); // prettier-ignore
       if (conv === 'c') return padded(typeof v === 'number' ? String.fromCharCode(toInt(v) & 255) : (toText(v)[0] ?? '\0'), false); // prettier-ignore
