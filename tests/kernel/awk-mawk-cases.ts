@@ -255,5 +255,12 @@ export function awkCases(SAVE: string, CT: string, TABLE: string): [string, stri
   ["awk 'BEGIN { printf \"%d %z\\n\", 1, 2 }'"],
   ["awk 'BEGIN { x = sprintf(\"%q\", 1) }'"],
   ["awk 'BEGIN { printf \"%-%|\\n\" }'"],
+    ["awk 'BEGIN { print match(\"abcd\", /ab|abcd/), RLENGTH; s = \"abcd\"; sub(/a|ab/, \"X\", s); print s; print match(\"xabcd\", /(a|ab)(c|bcd)/), RLENGTH; n = split(\"a12b1c\", p, /1|12/); print n, p[2]; t = \"aaa\"; print gsub(/a|aa/, \"-\", t), t }'"],
+    ["awk -F'(a|b)' '{ print NF, $2 }'", "xaybz\n"],
+    ["awk 'BEGIN { s = \"hello\"; gsub(/l*/, \"X\", s); print s; t = \"abc\"; gsub(/x*/, \"-\", t); print t; u = \"aXbX\"; gsub(/X/, \"\", u); print u }'"],
+    ["awk 'BEGIN { s = \"aaa\"; print gsub(/^a/, \"b\", s), s; t = \"a.b.c\"; print gsub(/\\.$|\\./, \"!\", t), t }'"],
+    ["awk '{ n = split($0, f, /[ =]+/); print n, f[2], f[n] }'", "tcp 6 src=1.2.3.4 dst=5.6.7.8\n"],
+    ["awk 'BEGIN { s = \"foo bar\"; sub(/o+/, \"[&&]\", s); print s; sub(/$/, \"!\", s); print s }'"],
+    ["awk '{ gsub(/[^0-9.]+/, \" \"); print $1, $2, NF }'", "src=10.0.0.1 dst=10.96.0.10 sport=5\n"],
   ];
 }

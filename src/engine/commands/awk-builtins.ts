@@ -8,7 +8,7 @@
 import { AwkArray } from './awk-array';
 import type { Expr } from './awk-ast';
 import type { Evaluator } from './awk-eval';
-import { ere } from './awk-regex';
+import { ere, longestMatch, splitByRegex } from './awk-regex';
 import { StrNum, toInt, toNumber, type Value } from './awk-value';
 
 /** The regex an argument stands for: a /literal/ as it is, anything else as text. */
@@ -27,37 +27,33 @@ function substitute(ev: Evaluator, args: readonly Expr[], global: boolean): numb
   const target = args[2] ?? { k: 'field', e: { k: 'num', v: 0 } };
   if (target.k !== 'var' && target.k !== 'index' && target.k !== 'field') return 0;
   const text = ev.text(ev.read(target));
-  const sticky = new RegExp(re.source, 'sy');
   let out = '';
   let count = 0;
   let afterMatch = false;
   let i = 0;
   while (i <= text.length) {
-    sticky.lastIndex = i;
-    // Earliest match at or after i (a sticky search from each position: leftmost-longest
-    // differs from JavaScript's leftmost-first only for alternations, which awk rarely needs).
-    const m = sticky.exec(text);
-    if (m !== null && !(m[0] === '' && afterMatch)) {
-      out += replacement(repl, m[0]);
-      count++;
-      if (m[0] === '') {
-        if (i < text.length) out += text[i];
-        i++;
-        afterMatch = false;
-      } else {
-        i += m[0].length;
-        afterMatch = true;
-      }
-      if (!global) {
-        out += text.slice(i);
-        break;
-      }
+    const m = longestMatch(re, text, i);
+    if (m === undefined) break;
+    const adjacent = m.index === i;
+    out += text.slice(i, m.index);
+    i = m.index;
+    if (m.text === '' && afterMatch && adjacent) {
+      // No empty match right after a match: the character is kept and the search goes on.
+      if (i < text.length) out += text[i];
+      i++;
+      afterMatch = false;
       continue;
     }
-    if (i < text.length) out += text[i];
-    i++;
-    afterMatch = false;
+    out += replacement(repl, m.text);
+    count++;
+    if (m.text === '') {
+      if (i < text.length) out += text[i];
+      i++;
+    } else i += m.text.length;
+    afterMatch = m.text !== '';
+    if (!global) break;
   }
+  out += text.slice(i);
   if (count > 0) ev.assign(target, out);
   return count;
 }
@@ -83,7 +79,7 @@ function split(ev: Evaluator, args: readonly Expr[]): number {
   const sep = args[2];
   let pieces: string[];
   if (sep === undefined) pieces = ev.splitWith(text, ev.textOf('FS'));
-  else if (sep.k === 're') pieces = text === '' ? [] : text.split(ere(sep.src));
+  else if (sep.k === 're') pieces = splitByRegex(text, ere(sep.src));
   else pieces = ev.splitWith(text, ev.text(ev.value(sep)));
   ev.array(name).load(pieces.map((p) => new StrNum(p)));
   return pieces.length;
@@ -116,10 +112,10 @@ export function callBuiltin(ev: Evaluator, name: string, args: readonly Expr[]):
       return substitute(ev, args, name === 'gsub');
     case 'match': {
       const text = str(0);
-      const m = regexOf(ev, args[1]!).exec(text);
-      ev.set('RSTART', m === null ? 0 : m.index + 1);
-      ev.set('RLENGTH', m === null ? -1 : m[0].length);
-      return m === null ? 0 : m.index + 1;
+      const m = longestMatch(regexOf(ev, args[1]!), text);
+      ev.set('RSTART', m === undefined ? 0 : m.index + 1);
+      ev.set('RLENGTH', m === undefined ? -1 : m.text.length);
+      return m === undefined ? 0 : m.index + 1;
     }
     case 'sprintf':
       return ev.sprintf(

@@ -8,7 +8,7 @@ import { AwkArray, type Cell } from './awk-array';
 import type { Expr, LValue } from './awk-ast';
 import { callBuiltin } from './awk-builtins';
 import { awkSprintf } from './awk-printf';
-import { ere } from './awk-regex';
+import { ere, splitByRegex } from './awk-regex';
 import { looksNumeric, numberToText, StrNum, toNumber, UNSET, type Value } from './awk-value';
 
 /** mawk's run-time errors: "mawk: run time error: MESSAGE" and where it was. */
@@ -69,7 +69,7 @@ export abstract class Evaluator {
     if (sep === ' ') return text.split(/[ \t\n]+/).filter((f) => f !== '');
     if (text === '') return [];
     if (sep === '') return [...text];
-    return sep.length === 1 && sep !== '\\' ? text.split(sep) : text.split(ere(sep));
+    return sep.length === 1 && sep !== '\\' ? text.split(sep) : splitByRegex(text, ere(sep));
   }
 
   setRecord(text: string): void {

@@ -57,3 +57,54 @@ export function ere(source: string): RegExp {
   }
   return re;
 }
+
+/** Each regex's global twin, which searches from a given index. */
+const searching = new WeakMap<RegExp, RegExp>();
+
+/**
+ * The match POSIX (and mawk) finds: the leftmost, and of those the longest. JavaScript takes
+ * the first alternative that matches (/ab|abcd/ finds "ab" in "abcd", mawk "abcd"), so where
+ * the regex has an alternation the lab tries longer ends at the same start.
+ */
+export function longestMatch(
+  re: RegExp,
+  text: string,
+  from = 0,
+): { index: number; text: string } | undefined {
+  // prettier-ignore
+  let search = searching.get(re);
+  if (search === undefined) searching.set(re, (search = new RegExp(re.source, 'gs')));
+  search.lastIndex = from;
+  const m = search.exec(text);
+  if (m === null) return undefined;
+  let found = m[0];
+  if (re.source.includes('|')) {
+    const whole = new RegExp(`^(?:${re.source})$`, 's');
+    for (let end = text.length; end > m.index + found.length; end--)
+      if (whole.test(text.slice(m.index, end))) {
+        found = text.slice(m.index, end);
+        break;
+      }
+  }
+  return { index: m.index, text: found };
+}
+
+/** Text cut at each (leftmost-longest, non-empty) match of `re`: FS or split()'s regex. */
+export function splitByRegex(text: string, re: RegExp): string[] {
+  if (text === '') return [];
+  const pieces: string[] = [];
+  let start = 0;
+  let at = 0;
+  while (at <= text.length) {
+    const m = longestMatch(re, text, at);
+    if (m === undefined) break;
+    if (m.text === '') {
+      at = m.index + 1;
+      continue;
+    }
+    pieces.push(text.slice(start, m.index));
+    start = at = m.index + m.text.length;
+  }
+  pieces.push(text.slice(start));
+  return pieces;
+}
