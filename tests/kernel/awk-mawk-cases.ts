@@ -262,5 +262,9 @@ export function awkCases(SAVE: string, CT: string, TABLE: string): [string, stri
     ["awk '{ n = split($0, f, /[ =]+/); print n, f[2], f[n] }'", "tcp 6 src=1.2.3.4 dst=5.6.7.8\n"],
     ["awk 'BEGIN { s = \"foo bar\"; sub(/o+/, \"[&&]\", s); print s; sub(/$/, \"!\", s); print s }'"],
     ["awk '{ gsub(/[^0-9.]+/, \" \"); print $1, $2, NF }'", "src=10.0.0.1 dst=10.96.0.10 sport=5\n"],
+    ["awk 'function f(n) { return f(n+1) } { f(1) }'", "a\n"],
+    ["awk 'function f(n) { if (n >= 400) return n; return f(n+1) } BEGIN { print f(1) }'"],
+    ["awk 'function f(n) { if (n >= 990) return n; return f(n+1) } BEGIN { print f(1) }'"],
+    ["awk 'BEGIN { printf \"a%db\\n\" > \"/dev/stderr\" }'"],
   ];
 }

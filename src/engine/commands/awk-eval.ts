@@ -44,14 +44,17 @@ export abstract class Evaluator {
   textOf(name: string): string {
     return this.text(this.get(name));
   }
-  sprintf(format: string, args: readonly Value[], who = 'sprintf'): string {
+  /** sprintf, or printf's text (`dest` set): printf writes what it made before an error. */
+  sprintf(format: string, args: readonly Value[], dest?: 'stdout' | 'stderr'): string {
+    const who = dest === undefined ? 'sprintf' : 'printf';
     return awkSprintf(
       format,
       args,
       (v) => this.text(v),
       (partial, problem) => {
         // printf has written what came before the conversion it stopped at.
-        if (who === 'printf') this.stdout += partial;
+        if (dest === 'stderr') this.stderr += partial;
+        else if (dest === 'stdout') this.stdout += partial;
         if (problem === 'missing') throw new AwkRuntimeError(`not enough arguments passed to ${who}("${format}")`); // prettier-ignore
         throw new AwkRuntimeError(`improper conversion(number ${problem.improper}) in ${who}("${format}")`); // prettier-ignore
       },

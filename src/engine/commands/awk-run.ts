@@ -16,6 +16,8 @@ export interface AwkRun {
   readonly error?: string;
   /** The lab stopped a program that ran past STEP_LIMIT statements. */
   readonly runaway?: boolean;
+  /** mawk's words after `mawk: ` when it gives up without a run-time error's second line. */
+  readonly fatal?: string;
   readonly exitCode: number;
 }
 
@@ -35,8 +37,13 @@ class Return {
   constructor(readonly value: Value) {}
 }
 
-/** mawk gives up on a function calling itself this deep (its evaluation stack). */
+/**
+ * Calls deep enough to fill mawk's evaluation stack (1024 cells). How deep that is depends
+ * on the expressions each call leaves on the stack (500 to 1006 calls of a one-argument
+ * function here); the lab stops at one depth, with mawk's message.
+ */
 const MAX_DEPTH = 1000;
+class StackFull {}
 /**
  * Statements a run may execute: `while (1)` would hang the lab's worker, where a terminal
  * would let the user press Ctrl-C. Far beyond what a one-liner over a node's output needs.
@@ -79,8 +86,6 @@ class Interpreter extends Evaluator {
 
   protected callUser(name: string, args: readonly Expr[]): Value {
     const fn = this.program.functions.get(name)!;
-    if (args.length > fn.params.length)
-      throw new AwkRuntimeError(`too many arguments in call to ${name}`);
     const frame: Frame = new Map();
     fn.params.forEach((p, i) => {
       const a = args[i];
@@ -89,7 +94,7 @@ class Interpreter extends Evaluator {
       const held = a?.k !== 'var' ? undefined : local ? this.frame!.get(a.name) : this.program.arrays.has(a.name) ? this.array(a.name) : this.globals.get(a.name); // prettier-ignore
       frame.set(p, a === undefined ? UNSET : held instanceof AwkArray ? held : this.value(a));
     });
-    if (++this.depth > MAX_DEPTH) throw new AwkRuntimeError('function call nesting too deep');
+    if (++this.depth > MAX_DEPTH) throw new StackFull();
     const saved = this.frame;
     this.frame = frame;
     try {
@@ -120,7 +125,7 @@ class Interpreter extends Evaluator {
       }
       case 'printf': {
         const [format, ...rest] = s.args.map((a) => this.value(a));
-        return this.out(s.dest, this.sprintf(this.text(format!), rest, 'printf'));
+        return this.out(s.dest, this.sprintf(this.text(format!), rest, s.dest));
       }
       case 'expr':
         this.value(s.e);
@@ -240,6 +245,9 @@ export function runAwk(
   try {
     it.run();
   } catch (err) {
+    // JavaScript's own stack may fill first (loops inside each call take more of it).
+    const jsStackFull = err instanceof RangeError && /call stack/i.test(err.message);
+    if (err instanceof StackFull || jsStackFull) return { stdout: it.stdout, stderr: it.stderr, fatal: 'program limit exceeded: eval stack size=1024', exitCode: 2 }; // prettier-ignore
     if (err instanceof Runaway) return { stdout: it.stdout, stderr: it.stderr, runaway: true, exitCode: 130 }; // prettier-ignore
     if (!(err instanceof AwkRuntimeError)) throw err;
     // mawk's second line names where it was.

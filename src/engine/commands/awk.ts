@@ -98,6 +98,7 @@ function awkBytes(ctx: CommandContext, argv: string[]): CommandResult {
     if (assigned.some(([k]) => k === 'RS')) throw new Unsupported();
     const r = runAwk(program, sources, fs, assigned);
     if (r.runaway === true) return { stdout: r.stdout, stderr: r.stderr + labNote('awk.runaway', { steps: STEP_LIMIT }), exitCode: 130 }; // prettier-ignore
+    if (r.fatal !== undefined) return { stdout: r.stdout, stderr: `${r.stderr}${name}: ${r.fatal}\n`, exitCode: 2 }; // prettier-ignore
     if (r.error !== undefined)
       return { stdout: r.stdout, stderr: `${r.stderr}${name}: run time error: ${r.error}\n`, exitCode: 2 }; // prettier-ignore
     return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode };
