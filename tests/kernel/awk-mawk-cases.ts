@@ -266,5 +266,9 @@ export function awkCases(SAVE: string, CT: string, TABLE: string): [string, stri
     ["awk 'function f(n) { if (n >= 400) return n; return f(n+1) } BEGIN { print f(1) }'"],
     ["awk 'function f(n) { if (n >= 990) return n; return f(n+1) } BEGIN { print f(1) }'"],
     ["awk 'BEGIN { printf \"a%db\\n\" > \"/dev/stderr\" }'"],
+    ["awk 'function count(a,  n, k) { n = 0; for (k in a) n++; return n \"/\" length(a) } BEGIN { x[1]; x[2]; print count(x) }'"],
+    ["awk 'function uniq(s,  seen, parts, i, n, out) { n = split(s, parts, \",\"); for (i = 1; i <= n; i++) if (!(parts[i] in seen)) { seen[parts[i]]; out = out (out == \"\" ? \"\" : \",\") parts[i] } return out } BEGIN { print uniq(\"a,b,a,c,b\"); print uniq(\"x,x\") }'"],
+    ["awk 'function top(arr, n,  k, best) { for (k in arr) if (best == \"\" || arr[k] > arr[best]) best = k; return best } { c[$2]++ } END { print top(c) }'", "a x\nb y\nc x\n"],
+    ["awk 'function swap(a, i, j,  t) { t = a[i]; a[i] = a[j]; a[j] = t } BEGIN { split(\"1 2 3\", v); swap(v, 1, 3); print v[1], v[2], v[3] }'"],
   ];
 }

@@ -5,7 +5,6 @@
  * "XhXeXoX"), match (RSTART, RLENGTH), sprintf, tolower/toupper (ASCII letters only, as in
  * the C locale), int and the maths functions.
  */
-import { AwkArray } from './awk-array';
 import type { Expr } from './awk-ast';
 import type { Evaluator } from './awk-eval';
 import { ere, longestMatch, splitByRegex } from './awk-regex';
@@ -95,10 +94,8 @@ export function callBuiltin(ev: Evaluator, name: string, args: readonly Expr[]):
     case 'length': {
       if (args.length === 0) return ev.record.length;
       const a = args[0]!;
-      if (a.k === 'var') {
-        const held = ev.globals.get(a.name);
-        if (held instanceof AwkArray) return held.size;
-      }
+      const held = a.k === 'var' ? ev.heldArray(a.name) : undefined;
+      if (held !== undefined) return held.size;
       return str(0).length;
     }
     case 'substr':

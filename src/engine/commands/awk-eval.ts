@@ -107,6 +107,12 @@ export abstract class Evaluator {
     else this.globals.set(name, v);
   }
 
+  /** The array `name` holds now, if it holds one (length(a) counts its elements). */
+  heldArray(name: string): AwkArray | undefined {
+    const held = this.frame?.has(name) ? this.frame.get(name) : this.globals.get(name);
+    return held instanceof AwkArray ? held : undefined;
+  }
+
   array(name: string): AwkArray {
     const scope = this.frame?.has(name) ? this.frame : this.globals;
     const a = scope.get(name);
