@@ -133,27 +133,21 @@ export class ExprParser {
   }
 
   private concat(): Expr {
-    let l = this.additive();
+    let l = this.arithmetic(0);
     // `a -1` subtracts and `a !b` is no operand: mawk reads neither as a concatenation.
     while (this.startsOperand() && !(this.is('-') || this.is('+') || this.is('!')))
-      l = { k: 'concat', l, r: this.additive() };
+      l = { k: 'concat', l, r: this.arithmetic(0) };
     return l;
   }
 
-  private additive(): Expr {
-    let l = this.multiplicative();
-    while (this.is('+') || this.is('-')) {
+  /** `+ -` (level 0) over `* / %` (level 1), both left-associative. */
+  private arithmetic(level: 0 | 1): Expr {
+    const ops = level === 0 ? ['+', '-'] : ['*', '/', '%'];
+    const operand = () => (level === 0 ? this.arithmetic(1) : this.unary());
+    let l = operand();
+    while (ops.some((o) => this.is(o))) {
       const op = this.toks[this.at++]!.v;
-      l = { k: 'bin', op, l, r: this.multiplicative() };
-    }
-    return l;
-  }
-
-  private multiplicative(): Expr {
-    let l = this.unary();
-    while (this.is('*') || this.is('/') || this.is('%')) {
-      const op = this.toks[this.at++]!.v;
-      l = { k: 'bin', op, l, r: this.unary() };
+      l = { k: 'bin', op, l, r: operand() };
     }
     return l;
   }
