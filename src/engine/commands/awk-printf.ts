@@ -25,12 +25,13 @@ export function awkSprintf(
   let done = '';
   let count = 0;
   const take = (): Value => (next < args.length ? args[next++]! : fail(done, 'missing'));
-  const spec = /%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([a-zA-Z%])/g;
+  // Any character, or the format's end, closes a conversion; only C's letters are proper.
+  const spec = /%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([\s\S]?)/g;
   let last = 0;
   for (let m = spec.exec(format); m !== null; m = spec.exec(format)) {
     done += format.slice(last, m.index);
     if (m[0] !== '%%') count++;
-    done += conversion(m[0], m[1]!, m[2], m[3], m[4]!);
+    done += conversion(m[0], m[1]!, m[2], m[3], m[4] ?? '');
     last = m.index + m[0].length;
   }
   return done + format.slice(last);
@@ -49,7 +50,7 @@ export function awkSprintf(
       const precision = p === undefined ? undefined : p === '*' ? Math.trunc(toNumber(take())) : Number(p || '0'); // prettier-ignore
       const spec: IntSpec = { flags, width, precision };
       const v = take();
-      if (!'sdiouxXcfFeEgG'.includes(conv)) fail(done, { improper: count });
+      if (conv === '' || !'sdiouxXcfFeEgG'.includes(conv)) fail(done, { improper: count });
       const padded = (body: string, zero: boolean) => formatInteger.pad(body, spec, zero);
       if (conv === 's') return padded(precision === undefined ? toText(v) : toText(v).slice(0, precision), false); // prettier-ignore
       if (conv === 'c') return padded(typeof v === 'number' ? String.fromCharCode(toInt(v) & 255) : (toText(v)[0] ?? '\0'), false); // prettier-ignore
