@@ -295,5 +295,10 @@ export function awkCases(SAVE: string, CT: string, TABLE: string): [string, stri
     ["awk 'BEGIN { printf \"a%\", 1 }'"],
     ["awk 'BEGIN { printf \"a%\" }'"],
     ["awk 'BEGIN { printf \"a% d|\\n\", 1 }'"],
+    ["awk '{ print $1 ) }'", "a\n"],
+    ["awk 'BEGIN { print 1 ) ) }'"],
+    ["awk 'BEGIN { x = 1 } $1 END'", "a\n"],
+    ["awk 'BEGIN { print / ) }'"],
+    ["awk 'BEGIN { print \"a\" ~ \"a\" ~ }'"],
   ];
 }

@@ -15,8 +15,28 @@ export interface Tok {
 /** The program uses what the lab does not model: the caller says so (a lab note). */
 export class Unsupported extends Error {}
 
-/** A program mawk itself refuses: its message (after `mawk: `) and exit status 2. */
-export class AwkSyntaxError extends Error {}
+/**
+ * A program mawk itself refuses: its message (after `mawk: `) and exit status 2; `at` is the
+ * token the parser stopped at (mawk's scanner may complain before or after it).
+ */
+export class AwkSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly at?: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * What mawk's scanner says as it reads, before token `at`: an extra `)` is dropped and
+ * reading goes on; a runaway string or regex, or a stray character, ends the program there.
+ */
+export interface ScanComplaint {
+  readonly at: number;
+  readonly message: string;
+  readonly fatal: boolean;
+}
 
 const OPS = ['&&', '||', '==', '!=', '<=', '>=', '!~', '++', '--', '+=', '-=', '*=', '/=', '%=', '^=', '>>', '{', '}', '(', ')', '[', ']', ';', ',', '+', '-', '*', '/', '%', '^', '!', '<', '>', '~', '?', ':', '=', '$', '|']; // prettier-ignore
 
@@ -33,18 +53,22 @@ export function unescape(s: string): string {
 /** Tokens that end an operand: after one, `/` divides and `++` is postfix. */
 function endsOperand(p: Tok | undefined): boolean {
   if (p === undefined) return false;
-  if (p.t === 'num' || p.t === 'str' || p.t === 'name' || p.t === 're') return true;
+  // After `print` (or any keyword) a `/` starts a regex.
+  if (p.t === 'name') return !KEYWORDS.has(p.v);
+  if (p.t === 'num' || p.t === 'str' || p.t === 're') return true;
   return p.t === 'op' && (p.v === ')' || p.v === ']' || p.v === '$' || p.v === '++' || p.v === '--'); // prettier-ignore
 }
 
 /** awk's reserved words: never a function's name, even right before `(`. */
 export const KEYWORDS = new Set(['BEGIN', 'END', 'function', 'func', 'if', 'else', 'while', 'for', 'do', 'break', 'continue', 'next', 'exit', 'return', 'delete', 'in', 'getline', 'print', 'printf']); // prettier-ignore
 
-export function tokenize(src: string): Tok[] {
+export function tokenize(src: string): { toks: Tok[]; complaints: ScanComplaint[] } {
   const out: Tok[] = [];
+  const complaints: ScanComplaint[] = [];
   let parens = 0;
   let line = 1;
   const push = (t: TokKind, v: string) => out.push({ t, v, line });
+  const complain = (message: string, fatal: boolean) => complaints.push({ at: out.length, message, fatal }); // prettier-ignore
   for (let i = 0; i < src.length;) {
     const c = src[i]!;
     const rest = src.slice(i);
@@ -59,12 +83,18 @@ export function tokenize(src: string): Tok[] {
     } else if (c === '#') while (i < src.length && src[i] !== '\n') i++;
     else if (c === '"') {
       const m = /^"((?:[^"\\\n]|\\.)*)"/s.exec(rest);
-      if (m === null) throw new AwkSyntaxError(`line ${line}: runaway string constant ${rest.slice(0, 11)} ...`); // prettier-ignore
+      if (m === null) {
+        complain(`line ${line}: runaway string constant ${rest.slice(0, 11)} ...`, true);
+        break;
+      }
       push('str', unescape(m[1]!));
       i += m[0].length;
     } else if (c === '/' && !endsOperand(out[out.length - 1])) {
       const m = /^\/((?:[^/\\\n[]|\\.|\[\^?\]?(?:[^\]\\\n]|\\.|\[:\w+:\])*\])*)\//.exec(rest);
-      if (m === null) throw new AwkSyntaxError(`line ${line}: runaway regular expression ${rest.slice(0, 11)} ...`); // prettier-ignore
+      if (m === null) {
+        complain(`line ${line}: runaway regular expression ${rest.slice(0, 11)} ...`, true);
+        break;
+      }
       push('re', m[1]!);
       i += m[0].length;
     } else if (/[0-9.]/.test(c) && /^(\d+\.?\d*|\.\d+)/.test(rest)) {
@@ -78,16 +108,23 @@ export function tokenize(src: string): Tok[] {
       i += m[0].length;
     } else {
       const op = OPS.find((o) => src.startsWith(o, i));
-      if (op === undefined) throw new AwkSyntaxError(`${line}: unexpected character '${c}'`);
-      // mawk's scanner counts parentheses and stops at one closing nothing.
-      if (op === '(') parens++;
-      if (op === ')' && --parens < 0) throw new AwkSyntaxError(`line ${line}: extra ')'`);
-      push('op', op);
+      if (op === undefined) {
+        complain(`${line}: unexpected character '${c}'`, true);
+        break;
+      }
       i += op.length;
+      // mawk's scanner counts parentheses and drops one closing nothing.
+      if (op === '(') parens++;
+      if (op === ')' && --parens < 0) {
+        parens = 0;
+        complain(`line ${line}: extra ')'`, false);
+        continue;
+      }
+      push('op', op);
     }
   }
   // mawk reads the program as if it ended with a newline.
   push('nl', '\n');
   out.push({ t: 'eof', v: '', line: line + 1 });
-  return out;
+  return { toks: out, complaints };
 }

@@ -27,6 +27,11 @@ export class ExprParser {
 
   constructor(protected readonly toks: readonly Tok[]) {}
 
+  /** The token being read (where a complaint without its own position stands). */
+  get position(): number {
+    return this.at;
+  }
+
   protected peek(): Tok {
     return this.toks[this.at]!;
   }
@@ -40,8 +45,9 @@ export class ExprParser {
   }
   /** mawk's message for an unexpected token. */
   protected fail(t: Tok = this.peek()): never {
-    const near = t.t === 'nl' ? 'end of line' : t.t === 'eof' ? 'end of file' : t.t === 'str' ? `"${t.v}"` : t.t === 're' ? `/${t.v}/` : t.v; // prettier-ignore
-    throw new AwkSyntaxError(`line ${t.line}: syntax error at or near ${near}`);
+    // mawk names no text for `~` (its MATCH token).
+    const near = t.t === 'op' && t.v === '~' ? '' : t.t === 'nl' ? 'end of line' : t.t === 'eof' ? 'end of file' : t.t === 'str' ? `"${t.v}"` : t.t === 're' ? `/${t.v}/` : t.v; // prettier-ignore
+    throw new AwkSyntaxError(`line ${t.line}: syntax error at or near ${near}`, this.toks.indexOf(t)); // prettier-ignore
   }
   protected eat(v: string): void {
     if (!this.is(v)) this.fail();
