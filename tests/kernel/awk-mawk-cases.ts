@@ -300,5 +300,13 @@ export function awkCases(SAVE: string, CT: string, TABLE: string): [string, stri
     ["awk 'BEGIN { x = 1 } $1 END'", "a\n"],
     ["awk 'BEGIN { print / ) }'"],
     ["awk 'BEGIN { print \"a\" ~ \"a\" ~ }'"],
+    ["awk '$1 == \"a\" { print $2 } )'", "a b\n"],
+    ["awk '} $1 END NR'", "a\n"],
+    ["awk 'BEGIN { x = 1 } } END { print x }'"],
+    ["awk 'BEGIN { x = 1; print x !0, x ! 1, \"a\" !\"\" }'"],
+    ["awk '$1 !/b/'", "a 1\nb 2\n"],
+    ["awk 'BEGIN { print 1 }; BEGIN { print 2 };'"],
+    ["awk 'NR == 1; NR == 2 { print \"two\" }'", "a\nb\n"],
+    ["awk 'NR == 1\n\n\nNR == 2'", "a\nb\n"],
   ];
 }

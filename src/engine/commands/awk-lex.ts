@@ -50,6 +50,9 @@ export function unescape(s: string): string {
   );
 }
 
+/** What mawk quotes of a runaway string or regex: up to 10 characters after it opens, on its line. */
+const shown = (rest: string) => rest.slice(0, 11).split('\n')[0]!;
+
 /** Tokens that end an operand: after one, `/` divides and `++` is postfix. */
 function endsOperand(p: Tok | undefined): boolean {
   if (p === undefined) return false;
@@ -62,11 +65,33 @@ function endsOperand(p: Tok | undefined): boolean {
 /** awk's reserved words: never a function's name, even right before `(`. */
 export const KEYWORDS = new Set(['BEGIN', 'END', 'function', 'func', 'if', 'else', 'while', 'for', 'do', 'break', 'continue', 'next', 'exit', 'return', 'delete', 'in', 'getline', 'print', 'printf']); // prettier-ignore
 
-export function tokenize(src: string): { toks: Tok[]; complaints: ScanComplaint[] } {
+export function tokenize(program: string): { toks: Tok[]; complaints: ScanComplaint[] } {
+  // mawk reads the program as if it ended with a newline.
+  const src = `${program}\n`;
   const out: Tok[] = [];
   const complaints: ScanComplaint[] = [];
   let parens = 0;
+  let braces = 0;
   let line = 1;
+  /**
+   * mawk's scanner eats the newlines (and blanks, comments) after `{`, `;`, `}` and a
+   * newline, and one `;` on the line after a `}` closing a rule: no newline token reaches
+   * the parser there, which is why a stray `}` makes the next newline a syntax error.
+   */
+  const eatNewlines = (i: number): number => {
+    for (;;) {
+      if (src[i] === ' ' || src[i] === '\t' || src[i] === '\r') i++;
+      else if (src[i] === '\n' || (src[i] === '\\' && src[i + 1] === '\n')) {
+        i += src[i] === '\n' ? 1 : 2;
+        line++;
+      } else if (src[i] === '#') while (i < src.length && src[i] !== '\n') i++;
+      else return i;
+    }
+  };
+  const eatSemicolon = (i: number): number => {
+    while (src[i] === ' ' || src[i] === '\t') i++;
+    return src[i] === ';' ? i + 1 : i;
+  };
   const push = (t: TokKind, v: string) => out.push({ t, v, line });
   const complain = (message: string, fatal: boolean) => complaints.push({ at: out.length, message, fatal }); // prettier-ignore
   for (let i = 0; i < src.length;) {
@@ -79,12 +104,12 @@ export function tokenize(src: string): { toks: Tok[]; complaints: ScanComplaint[
     } else if (c === '\n') {
       push('nl', '\n');
       line++;
-      i++;
+      i = eatNewlines(i + 1);
     } else if (c === '#') while (i < src.length && src[i] !== '\n') i++;
     else if (c === '"') {
       const m = /^"((?:[^"\\\n]|\\.)*)"/s.exec(rest);
       if (m === null) {
-        complain(`line ${line}: runaway string constant ${rest.slice(0, 11)} ...`, true);
+        complain(`line ${line}: runaway string constant ${shown(rest)} ...`, true);
         break;
       }
       push('str', unescape(m[1]!));
@@ -92,7 +117,7 @@ export function tokenize(src: string): { toks: Tok[]; complaints: ScanComplaint[
     } else if (c === '/' && !endsOperand(out[out.length - 1])) {
       const m = /^\/((?:[^/\\\n[]|\\.|\[\^?\]?(?:[^\]\\\n]|\\.|\[:\w+:\])*\])*)\//.exec(rest);
       if (m === null) {
-        complain(`line ${line}: runaway regular expression ${rest.slice(0, 11)} ...`, true);
+        complain(`line ${line}: runaway regular expression ${shown(rest)} ...`, true);
         break;
       }
       push('re', m[1]!);
@@ -113,18 +138,25 @@ export function tokenize(src: string): { toks: Tok[]; complaints: ScanComplaint[
         break;
       }
       i += op.length;
-      // mawk's scanner counts parentheses and drops one closing nothing.
+      // mawk's scanner counts parentheses and braces and drops one closing nothing.
       if (op === '(') parens++;
       if (op === ')' && --parens < 0) {
         parens = 0;
         complain(`line ${line}: extra ')'`, false);
         continue;
       }
+      if (op === '}' && --braces < 0) {
+        braces = 0;
+        complain(`line ${line}: extra '}'`, false);
+        i = eatSemicolon(i);
+        continue;
+      }
       push('op', op);
+      if (op === '{') braces++;
+      if (op === '}' && braces === 0) i = eatSemicolon(i);
+      if (op === '{' || op === '}' || op === ';') i = eatNewlines(i);
     }
   }
-  // mawk reads the program as if it ended with a newline.
-  push('nl', '\n');
-  out.push({ t: 'eof', v: '', line: line + 1 });
+  out.push({ t: 'eof', v: '', line });
   return { toks: out, complaints };
 }

@@ -140,8 +140,8 @@ export class ExprParser {
 
   private concat(): Expr {
     let l = this.arithmetic(0);
-    // `a -1` subtracts and `a !b` is no operand: mawk reads neither as a concatenation.
-    while (this.startsOperand() && !(this.is('-') || this.is('+') || this.is('!')))
+    // `a -1` subtracts; `a !b` concatenates a and !b (`$1 !/x/` is true for most lines).
+    while (this.startsOperand() && !(this.is('-') || this.is('+')))
       l = { k: 'concat', l, r: this.arithmetic(0) };
     return l;
   }

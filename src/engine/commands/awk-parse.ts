@@ -25,10 +25,6 @@ class Parser extends ExprParser {
     const functions = new Map<string, AwkFunction>();
     this.newlines();
     while (this.peek().t !== 'eof') {
-      if (this.is('}')) {
-        const line = this.peek().line;
-        throw new AwkSyntaxError(`line ${line}: extra '}'\nline ${line}: syntax error at or near end of line`); // prettier-ignore
-      }
       if (this.word('BEGIN') || this.word('END')) {
         const which = this.toks[this.at++]!.v;
         if (!this.is('{')) this.fail(); // its `{` on the same line
@@ -70,13 +66,16 @@ class Parser extends ExprParser {
           } else pattern = { k: 'expr', e: from };
         }
         const action = this.is('{') ? this.block() : undefined;
-        // A pattern without an action ends its line (or a `;`).
-        if (action === undefined && !(this.is(';') || this.peek().t === 'nl')) this.fail();
         rules.push({ pattern, action });
+        // A pattern without an action ends with its line or a `;`.
+        if (action === undefined) {
+          if (!(this.is(';') || this.peek().t === 'nl')) this.fail();
+          this.at++;
+          continue;
+        }
       }
-      // One `;` may follow an item on its line; a `;` standing alone is mawk's syntax error.
-      if (this.is(';')) this.at++;
-      this.newlines();
+      // The scanner ate what may follow a `}` (one `;`, newlines): anything else is an error.
+      if (this.peek().t === 'nl' || this.is(';')) this.fail();
     }
     for (const c of this.calls) {
       const fn = functions.get(c.name);
