@@ -1,7 +1,9 @@
 /**
- * awk's tokens for awk-parse.ts: numbers, strings (with their escapes), /regex/ literals (where
- * an operand cannot end, so `a / b` divides), names, keywords, operators and newlines, each with
- * its line (mawk's messages name it) and the text mawk's "syntax error at or near X" shows.
+ * awk's tokens for awk-parse.ts as mawk 1.3.4's scanner (scan.c) makes them: numbers, strings
+ * (with their escapes), /regex/ literals (where an operand cannot end, so `a / b` divides),
+ * names, keywords, operators and newlines, each with its line and the text mawk's "syntax
+ * error at or near X" shows; and what the scanner complains of as it reads (an extra `)` or
+ * `}`, a runaway string), which inMawksOrder puts in order with the parser's message.
  */
 
 export type TokKind = 'num' | 'str' | 're' | 'name' | 'func' | 'op' | 'nl' | 'eof';
@@ -159,4 +161,29 @@ export function tokenize(program: string): { toks: Tok[]; complaints: ScanCompla
   }
   out.push({ t: 'eof', v: '', line });
   return { toks: out, complaints };
+}
+
+/**
+ * mawk's messages, one a line, in the order it prints them: the scanner's from before the
+ * token the parser stopped at, the parser's, then the scanner's after it (mawk reads on to
+ * recover), up to one that ends the program.
+ */
+export function inMawksOrder(
+  complaints: readonly ScanComplaint[],
+  failure: AwkSyntaxError | undefined,
+  position: number,
+): string {
+  // prettier-ignore
+  const stop = failure?.at ?? position;
+  const messages: string[] = [];
+  for (const c of complaints.filter((c) => c.at <= stop)) {
+    messages.push(c.message);
+    if (c.fatal) return messages.join('\n');
+  }
+  if (failure !== undefined) messages.push(failure.message);
+  for (const c of complaints.filter((c) => c.at > stop)) {
+    messages.push(c.message);
+    if (c.fatal) break;
+  }
+  return messages.join('\n');
 }

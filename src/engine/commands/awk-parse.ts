@@ -6,7 +6,7 @@
  * what the lab does not model (output to files or commands, getline from them) Unsupported.
  */
 import type { AwkFunction, Dest, Expr, Pattern, Program, Rule, Stmt } from './awk-ast';
-import { AwkSyntaxError, KEYWORDS, Unsupported, tokenize } from './awk-lex';
+import { AwkSyntaxError, inMawksOrder, KEYWORDS, Unsupported, tokenize } from './awk-lex';
 import { ExprParser } from './awk-parse-expr';
 
 class Parser extends ExprParser {
@@ -282,34 +282,17 @@ class Parser extends ExprParser {
   }
 }
 
-/**
- * The program, or mawk's complaints (AwkSyntaxError, one per line) in the order mawk prints
- * them: the scanner's before the parser's token, the parser's, then the scanner's after it
- * (mawk reads on to recover) up to one that ends the program. Unsupported for what the lab
- * lacks.
- */
+/** The program, or mawk's complaints (AwkSyntaxError); Unsupported for what the lab lacks. */
 export function parseAwk(src: string): Program {
   const { toks, complaints } = tokenize(src);
   const parser = new Parser(toks);
-  let program: Program | undefined;
   let failure: AwkSyntaxError | undefined;
   try {
-    program = parser.program();
+    const program = parser.program();
+    if (complaints.length === 0) return program;
   } catch (err) {
     if (!(err instanceof AwkSyntaxError)) throw err;
     failure = err;
   }
-  if (program !== undefined && complaints.length === 0) return program;
-  const stop = failure?.at ?? parser.position;
-  const messages: string[] = [];
-  for (const c of complaints.filter((c) => c.at <= stop)) {
-    messages.push(c.message);
-    if (c.fatal) throw new AwkSyntaxError(messages.join('\n'));
-  }
-  if (failure !== undefined) messages.push(failure.message);
-  for (const c of complaints.filter((c) => c.at > stop)) {
-    messages.push(c.message);
-    if (c.fatal) break;
-  }
-  throw new AwkSyntaxError(messages.join('\n'));
+  throw new AwkSyntaxError(inMawksOrder(complaints, failure, parser.position));
 }
