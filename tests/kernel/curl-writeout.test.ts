@@ -14,6 +14,7 @@ import { mergeWrites } from '../../src/engine/model/stdio';
 import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
 import { runScript } from '../../src/engine/sim/run-script';
 import { World } from '../../src/engine/sim/world';
+import { labPodAnswer } from './lab-pod-answer';
 import { netnsUnavailableReason, withNetns } from './netns';
 
 const skip = netnsUnavailableReason();
@@ -58,18 +59,8 @@ const quote = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
 
 /** The lab's pod's answer to curl's request (HEAD with `-I`), as bytes on the wire. */
 function podAnswer(flags = ''): string {
-  const { world } = World.fromScenario(DEFAULT_SCENARIO);
-  let out = { stdout: '', stderr: '' };
-  runScript(world, `pod/client$ curl -sv ${flags} http://${POD}:8080/`, {
-    readFile: () => undefined,
-    onOutput: (_l, r) => (out = r),
-  });
-  const head = out.stderr
-    .split('\n')
-    .filter((l) => l.startsWith('< '))
-    .map((l) => l.slice(2))
-    .join('\n');
-  return flags === '-I' ? `${head}\n` : `${head}\n${out.stdout}`;
+  const { head, body } = labPodAnswer(flags);
+  return flags === '-I' ? `${head}\n` : `${head}\n${body}`;
 }
 
 function lab(): { stdout: string; stderr: string; exitCode: number }[] {

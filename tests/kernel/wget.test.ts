@@ -22,6 +22,7 @@ import { mergeWrites } from '../../src/engine/model/stdio';
 import { DEFAULT_SCENARIO } from '../../src/engine/scenario';
 import { runScript } from '../../src/engine/sim/run-script';
 import { World } from '../../src/engine/sim/world';
+import { labPodAnswer } from './lab-pod-answer';
 import { netnsUnavailableReason, withNetns } from './netns';
 import { sh } from './netns-env';
 
@@ -108,18 +109,8 @@ const gaps = (text: string) => {
 
 /** The lab pod's answer to a GET of `path`, as bytes on the wire. */
 function podAnswer(path: string): string {
-  const { world } = World.fromScenario(DEFAULT_SCENARIO);
-  let out = { stdout: '', stderr: '' };
-  runScript(world, `pod/client$ curl -sv http://${POD}:8080${path}`, {
-    readFile: () => undefined,
-    onOutput: (_l, r) => (out = r),
-  });
-  const head = out.stderr
-    .split('\n')
-    .filter((l) => l.startsWith('< '))
-    .map((l) => l.slice(2))
-    .join('\n');
-  return `${head}\n${out.stdout}`;
+  const { head, body } = labPodAnswer('', path);
+  return `${head}\n${body}`;
 }
 
 function lab(): Run[] {
