@@ -124,7 +124,32 @@ export class LabPage {
     await this.ready();
   }
 
+  /** The terminal's screen as lines (terminalLines below). */
+  terminalLines(): Promise<string[]> {
+    return terminalLines(this.page);
+  }
+
   async shot(name: string): Promise<void> {
     await this.page.screenshot({ path: `test-results/screens/${name}.png` });
   }
+}
+
+/**
+ * The terminal's screen as lines, once what was written to it is drawn: the rows a long line
+ * wrapped onto joined to it, trailing blanks trimmed, empty lines left out.
+ */
+export async function terminalLines(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const term = window.__labTerminal!;
+    await new Promise<void>((resolve) => term.write('', resolve));
+    const buffer = term.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < buffer.length; y++) {
+      const row = buffer.getLine(y)!;
+      const text = row.translateToString(true);
+      if (row.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
+      else lines.push(text);
+    }
+    return lines.map((line) => line.trimEnd()).filter((line) => line !== '');
+  });
 }

@@ -14,23 +14,6 @@ async function atUdpStep(page: Page): Promise<LabPage> {
   return lab;
 }
 
-/** The terminal's last line with a prompt on it, as the screen shows it (wrapped rows joined). */
-async function terminalLines(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const term = window.__labTerminal!;
-    await new Promise<void>((resolve) => term.write('', resolve));
-    const buffer = term.buffer.active;
-    const lines: string[] = [];
-    for (let y = 0; y < buffer.length; y++) {
-      const row = buffer.getLine(y)!;
-      const text = row.translateToString(true);
-      if (row.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
-      else lines.push(text);
-    }
-    return lines.filter((line) => line !== '');
-  });
-}
-
 async function runButton(page: Page, index: number): Promise<void> {
   const button = page.getByTestId('step-udp').getByTestId(`run-${index}`);
   await button.click();
@@ -62,7 +45,7 @@ test('lesson 7, UDP: the delete line is completed in the terminal and the check 
   );
   await expect(line.getByTestId('completing-3')).toContainText('It is in the terminal (node-1)');
   await expect
-    .poll(async () => (await terminalLines(page).catch(() => [])).at(-1))
+    .poll(async () => (await lab.terminalLines().catch(() => [])).at(-1))
     .toBe('node-1$ kubectl delete pod ECHO-POD --wait=false');
   await lab.shot('lesson-07-complete-in-terminal');
 
@@ -71,7 +54,7 @@ test('lesson 7, UDP: the delete line is completed in the terminal and the check 
   await page.keyboard.type(pod);
   await page.keyboard.press('Enter');
   await expect
-    .poll(async () => (await terminalLines(page)).join('\n'), { timeout: 20_000 })
+    .poll(async () => (await lab.terminalLines()).join('\n'), { timeout: 20_000 })
     .toContain(`node-1$ kubectl delete pod ${pod} --wait=false\npod "${pod}" deleted`);
 
   await runButton(page, 4);
@@ -104,7 +87,7 @@ test('lesson 7, UDP, in zh-CN: the placeholder line says in Chinese how to compl
     '已放进终端（node-1），还没有运行：光标在 ECHO-POD 之后',
   );
   await expect
-    .poll(async () => (await terminalLines(page).catch(() => [])).at(-1))
+    .poll(async () => (await lab.terminalLines().catch(() => [])).at(-1))
     .toBe('node-1$ kubectl delete pod ECHO-POD --wait=false');
   await lab.shot('lesson-07-complete-in-terminal-zh');
   expect(lab.foreign).toEqual([]);

@@ -4,22 +4,9 @@
  * command; Ctrl+C abandons it. What bash 5.2 does at a real terminal (checked by hand).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { LabPage } from './lab-page';
+import { LabPage, terminalLines } from './lab-page';
 
 const PROMPT = 'node-1$ ';
-
-/** The screen's non-empty rows, trailing blanks removed. */
-async function screenRows(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const term = window.__labTerminal!;
-    await new Promise<void>((resolve) => term.write('', resolve));
-    const buffer = term.buffer.active;
-    const rows: string[] = [];
-    for (let y = 0; y < buffer.length; y++)
-      rows.push(buffer.getLine(y)!.translateToString(true).trimEnd());
-    return rows.filter((row) => row !== '');
-  });
-}
 
 async function openTerminal(page: Page): Promise<void> {
   const lab = new LabPage(page);
@@ -32,7 +19,7 @@ async function openTerminal(page: Page): Promise<void> {
 async function enter(page: Page, line: string, until: string): Promise<void> {
   await page.keyboard.type(line);
   await page.keyboard.press('Enter');
-  await expect.poll(async () => (await screenRows(page)).at(-1)).toBe(until);
+  await expect.poll(async () => (await terminalLines(page)).at(-1)).toBe(until);
 }
 
 test('a here-document: `> ` until its delimiter, then the command runs', async ({ page }) => {
@@ -41,7 +28,7 @@ test('a here-document: `> ` until its delimiter, then the command runs', async (
   await enter(page, 'ports:', '>');
   await enter(page, '  - port: $((8000 + 80))', '>');
   await enter(page, 'EOF', PROMPT.trimEnd());
-  expect(await screenRows(page)).toEqual([
+  expect(await terminalLines(page)).toEqual([
     `${PROMPT}cat <<EOF | grep -c port`,
     '> ports:',
     '>   - port: $((8000 + 80))',
@@ -53,7 +40,7 @@ test('a here-document: `> ` until its delimiter, then the command runs', async (
   await enter(page, 'cat <<END', '>');
   await enter(page, 'x $((8000 + 80))', '>');
   await enter(page, 'END', PROMPT.trimEnd());
-  expect((await screenRows(page)).at(-2)).toBe('x 8080');
+  expect((await terminalLines(page)).at(-2)).toBe('x 8080');
 });
 
 test('Ctrl+C abandons a here-document being typed', async ({ page }) => {
@@ -61,9 +48,9 @@ test('Ctrl+C abandons a here-document being typed', async ({ page }) => {
   await enter(page, 'cat <<EOF', '>');
   await enter(page, 'never shown', '>');
   await page.keyboard.press('Control+C');
-  await expect.poll(async () => (await screenRows(page)).at(-1)).toBe(PROMPT.trimEnd());
+  await expect.poll(async () => (await terminalLines(page)).at(-1)).toBe(PROMPT.trimEnd());
   await enter(page, 'echo after', PROMPT.trimEnd());
-  expect(await screenRows(page)).toEqual([
+  expect(await terminalLines(page)).toEqual([
     `${PROMPT}cat <<EOF`,
     '> never shown',
     '> ^C',

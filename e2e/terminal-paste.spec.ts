@@ -8,26 +8,9 @@
  * here-document's lines as one entry (cmdhist).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { LabPage } from './lab-page';
+import { LabPage, terminalLines } from './lab-page';
 
 const PROMPT = 'node-1$';
-
-/** The screen's non-empty lines (rows a long line wrapped onto joined), trailing blanks removed. */
-async function screenRows(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const term = window.__labTerminal!;
-    await new Promise<void>((resolve) => term.write('', resolve));
-    const buffer = term.buffer.active;
-    const rows: string[] = [];
-    for (let y = 0; y < buffer.length; y++) {
-      const row = buffer.getLine(y)!;
-      const text = row.translateToString(true);
-      if (row.isWrapped && rows.length > 0) rows[rows.length - 1] += text;
-      else rows.push(text);
-    }
-    return rows.map((row) => row.trimEnd()).filter((row) => row !== '');
-  });
-}
 
 /** Where xterm's cursor is, counted from the screen's top row. */
 async function cursor(page: Page): Promise<{ row: number; col: number }> {
@@ -93,17 +76,17 @@ test('a pasted here-document, kubectl apply and get: shown as lines, run on Ente
   await openTerminal(page);
   await paste(page, `${SERVICE.join('\n')}\n`);
   // Shown as its lines, the first after the prompt; the cursor alone on the empty row after.
-  await expect.poll(() => screenRows(page)).toEqual([`${PROMPT} ${SERVICE[0]}`, ...SERVICE.slice(1)]); // prettier-ignore
+  await expect.poll(() => terminalLines(page)).toEqual([`${PROMPT} ${SERVICE[0]}`, ...SERVICE.slice(1)]); // prettier-ignore
   expect(await cursor(page)).toEqual({ row: SERVICE.length, col: 0 });
   // Highlighted (standout), as bash 5.2 shows a paste until the next key.
   expect(await highlighted(page)).toEqual(SERVICE);
   // Nothing ran: no output, no Service yet.
   await page.waitForTimeout(300);
-  expect((await screenRows(page)).length).toBe(SERVICE.length);
+  expect((await terminalLines(page)).length).toBe(SERVICE.length);
 
   await page.keyboard.press('Enter');
-  await expect.poll(async () => (await screenRows(page)).at(-1)).toBe(PROMPT);
-  const rows = await screenRows(page);
+  await expect.poll(async () => (await terminalLines(page)).at(-1)).toBe(PROMPT);
+  const rows = await terminalLines(page);
   expect(await highlighted(page)).toEqual([]);
   // The output starts on the paste's empty last row: no blank row, no `> ` prompts.
   expect(rows.slice(0, SERVICE.length)).toEqual([`${PROMPT} ${SERVICE[0]}`, ...SERVICE.slice(1)]);
@@ -114,13 +97,13 @@ test('a pasted here-document, kubectl apply and get: shown as lines, run on Ente
 
   // ↑: the last command, then the here-document's command whole, its lines at column 0.
   await page.keyboard.press('ArrowUp');
-  await expect.poll(async () => (await screenRows(page)).at(-1)).toBe(`${PROMPT} kubectl get svc hello`); // prettier-ignore
+  await expect.poll(async () => (await terminalLines(page)).at(-1)).toBe(`${PROMPT} kubectl get svc hello`); // prettier-ignore
   await page.keyboard.press('ArrowUp');
-  await expect.poll(async () => (await screenRows(page)).slice(-12)).toEqual([`${PROMPT} ${SERVICE[0]}`, ...SERVICE.slice(1, 12)]); // prettier-ignore
+  await expect.poll(async () => (await terminalLines(page)).slice(-12)).toEqual([`${PROMPT} ${SERVICE[0]}`, ...SERVICE.slice(1, 12)]); // prettier-ignore
   // Ctrl+C discards it all.
   await page.keyboard.press('Control+C');
-  await expect.poll(async () => (await screenRows(page)).at(-1)).toBe(PROMPT);
-  expect((await screenRows(page)).at(-2)).toBe('^C');
+  await expect.poll(async () => (await terminalLines(page)).at(-1)).toBe(PROMPT);
+  expect((await terminalLines(page)).at(-2)).toBe('^C');
 });
 
 test('pasted lines: an error does not stop the rest, $? carries, blank lines run nothing', async ({
@@ -132,12 +115,12 @@ test('pasted lines: an error does not stop the rest, $? carries, blank lines run
   // In the middle of the line: the rest of it follows the pasted text.
   await paste(page, '乙\nnosuchcmd\necho $?\n\n  \necho 丙\t');
   await expect
-    .poll(() => screenRows(page))
+    .poll(() => terminalLines(page))
     .toEqual([`${PROMPT} echo 乙`, 'nosuchcmd', 'echo $?', 'echo 丙 甲']);
   await page.keyboard.press('Enter');
-  await expect.poll(async () => (await screenRows(page)).at(-1)).toBe(PROMPT);
+  await expect.poll(async () => (await terminalLines(page)).at(-1)).toBe(PROMPT);
   // What bash 5.2 printed for the same paste and Enter.
-  expect(await screenRows(page)).toEqual([
+  expect(await terminalLines(page)).toEqual([
     `${PROMPT} echo 乙`,
     'nosuchcmd',
     'echo $?',
@@ -153,12 +136,12 @@ test('pasted lines: an error does not stop the rest, $? carries, blank lines run
 test('a pasted here-document left open goes on at `> `', async ({ page }) => {
   await openTerminal(page);
   await paste(page, 'cat <<EOF\none\n');
-  await expect.poll(() => screenRows(page)).toEqual([`${PROMPT} cat <<EOF`, 'one']);
+  await expect.poll(() => terminalLines(page)).toEqual([`${PROMPT} cat <<EOF`, 'one']);
   await page.keyboard.press('Enter');
-  await expect.poll(async () => (await screenRows(page)).at(-1)).toBe('>');
+  await expect.poll(async () => (await terminalLines(page)).at(-1)).toBe('>');
   await page.keyboard.type('EOF');
   await page.keyboard.press('Enter');
-  await expect.poll(async () => (await screenRows(page)).at(-1)).toBe(PROMPT);
+  await expect.poll(async () => (await terminalLines(page)).at(-1)).toBe(PROMPT);
   // The paste's last, empty line was a line of the body: cat prints it too.
   const all = await page.evaluate(() => {
     const buffer = window.__labTerminal!.buffer.active;
@@ -174,7 +157,7 @@ test('a pasted here-document left open goes on at `> `', async ({ page }) => {
 test('keys typed while pasted lines run are read after all of them', async ({ page }) => {
   await openTerminal(page);
   await paste(page, 'echo one\necho two\n');
-  await expect.poll(() => screenRows(page)).toEqual([`${PROMPT} echo one`, 'echo two']);
+  await expect.poll(() => terminalLines(page)).toEqual([`${PROMPT} echo one`, 'echo two']);
   // Enter, then keys in the same task of the page: the first command is surely still running.
   await page.evaluate(() => {
     const term = window.__labTerminal!;
@@ -182,8 +165,8 @@ test('keys typed while pasted lines run are read after all of them', async ({ pa
     term.input('echo three');
     term.input('\r');
   });
-  await expect.poll(async () => (await screenRows(page)).at(-1)).toBe(PROMPT);
-  expect(await screenRows(page)).toEqual([
+  await expect.poll(async () => (await terminalLines(page)).at(-1)).toBe(PROMPT);
+  expect(await terminalLines(page)).toEqual([
     `${PROMPT} echo one`,
     'echo two',
     'echo three', // the tty's echo, as the keys come
@@ -201,8 +184,8 @@ test('keys typed while pasted lines run are read after all of them', async ({ pa
 test('lines that come unbracketed at the prompt run one by one', async ({ page }) => {
   await openTerminal(page);
   await page.evaluate(() => window.__labTerminal!.input('echo a\recho b\r'));
-  await expect.poll(async () => (await screenRows(page)).at(-1)).toBe(PROMPT);
+  await expect.poll(async () => (await terminalLines(page)).at(-1)).toBe(PROMPT);
   await expect
-    .poll(() => screenRows(page))
+    .poll(() => terminalLines(page))
     .toEqual([`${PROMPT} echo a`, 'a', `${PROMPT} echo b`, 'b', PROMPT]);
 });
