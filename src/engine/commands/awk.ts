@@ -6,6 +6,7 @@
  * than run differently. tests/kernel/awk-mawk.test.ts compares it with the real mawk.
  */
 import { labNote } from '../model/lab-notes';
+import { fromBytes, toBytes } from './awk-bytes';
 import { AwkSyntaxError, Unsupported } from './awk-lex';
 import type { Program } from './awk-ast';
 import { parseAwk } from './awk-parse';
@@ -18,25 +19,6 @@ import { splitLines } from './text-filters';
 /** mawk reads escapes in -F and -v values (`-F'\t'` is a tab; `-Ft` is the letter t). */
 function escapes(v: string): string {
   return v.replace(/\\(.)/g, (m, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === '\\' ? '\\' : m)); // prettier-ignore
-}
-
-const NON_ASCII = /[\u0080-\uffff]/;
-
-/**
- * mawk counts bytes, not characters (length("é") is 2, substr can cut one in half): the lab
- * runs awk over "byte strings", one UTF-8 byte per JavaScript character, and decodes what it
- * prints the way a terminal would.
- */
-function toBytes(s: string): string {
-  if (!NON_ASCII.test(s)) return s;
-  let out = '';
-  for (const b of new TextEncoder().encode(s)) out += String.fromCharCode(b);
-  return out;
-}
-function fromBytes(s: string): string {
-  return !NON_ASCII.test(s)
-    ? s
-    : new TextDecoder().decode(Uint8Array.from(s, (c) => c.charCodeAt(0)));
 }
 
 function awk(ctx: CommandContext, argv: string[]): CommandResult {
