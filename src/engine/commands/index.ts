@@ -16,6 +16,7 @@ import { registerAwk } from './awk';
 import { registerPrintf } from './printf';
 import { registerSed } from './sed';
 import { registerShellBuiltins } from './shell-test';
+import { registerClear } from './clear';
 import { registerGrep } from './grep';
 import { registerTr } from './tr';
 import { registerSs } from './ss';
@@ -76,6 +77,7 @@ export function createStandardRegistry(): CommandRegistry {
   registerTextTools(registry);
   registerAwk(registry);
   registerShellBuiltins(registry);
+  registerClear(registry);
   registerPrintf(registry);
   registerSed(registry);
   registerGrep(registry);
