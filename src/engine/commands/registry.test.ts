@@ -60,6 +60,27 @@ describe('runCommandLine', () => {
     expect(ps.exitCode).toBe(1);
   });
 
+  it("gives the note for a Debian node's essential programs and bash's builtins too", () => {
+    // coreutils (tac, sha256sum), diffutils (diff), apt, perl-base and bash's own history and
+    // exit are on every node: "command not found" would be false.
+    for (const line of [
+      'tac x',
+      'diff a b',
+      'sha256sum f',
+      'apt-get update',
+      'perl -e 1',
+      'history',
+      'exit',
+    ]) {
+      const name = line.split(' ')[0]!;
+      expect(run(line).stderr).toMatch(
+        new RegExp(`^lab: ${name} is not modelled in kube-proxy-lab; `),
+      );
+    }
+    // A name no node has stays bash's answer.
+    expect(run('kubectll get pods').stderr).toBe('bash: kubectll: command not found\n');
+  });
+
   it('pipes into grep, head, tail and wc', () => {
     expect(run('lines | grep mode').stdout).toBe('mode: ""\n');
     expect(run('lines | grep -i mode').stdout).toBe('mode: ""\nMODE two\n');
