@@ -170,6 +170,20 @@ test('Ctrl+L clears the screen and redraws a wrapped line at the top, still edit
   expect((await screenLines(page)).join('\n')).not.toContain('before');
 });
 
+test('clear empties the screen and the scrollback, as ncurses clear does in an xterm', async ({
+  page,
+}) => {
+  await openTerminal(page);
+  await page.keyboard.type('seq 1 60');
+  await page.keyboard.press('Enter');
+  await linesWhenDone(page);
+  await page.keyboard.type('clear');
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => (await screenLines(page)).filter((line) => line !== '')).toEqual([PROMPT]); // prettier-ignore
+  // Nothing left above the screen either (ESC[3J): the buffer holds one screen.
+  expect(await page.evaluate(() => window.__labTerminal!.buffer.active.baseY)).toBe(0);
+});
+
 /** The screen's lines once the last one is an empty prompt (every command typed has run). */
 async function linesWhenDone(page: Page): Promise<string[]> {
   await expect
